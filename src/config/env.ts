@@ -1,0 +1,33 @@
+/**
+ * The only module that reads `process.env`. Everything else receives these values injected.
+ */
+export interface GatewayEnv {
+  port: number;
+  host: string;
+  configPath: string | undefined;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  /** All variables, for `${NAME}` interpolation in the config file and provider presets. */
+  vars: Readonly<Record<string, string | undefined>>;
+}
+
+/** Reads the gateway's settings from the environment and the command line (`--config PATH`). */
+export function readEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  argv: readonly string[] = process.argv.slice(2),
+): GatewayEnv {
+  const flagIndex = argv.indexOf('--config');
+  const configFromFlag = flagIndex >= 0 ? argv[flagIndex + 1] : undefined;
+  const port = Number(env.PORT ?? '8080');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
+  }
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    configPath: configFromFlag ?? (env.GATEWAY_CONFIG || undefined),
+    databaseUrl: env.DATABASE_URL || 'sqlite:./data/gateway.db',
+    redisUrl: env.REDIS_URL || undefined,
+    vars: env,
+  };
+}

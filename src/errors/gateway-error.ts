@@ -1,0 +1,104 @@
+/**
+ * The one error type of the gateway. Every failure is born as a GatewayError with a stable code, the HTTP
+ * status it maps to and whether another provider may be tried. Routing reads only `retryable`; the HTTP
+ * edge reads only `status` and `toBody()`.
+ */
+export type ErrorCode =
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'INTERNAL_SERVER_ERROR'
+  | 'BAD_REQUEST'
+  | 'USER_NOT_FOUND'
+  | 'MODEL_NOT_FOUND'
+  | 'EXCEEDS_MONTHLY_LIMIT'
+  | 'INVALID_GATEWAY_SETTINGS'
+  | 'TOO_MANY_REQUESTS';
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'payment_required'
+  | 'rate_limit_error'
+  | 'server_error'
+  | 'upstream_error'
+  | 'upstream_timeout'
+  | 'request_cancelled';
+
+export interface GatewayErrorInit {
+  status: number;
+  code: ErrorCode | null;
+  type: ErrorType;
+  param?: string | null;
+  retryable?: boolean;
+  /** Extra members merged into the error body (for example `attempts`). */
+  extra?: Record<string, unknown>;
+  /** Response headers that belong to this error (for example `retry-after`). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode | null;
+  readonly type: ErrorType;
+  readonly param: string | null;
+  readonly retryable: boolean;
+  readonly extra: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(message: string, init: GatewayErrorInit) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'GatewayError';
+    this.status = init.status;
+    this.code = init.code;
+    this.type = init.type;
+    this.param = init.param ?? null;
+    this.retryable = init.retryable ?? false;
+    this.extra = init.extra;
+    this.headers = init.headers;
+  }
+
+  /** The contract's error body: `{error: {message, code, type, param, ...extra}}`. */
+  toBody(): { error: Record<string, unknown> } {
+    return {
+      error: { message: this.message, code: this.code, type: this.type, param: this.param, ...this.extra },
+    };
+  }
+}
+
+export const badRequest = (message: string, param: string | null = null): GatewayError =>
+  new GatewayError(message, { status: 400, code: 'BAD_REQUEST', type: 'invalid_request_error', param });
+
+export const invalidGatewaySettings = (message: string, param: string | null = null): GatewayError =>
+  new GatewayError(message, {
+    status: 400,
+    code: 'INVALID_GATEWAY_SETTINGS',
+    type: 'invalid_request_error',
+    param,
+  });
+
+export const unauthorized = (message: string): GatewayError =>
+  new GatewayError(message, { status: 401, code: 'UNAUTHORIZED', type: 'authentication_error' });
+
+export const forbidden = (message: string): GatewayError =>
+  new GatewayError(message, { status: 403, code: 'FORBIDDEN', type: 'permission_error' });
+
+export const userNotFound = (message: string): GatewayError =>
+  new GatewayError(message, { status: 404, code: 'USER_NOT_FOUND', type: 'not_found_error' });
+
+export const modelNotFound = (message: string, param: string | null = 'model'): GatewayError =>
+  new GatewayError(message, { status: 404, code: 'MODEL_NOT_FOUND', type: 'not_found_error', param });
+
+export const notFound = (message: string): GatewayError =>
+  new GatewayError(message, { status: 404, code: null, type: 'not_found_error' });
+
+export const internalError = (message: string, cause?: unknown): GatewayError =>
+  new GatewayError(message, { status: 500, code: 'INTERNAL_SERVER_ERROR', type: 'server_error', cause });
+
+/** Turns anything thrown into a GatewayError; unknown faults become a 500 without leaking internals. */
+export function toGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  return internalError('The gateway failed while handling the request.', error);
+}

@@ -1,0 +1,51 @@
+/**
+ * What the gateway keeps about one inference request. Never prompt or completion text.
+ * Money: `reqCost`, `planningCost` and `routingCost` are USD as decimal numbers (contract §5);
+ * `costNanoUsd` is the request's whole model usage (executor plus planner) in integer nano-USD.
+ */
+export interface AttemptRecord {
+  provider: string;
+  model: string;
+  outcome: 'success' | 'error' | 'timeout' | 'cancelled';
+  status: number | null;
+  durationMs: number;
+  error?: string;
+}
+
+export interface GenerationRecord {
+  genId: string;
+  orgId: string;
+  apiKeyId: string;
+  /** Model slug the caller asked for / was routed to. */
+  model: string;
+  /** Provider that served the request ('' when none did). */
+  provider: string;
+  /** Endpoint path, e.g. `/v1/chat/completions`. */
+  path: string;
+  status: 'success' | 'error' | 'cancelled';
+  httpStatus: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  streamed: boolean;
+  totalDurationMs: number;
+  durationMsToFirstToken: number;
+  /** ISO-8601. */
+  createdAt: string;
+  reqCost: number;
+  costNanoUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  reasoningTokens: number;
+  planningInputTokens: number;
+  planningOutputTokens: number;
+  planningCost: number;
+  loadedTools: string;
+  routingCost: number;
+  optimizationPercentage: number;
+  score: number;
+  skills: string;
+  tag: string;
+  attempts: AttemptRecord[];
+  warnings: string[];
+}

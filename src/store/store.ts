@@ -1,0 +1,70 @@
+import type { GenerationRecord } from '../records/generation-record.js';
+
+/**
+ * Durable state of the gateway: organizations, API keys (hashes only), generation records and monthly spend.
+ * One interface, several implementations (SQLite by default, PostgreSQL when configured), all run against
+ * the same contract suite (`store-contract.ts`).
+ */
+export interface Organization {
+  id: string;
+  name: string;
+  /** USD per calendar month (UTC), decimal string; null = no cap. */
+  monthlyLimitUsd: string | null;
+  /** Requests per minute per API key; null = no limit. */
+  requestsPerMinute: number | null;
+  createdAt: string;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  orgId: string;
+  name: string;
+  /** First characters of the key, for humans to recognise it; never enough to use it. */
+  prefix: string;
+  /** sha256 of the key, hex. */
+  keyHash: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface NewOrganization {
+  id: string;
+  name?: string;
+  monthlyLimitUsd?: string | null;
+  requestsPerMinute?: number | null;
+}
+
+export interface NewApiKey {
+  orgId: string;
+  name?: string;
+  prefix: string;
+  keyHash: string;
+}
+
+export interface Store {
+  /** Creates tables if needed. Idempotent. */
+  migrate(): Promise<void>;
+  /** Creates the organization, or updates name/limits of an existing one (and undeletes it). */
+  upsertOrganization(org: NewOrganization): Promise<Organization>;
+  getOrganization(id: string): Promise<Organization | undefined>;
+  listOrganizations(): Promise<Organization[]>;
+  /** Removes the organization; its keys stop working. Returns false when it did not exist. */
+  deleteOrganization(id: string): Promise<boolean>;
+  /** Adds a key; throws when the hash already exists. */
+  createApiKey(key: NewApiKey): Promise<ApiKeyInfo>;
+  /** A key (revoked or not) by the sha256 of its secret. */
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyInfo | undefined>;
+  listApiKeys(orgId?: string): Promise<ApiKeyInfo[]>;
+  /** Marks the key revoked. Returns false when no such unrevoked key exists. */
+  revokeApiKey(id: string): Promise<boolean>;
+  /**
+   * Writes a batch of records in one transaction and adds each record's `costNanoUsd` to its organization's
+   * spend for the record's calendar month (UTC, from `createdAt`).
+   */
+  insertRecords(records: GenerationRecord[]): Promise<void>;
+  /** A record of this organization, or undefined (also when it belongs to another organization). */
+  getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined>;
+  /** Spend of the organization in the month `YYYY-MM` (UTC), integer nano-USD. */
+  getMonthlySpend(orgId: string, month: string): Promise<number>;
+  close(): Promise<void>;
+}
