@@ -9,7 +9,13 @@ export type ApiCompatibility =
   | 'image-generation'
   | 'embeddings';
 
-export type Capability = 'tool-use' | 'implicit-caching' | 'file-input' | 'image-generation' | 'vision' | 'reasoning';
+export type Capability =
+  | 'tool-use'
+  | 'implicit-caching'
+  | 'file-input'
+  | 'image-generation'
+  | 'vision'
+  | 'reasoning';
 
 export interface PriceTier {
   /** Inclusive lower bound, in prompt tokens. */

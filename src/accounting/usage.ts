@@ -1,0 +1,39 @@
+/**
+ * Token usage of one upstream call, normalised to one convention whatever the provider:
+ * `inputTokens` counts every input token (cached reads and cache writes included, as OpenAI does);
+ * `outputTokens` counts every output token (reasoning included).
+ */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  /** Images produced (image generation). */
+  images: number;
+  /** Web search calls billed per call. */
+  webSearchCalls: number;
+}
+
+export const emptyUsage = (): Usage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+  images: 0,
+  webSearchCalls: 0,
+});
+
+/** Sums two usages (planner plus executor, or several images). */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+    images: a.images + b.images,
+    webSearchCalls: a.webSearchCalls + b.webSearchCalls,
+  };
+}

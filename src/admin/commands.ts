@@ -1,0 +1,255 @@
+import { parseArgs } from 'node:util';
+import { generateApiKey } from '../auth/api-keys.js';
+import type { Organization, Store } from '../store/store.js';
+
+/** Exit codes of the admin command line. */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+type Out = (line: string) => void;
+
+/** A mistake in how the command was called: reported with the usage line and exit code 2. */
+class UsageError extends Error {}
+
+interface ParsedArgs {
+  positionals: string[];
+  values: Record<string, string | undefined>;
+}
+
+interface Command {
+  /** Words after the command name, e.g. `<id> [--name N]`. */
+  usage: string;
+  summary: string;
+  /** Names of the positionals, all required. */
+  positionals: string[];
+  /** Names of the `--option VALUE` flags the command takes. */
+  options: string[];
+  run(args: ParsedArgs, store: Store, out: Out): Promise<number>;
+}
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+const POSITIVE_INTEGER = /^[1-9]\d*$/;
+const ORG_ID = /^[A-Za-z0-9][\w.-]{0,127}$/;
+
+function parseMonthlyLimit(value: string | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  if (!DECIMAL.test(value)) {
+    throw new UsageError(
+      `--monthly-limit must be a non-negative decimal number of USD (or "none"), got "${value}"`,
+    );
+  }
+  return value;
+}
+
+function parseRpm(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  const rpm = Number(value);
+  if (!POSITIVE_INTEGER.test(value) || !Number.isSafeInteger(rpm)) {
+    throw new UsageError(`--rpm must be a positive integer (or "none"), got "${value}"`);
+  }
+  return rpm;
+}
+
+/** Pads columns so a list reads as a table; `-` stands for an empty cell. */
+function formatTable(header: string[], rows: string[][]): string[] {
+  const cells = [header, ...rows.map((row) => row.map((cell) => (cell === '' ? '-' : cell)))];
+  const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
+  return cells.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+function describeOrganization(org: Organization): string {
+  const limit = org.monthlyLimitUsd === null ? 'none' : `$${org.monthlyLimitUsd}`;
+  const rpm = org.requestsPerMinute === null ? 'none' : String(org.requestsPerMinute);
+  return `${org.id} (name: ${org.name}, monthly limit: ${limit}, requests per minute per key: ${rpm})`;
+}
+
+const COMMANDS: Record<string, Command> = {
+  'org create': {
+    usage: '<id> [--name NAME] [--monthly-limit USD|none] [--rpm N|none]',
+    summary: 'create an organization, or update (and undelete) an existing one',
+    positionals: ['id'],
+    options: ['name', 'monthly-limit', 'rpm'],
+    async run({ positionals: [id = ''], values }, store, out) {
+      if (!ORG_ID.test(id)) {
+        throw new UsageError(
+          `organization id must be letters, digits, ".", "_" or "-" (max 128), got "${id}"`,
+        );
+      }
+      const monthlyLimitUsd = parseMonthlyLimit(values['monthly-limit']);
+      const requestsPerMinute = parseRpm(values.rpm);
+      const existed = (await store.getOrganization(id)) !== undefined;
+      const org = await store.upsertOrganization({
+        id,
+        name: values.name,
+        monthlyLimitUsd,
+        requestsPerMinute,
+      });
+      out(`${existed ? 'updated' : 'created'} organization ${describeOrganization(org)}`);
+      return EXIT_OK;
+    },
+  },
+  'org list': {
+    usage: '',
+    summary: 'list organizations',
+    positionals: [],
+    options: [],
+    async run(_args, store, out) {
+      const orgs = await store.listOrganizations();
+      if (orgs.length === 0) {
+        out('no organizations');
+        return EXIT_OK;
+      }
+      const rows = orgs.map((org) => [
+        org.id,
+        org.name,
+        org.monthlyLimitUsd ?? '',
+        org.requestsPerMinute === null ? '' : String(org.requestsPerMinute),
+        org.createdAt,
+      ]);
+      for (const line of formatTable(['ID', 'NAME', 'MONTHLY_LIMIT_USD', 'RPM', 'CREATED'], rows)) out(line);
+      return EXIT_OK;
+    },
+  },
+  'org delete': {
+    usage: '<id>',
+    summary: 'delete an organization; its API keys stop working',
+    positionals: ['id'],
+    options: [],
+    async run({ positionals: [id = ''] }, store, out) {
+      if (!(await store.deleteOrganization(id))) {
+        out(`error: no organization "${id}"`);
+        return EXIT_FAILURE;
+      }
+      out(`deleted organization ${id}; its API keys no longer work`);
+      return EXIT_OK;
+    },
+  },
+  'key create': {
+    usage: '<orgId> [--name NAME]',
+    summary: 'create an API key for an organization and print it once',
+    positionals: ['orgId'],
+    options: ['name'],
+    async run({ positionals: [orgId = ''], values }, store, out) {
+      if ((await store.getOrganization(orgId)) === undefined) {
+        out(`error: no organization "${orgId}"; create it first with: org create ${orgId}`);
+        return EXIT_FAILURE;
+      }
+      const { key, prefix, keyHash } = generateApiKey();
+      const info = await store.createApiKey({ orgId, name: values.name, prefix, keyHash });
+      out(`created API key ${info.id} for organization ${orgId}${info.name ? ` (name: ${info.name})` : ''}:`);
+      out(key);
+      out('This key will not be shown again; store it somewhere safe now.');
+      return EXIT_OK;
+    },
+  },
+  'key list': {
+    usage: '[--org ID]',
+    summary: 'list API keys (never the keys themselves)',
+    positionals: [],
+    options: ['org'],
+    async run({ values }, store, out) {
+      const keys = await store.listApiKeys(values.org);
+      if (keys.length === 0) {
+        out('no API keys');
+        return EXIT_OK;
+      }
+      const rows = keys.map((k) => [k.id, k.orgId, k.name, k.prefix, k.createdAt, k.revokedAt ?? '']);
+      for (const line of formatTable(['ID', 'ORG', 'NAME', 'PREFIX', 'CREATED', 'REVOKED'], rows)) out(line);
+      return EXIT_OK;
+    },
+  },
+  'key revoke': {
+    usage: '<keyId>',
+    summary: 'revoke an API key',
+    positionals: ['keyId'],
+    options: [],
+    async run({ positionals: [keyId = ''] }, store, out) {
+      if (!(await store.revokeApiKey(keyId))) {
+        out(`error: no unrevoked API key "${keyId}"`);
+        return EXIT_FAILURE;
+      }
+      out(`revoked API key ${keyId}`);
+      return EXIT_OK;
+    },
+  },
+};
+
+function printHelp(out: Out): void {
+  out('usage: npm run admin -- <command>');
+  out('');
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    out(`  ${`${name} ${command.usage}`.trimEnd()}`);
+    out(`      ${command.summary}`);
+  }
+  out('  help');
+  out('      show this help');
+}
+
+/** node:util `parseArgs` in strict mode, its complaints turned into usage errors. */
+function parseOrThrowUsage(args: string[], optionNames: string[]) {
+  const options = Object.fromEntries(optionNames.map((option) => [option, { type: 'string' as const }]));
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(message.replaceAll('\n', ' '));
+  }
+}
+
+/** Parses the words after the command name against the command's positionals and options. */
+function parseCommandArgs(name: string, command: Command, args: string[]): ParsedArgs {
+  const parsed = parseOrThrowUsage(args, command.options);
+  const expected = command.positionals.length;
+  if (parsed.positionals.length !== expected) {
+    const names = command.positionals.map((p) => `<${p}>`).join(' ');
+    throw new UsageError(
+      expected === 0
+        ? `${name} takes no arguments, got "${parsed.positionals.join(' ')}"`
+        : `${name} expects ${names}, got ${parsed.positionals.length} argument(s)`,
+    );
+  }
+  const values: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string') values[key] = value;
+  }
+  return { positionals: parsed.positionals, values };
+}
+
+/**
+ * Runs one admin command (`org create acme --monthly-limit 25`, `key create acme`, …) against the store and
+ * returns the process exit code: 0 done, 1 the command failed, 2 it was called wrongly. Output goes through
+ * `out` one line at a time, so the command line and the tests share this function.
+ */
+export async function runAdminCommand(argv: string[], store: Store, out: Out): Promise<number> {
+  const [group, action, ...rest] = argv;
+  if (group === 'help' || group === '--help' || group === '-h') {
+    printHelp(out);
+    return EXIT_OK;
+  }
+  const name = `${group ?? ''} ${action ?? ''}`;
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    out(group === undefined ? 'error: no command given' : `error: unknown command "${name.trim()}"`);
+    printHelp(out);
+    return EXIT_USAGE;
+  }
+  try {
+    return await command.run(parseCommandArgs(name, command, rest), store, out);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      out(`error: ${error.message}`);
+      out(`usage: ${`${name} ${command.usage}`.trimEnd()}`);
+      return EXIT_USAGE;
+    }
+    out(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT_FAILURE;
+  }
+}

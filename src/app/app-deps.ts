@@ -1,0 +1,22 @@
+import type { Catalog } from '../catalog/catalog.js';
+import type { GatewayConfig } from '../config/config-schema.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { RecordQueue } from '../records/record-queue.js';
+import type { HealthTracker } from '../routing/health-tracker.js';
+import type { Store } from '../store/store.js';
+
+/** Everything a request handler may use; built once at start-up and injected (no module state). */
+export interface AppDeps {
+  config: GatewayConfig;
+  catalog: Catalog;
+  store: Store;
+  /** Adapter per provider id. */
+  adapters: ReadonlyMap<string, ProviderAdapter>;
+  records: RecordQueue;
+  health: HealthTracker;
+  /** Every provider id that exists (configured or preset), for validating `gateway.only`. */
+  knownProviders: ReadonlySet<string>;
+  /** Monotonic milliseconds. */
+  now: () => number;
+  log: (message: string) => void;
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticate, type Principal } from '../auth/authenticate.js';
+import { chatCompletions } from '../endpoints/chat-completions.js';
+import { embeddings } from '../endpoints/embeddings.js';
+import { images } from '../endpoints/images.js';
+import { getGeneration, getModel, listModels } from '../endpoints/read-endpoints.js';
+import { responses } from '../endpoints/responses.js';
+import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import type { RequestContext } from '../http/request-context.js';
+import { sendError, sendJson } from '../http/respond.js';
+import { createRouter } from '../http/router.js';
+import { type InferenceRun, runInference } from '../pipeline/run-inference.js';
+import type { AppDeps } from './app-deps.js';
+
+type Handler =
+  | { auth: false; run: (ctx: RequestContext, deps: AppDeps) => void | Promise<void> }
+  | { auth: true; run: (ctx: RequestContext, deps: AppDeps, principal: Principal) => void | Promise<void> }
+  | { auth: true; inference: (run: InferenceRun, body: unknown) => Promise<void> };
+
+const inference = (handler: (run: InferenceRun, body: unknown) => Promise<void>): Handler => ({
+  auth: true,
+  inference: handler,
+});
+
+const route = createRouter<Handler>([
+  {
+    method: 'GET',
+    pattern: '/health',
+    handler: { auth: false, run: (ctx) => sendJson(ctx.res, 200, { status: 'ok' }, ctx.headers) },
+  },
+  { method: 'POST', pattern: '/v1/chat/completions', handler: inference(chatCompletions) },
+  { method: 'POST', pattern: '/v1/responses', handler: inference(responses) },
+  { method: 'POST', pattern: '/v1/embeddings', handler: inference(embeddings) },
+  { method: 'POST', pattern: '/v1/images/generations', handler: inference(images) },
+  { method: 'GET', pattern: '/v1/models', handler: { auth: true, run: listModels } },
+  { method: 'GET', pattern: '/v1/models/{id+}', handler: { auth: true, run: getModel } },
+  { method: 'GET', pattern: '/v1/generation/{id}', handler: { auth: true, run: getGeneration } },
+]);
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * The HTTP edge: request id, routing, authentication, and the contract's error shape for anything thrown.
+ * Returns a node:http request listener.
+ */
+export function createApp(deps: AppDeps) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const incomingId = req.headers['x-request-id'];
+    const requestId =
+      typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : `req_${randomUUID()}`;
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const ctx: RequestContext = {
+      req,
+      res,
+      requestId,
+      headers: { 'x-request-id': requestId },
+      signal: controller.signal,
+      params: {},
+    };
+    handle(ctx, deps).catch((error: unknown) => {
+      const failure = toGatewayError(error);
+      if (failure.status === 500) deps.log(`request ${requestId} failed: ${String(error)}`);
+      sendError(res, failure, ctx.headers);
+    });
+  };
+}
+
+async function handle(ctx: RequestContext, deps: AppDeps): Promise<void> {
+  const path = (ctx.req.url ?? '/').split('?')[0] ?? '/';
+  const match = route(ctx.req.method ?? 'GET', path);
+  if (match.kind === 'not-found') {
+    throw new GatewayError(`No route for ${ctx.req.method} ${path}.`, {
+      status: 404,
+      code: null,
+      type: 'not_found_error',
+    });
+  }
+  if (match.kind === 'method-not-allowed') {
+    throw new GatewayError(`${ctx.req.method} is not allowed on ${path}; use ${match.allow.join(', ')}.`, {
+      status: 405,
+      code: null,
+      type: 'invalid_request_error',
+      headers: { allow: match.allow.join(', ') },
+    });
+  }
+  ctx.params = match.params;
+  const handler = match.handler;
+  if (!handler.auth) return handler.run(ctx, deps);
+  const principal = await authenticate(ctx.req, deps.store);
+  if ('inference' in handler) {
+    return runInference(ctx, deps, principal, async (run) => {
+      const body = await readJsonBody(ctx.req, deps.config.server.maxBodyBytes);
+      await handler.inference(run, body);
+    });
+  }
+  return handler.run(ctx, deps, principal);
+}

@@ -1,0 +1,91 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
+import { bundledModels } from '../catalog/bundled-models.js';
+import { buildCatalog } from '../catalog/catalog.js';
+import { providerPresets } from '../catalog/provider-presets.js';
+import type { GatewayConfig } from '../config/config-schema.js';
+import { createAdapters, supportedApis } from '../providers/create-adapters.js';
+import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
+import { RecordQueue } from '../records/record-queue.js';
+import { HealthTracker } from '../routing/health-tracker.js';
+import { openStore } from '../store/open-store.js';
+import type { AppDeps } from './app-deps.js';
+import { bootstrapOrganizations } from './bootstrap-organizations.js';
+import { createApp } from './create-app.js';
+
+export interface GatewayOptions {
+  config: GatewayConfig;
+  databaseUrl: string;
+  port: number;
+  host: string;
+  vars: Readonly<Record<string, string | undefined>>;
+  log?: (message: string) => void;
+  /** Injected HTTP dispatcher for upstream calls (tests); default: a keep-alive undici Agent. */
+  dispatcher?: Dispatcher;
+}
+
+export interface RunningGateway {
+  server: Server;
+  url: string;
+  deps: AppDeps;
+  /** The key created on a first start, if any (printed once by the caller). */
+  firstKey?: string;
+  /** Stops accepting, lets in-flight requests finish within the grace period, flushes records. */
+  stop(): Promise<void>;
+}
+
+/** Wires the gateway from its config and starts listening. */
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const log = options.log ?? ((message: string) => console.error(`[gateway] ${message}`));
+  const { config } = options;
+  const store = await openStore(options.databaseUrl);
+  const { firstKey } = await bootstrapOrganizations(store, config.organizations);
+  const catalog = buildCatalog({
+    config,
+    bundled: bundledModels,
+    vars: options.vars,
+    supportedApis,
+    warn: log,
+  });
+  const dispatcher = options.dispatcher ?? createUpstreamDispatcher();
+  const adapters = createAdapters(catalog.providers.values(), createUpstreamClient(dispatcher));
+  const records = new RecordQueue({ store, log });
+  const deps: AppDeps = {
+    config,
+    catalog,
+    store,
+    adapters,
+    records,
+    health: new HealthTracker(),
+    knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
+    now: () => performance.now(),
+    log,
+  };
+  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }, createApp(deps));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const stop = async (): Promise<void> => {
+    await closeServer(server, config.server.shutdownGraceMs);
+    await records.close();
+    if (!options.dispatcher) await dispatcher.close();
+    await store.close();
+  };
+  return { server, url: `http://${host}:${address.port}`, deps, firstKey, stop };
+}
+
+/** Stops accepting; waits for in-flight requests (streams included) up to the grace period, then cuts them. */
+async function closeServer(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+  await closed;
+  clearInterval(idleSweep);
+  clearTimeout(timer);
+}

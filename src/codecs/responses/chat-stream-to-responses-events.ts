@@ -1,0 +1,301 @@
+import { emptyUsage, type Usage } from '../../accounting/usage.js';
+import type { ChatStreamPart, ResponsesStreamPart } from '../../providers/provider-adapter.js';
+import {
+  arrayMember,
+  isRecord,
+  type JsonObject,
+  recordMember,
+  stringMember,
+} from '../../providers/shared/json.js';
+import {
+  functionCallItem,
+  incompleteReason,
+  messageItem,
+  newId,
+  nowSeconds,
+  outputTextPart,
+  refusalPart,
+  responseObject,
+} from './chat-to-responses-result.js';
+
+type PartType = 'output_text' | 'refusal';
+
+interface MessageState {
+  kind: 'message';
+  id: string;
+  outputIndex: number;
+  /** No fragment will join this item any more; it closes once it is the live item. */
+  sealed: boolean;
+  added: boolean;
+  incomplete: boolean;
+  /** Fragments received but not yet sent, because an earlier item is still live. */
+  pending: { type: PartType; delta: string }[];
+  parts: { type: PartType; text: string }[];
+}
+
+interface CallState {
+  kind: 'function_call';
+  id: string;
+  outputIndex: number;
+  sealed: boolean;
+  added: boolean;
+  incomplete: boolean;
+  pending: string[];
+  callId: string;
+  name: string;
+  arguments: string;
+}
+
+type ItemState = MessageState | CallState;
+
+type Send = (event: JsonObject) => void;
+
+/**
+ * Turns a streamed chat completion (canonical chunks) into the standard Responses event sequence, for
+ * Responses requests served by a provider that has only chat completions. Items are sent one after another
+ * as OpenAI sends them: the first item streams live, fragments of later items (tool calls whose deltas
+ * interleave) wait until the items before them are done. Every event carries `sequence_number: 0`; the
+ * codec renumbers them, and sets the response id and model.
+ * Events reference: https://platform.openai.com/docs/api-reference/responses-streaming
+ */
+export function chatStreamToResponsesEvents(
+  request: JsonObject,
+): TransformStream<ChatStreamPart, ResponsesStreamPart> {
+  let translator: StreamTranslator | undefined;
+  return new TransformStream<ChatStreamPart, ResponsesStreamPart>({
+    start(controller) {
+      const send: Send = (event) => controller.enqueue({ type: 'event', event });
+      translator = new StreamTranslator(request, send);
+    },
+    transform(part) {
+      translator?.receive(part);
+    },
+    flush() {
+      translator?.end();
+    },
+  });
+}
+
+/** The state of one stream; one instance per `chatStreamToResponsesEvents` call. */
+class StreamTranslator {
+  /** Items not yet done, in order of appearance; the first one is live. */
+  private readonly queue: ItemState[] = [];
+  private readonly output: JsonObject[] = [];
+  private readonly calls = new Map<number | string, CallState>();
+  private lastCallKey: number | string | undefined;
+  /** The message item that takes text, until a tool call starts. */
+  private message: MessageState | undefined;
+  private nextOutputIndex = 0;
+  private header: { id: string; createdAt: number; model: unknown } | undefined;
+  private usage: Usage | undefined;
+  private finishReason: unknown;
+
+  constructor(
+    private readonly request: JsonObject,
+    private readonly send: Send,
+  ) {}
+
+  receive(part: ChatStreamPart): void {
+    if (!this.header) this.begin(part.type === 'chunk' ? part.chunk : undefined);
+    if (part.type === 'usage') {
+      this.usage = part.usage;
+      return;
+    }
+    const choice = arrayMember(part.chunk, 'choices')?.[0];
+    const delta = recordMember(choice, 'delta');
+    const content = stringMember(delta, 'content');
+    if (content) this.textFragment('output_text', content);
+    const refusal = stringMember(delta, 'refusal');
+    if (refusal) this.textFragment('refusal', refusal);
+    for (const toolCall of arrayMember(delta, 'tool_calls') ?? []) this.toolCallFragment(toolCall);
+    const finishReason = isRecord(choice) ? choice.finish_reason : undefined;
+    if (typeof finishReason === 'string') {
+      this.finishReason = finishReason;
+      this.closeAll();
+    }
+  }
+
+  end(): void {
+    if (!this.header) this.begin(undefined);
+    this.closeAll();
+    const reason = incompleteReason(this.finishReason);
+    this.send({
+      type: reason ? 'response.incomplete' : 'response.completed',
+      sequence_number: 0,
+      response: this.response(reason ? 'incomplete' : 'completed', this.output, this.usage ?? emptyUsage()),
+    });
+  }
+
+  private begin(chunk: JsonObject | undefined): void {
+    this.header = {
+      id: newId('resp'),
+      createdAt: typeof chunk?.created === 'number' ? chunk.created : nowSeconds(),
+      model: stringMember(chunk, 'model') ?? this.request.model ?? null,
+    };
+    for (const type of ['response.created', 'response.in_progress']) {
+      this.send({ type, sequence_number: 0, response: this.response('in_progress', [], undefined) });
+    }
+  }
+
+  private response(status: 'in_progress' | 'completed' | 'incomplete', output: JsonObject[], usage?: Usage) {
+    const header = this.header ?? { id: newId('resp'), createdAt: nowSeconds(), model: null };
+    return responseObject(this.request, {
+      ...header,
+      status,
+      incompleteReason: status === 'incomplete' ? incompleteReason(this.finishReason) : undefined,
+      output: [...output],
+      usage,
+    });
+  }
+
+  private textFragment(type: PartType, delta: string): void {
+    if (!this.message) {
+      this.message = { kind: 'message', id: newId('msg'), pending: [], parts: [], ...NEW_ITEM };
+      this.queue.push(this.message);
+    }
+    this.message.pending.push({ type, delta });
+    this.pump();
+  }
+
+  private toolCallFragment(toolCall: unknown): void {
+    const fn = recordMember(toolCall, 'function');
+    const callId = stringMember(toolCall, 'id');
+    const name = stringMember(fn, 'name');
+    const index = isRecord(toolCall) ? toolCall.index : undefined;
+    const key = typeof index === 'number' ? index : callId !== undefined ? `id:${callId}` : this.lastCallKey;
+    let call = key === undefined ? undefined : this.calls.get(key);
+    if (!call) {
+      call = {
+        kind: 'function_call',
+        id: newId('fc'),
+        callId: '',
+        name: '',
+        arguments: '',
+        pending: [],
+        ...NEW_ITEM,
+      };
+      this.calls.set(key ?? this.calls.size, call);
+      this.queue.push(call);
+      // Text after a tool call belongs to a new message item, after the calls.
+      if (this.message) this.message.sealed = true;
+      this.message = undefined;
+    }
+    this.lastCallKey = key ?? this.calls.size - 1;
+    if (call.callId === '' && callId) call.callId = callId;
+    if (call.name === '' && name) call.name = name;
+    const fragment = stringMember(fn, 'arguments');
+    if (fragment && !call.sealed) call.pending.push(fragment);
+    this.pump();
+  }
+
+  /** Ends every open item: the upstream finished. The last one is cut short if the answer was. */
+  private closeAll(): void {
+    for (const item of this.queue) item.sealed = true;
+    const last = this.queue.at(-1);
+    if (last && incompleteReason(this.finishReason)) last.incomplete = true;
+    this.message = undefined;
+    this.pump();
+  }
+
+  /** Sends what the live item has received, closes it once sealed, and moves on to the next one. */
+  private pump(): void {
+    for (let item = this.queue[0]; item; item = this.queue[0]) {
+      // A call's item announces its name, so it waits for the name unless the stream is over.
+      if (!item.added && item.kind === 'function_call' && item.name === '' && !item.sealed) return;
+      if (!item.added) this.addItem(item);
+      if (item.kind === 'message') this.drainMessage(item);
+      else this.drainCall(item);
+      if (!item.sealed) return;
+      this.queue.shift();
+      this.output.push(item.kind === 'message' ? this.closeMessage(item) : this.closeCall(item));
+    }
+  }
+
+  private addItem(item: ItemState): void {
+    item.added = true;
+    item.outputIndex = this.nextOutputIndex++;
+    const shell =
+      item.kind === 'message'
+        ? messageItem(item.id, 'in_progress', [])
+        : functionCallItem({ ...item, arguments: '', status: 'in_progress' });
+    this.send({
+      type: 'response.output_item.added',
+      sequence_number: 0,
+      output_index: item.outputIndex,
+      item: shell,
+    });
+  }
+
+  private drainMessage(item: MessageState): void {
+    for (const { type, delta } of item.pending) {
+      if (item.parts.at(-1)?.type !== type) {
+        this.closePart(item);
+        item.parts.push({ type, text: '' });
+        this.send(this.partEvent(item, 'response.content_part.added', { part: contentPart(type, '') }));
+      }
+      const part = item.parts.at(-1);
+      if (part) part.text += delta;
+      const eventType = type === 'output_text' ? 'response.output_text.delta' : 'response.refusal.delta';
+      this.send(
+        this.partEvent(item, eventType, type === 'output_text' ? { delta, logprobs: [] } : { delta }),
+      );
+    }
+    item.pending = [];
+  }
+
+  private drainCall(item: CallState): void {
+    for (const delta of item.pending) {
+      item.arguments += delta;
+      this.send(this.itemEvent(item, 'response.function_call_arguments.delta', { delta }));
+    }
+    item.pending = [];
+  }
+
+  /** Sends the done events of the message's last content part. */
+  private closePart(item: MessageState): void {
+    const part = item.parts.at(-1);
+    if (!part) return;
+    if (part.type === 'output_text') {
+      this.send(this.partEvent(item, 'response.output_text.done', { text: part.text, logprobs: [] }));
+    } else {
+      this.send(this.partEvent(item, 'response.refusal.done', { refusal: part.text }));
+    }
+    this.send(
+      this.partEvent(item, 'response.content_part.done', { part: contentPart(part.type, part.text) }),
+    );
+  }
+
+  private closeMessage(item: MessageState): JsonObject {
+    this.closePart(item);
+    const content = item.parts.map((part) => contentPart(part.type, part.text));
+    const done = messageItem(item.id, item.incomplete ? 'incomplete' : 'completed', content);
+    this.sendItemDone(item, done);
+    return done;
+  }
+
+  private closeCall(item: CallState): JsonObject {
+    const { arguments: args, name } = item;
+    this.send(this.itemEvent(item, 'response.function_call_arguments.done', { arguments: args, name }));
+    const done = functionCallItem({ ...item, status: item.incomplete ? 'incomplete' : 'completed' });
+    this.sendItemDone(item, done);
+    return done;
+  }
+
+  private sendItemDone(item: ItemState, done: JsonObject): void {
+    const event = { type: 'response.output_item.done', sequence_number: 0, output_index: item.outputIndex };
+    this.send({ ...event, item: structuredClone(done) });
+  }
+
+  private itemEvent(item: ItemState, type: string, fields: JsonObject): JsonObject {
+    return { type, sequence_number: 0, item_id: item.id, output_index: item.outputIndex, ...fields };
+  }
+
+  private partEvent(item: MessageState, type: string, fields: JsonObject): JsonObject {
+    return this.itemEvent(item, type, { content_index: item.parts.length - 1, ...fields });
+  }
+}
+
+const NEW_ITEM = { outputIndex: -1, sealed: false, added: false, incomplete: false };
+
+const contentPart = (type: PartType, text: string): JsonObject =>
+  type === 'output_text' ? outputTextPart(text) : refusalPart(text);

@@ -1,0 +1,177 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { emptyUsage, type Usage } from '../../accounting/usage.js';
+import { isRecord, type JsonObject } from '../../providers/shared/json.js';
+import { chatResultToResponse } from './chat-to-responses-result.js';
+
+function fixture(name: string): JsonObject {
+  const parsed: unknown = JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+  if (!isRecord(parsed)) throw new Error(`${name} is not a JSON object`);
+  return parsed;
+}
+
+const usage = (partial: Partial<Usage>): Usage => ({ ...emptyUsage(), ...partial });
+const id = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix}_[0-9a-f]{32}$`));
+const NOW = 1757935212;
+
+describe('chatResultToResponse', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(NOW * 1000);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('turns a text completion into a completed Response echoing the request', () => {
+    const request = fixture('responses-request-with-tool-history.json');
+    const chat = fixture('chat-completion-text.json');
+    const text =
+      '{"cities":[{"city":"Paris","temperature":18,"summary":"Partly cloudy"},' +
+      '{"city":"Berlin","temperature":14,"summary":"Light rain"}]}';
+
+    const response = chatResultToResponse(
+      chat,
+      request,
+      usage({ inputTokens: 412, outputTokens: 41, cachedInputTokens: 256 }),
+    );
+
+    expect(response).toStrictEqual({
+      id: id('resp'),
+      object: 'response',
+      created_at: 1757935210,
+      status: 'completed',
+      completed_at: NOW,
+      error: null,
+      incomplete_details: null,
+      instructions: 'You are a weather assistant. Answer with a JSON weather report.',
+      max_output_tokens: 512,
+      model: 'llama-3.3-70b-instruct',
+      output: [
+        {
+          id: id('msg'),
+          type: 'message',
+          status: 'completed',
+          content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
+          role: 'assistant',
+        },
+      ],
+      parallel_tool_calls: true,
+      previous_response_id: null,
+      reasoning: { effort: 'low' },
+      temperature: 0.2,
+      text: request.text,
+      tool_choice: 'auto',
+      tools: request.tools,
+      top_p: 0.9,
+      usage: {
+        input_tokens: 412,
+        input_tokens_details: { cached_tokens: 256 },
+        output_tokens: 41,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 453,
+      },
+      metadata: { session: 's-42' },
+    });
+  });
+
+  it('turns two tool calls into two function_call items, with defaults for what the request left out', () => {
+    const request = { model: 'acme/llama-3.3-70b-instruct', input: 'Weather in Paris and Berlin?' };
+    const chat = fixture('chat-completion-two-tool-calls.json');
+
+    const response = chatResultToResponse(chat, request, usage({ inputTokens: 188, outputTokens: 52 }));
+
+    expect(response).toStrictEqual({
+      id: id('resp'),
+      object: 'response',
+      created_at: 1757935198,
+      status: 'completed',
+      completed_at: NOW,
+      error: null,
+      incomplete_details: null,
+      instructions: null,
+      max_output_tokens: null,
+      model: 'llama-3.3-70b-instruct',
+      output: [
+        {
+          id: id('fc'),
+          type: 'function_call',
+          status: 'completed',
+          arguments: '{"city":"Paris","unit":"celsius"}',
+          call_id: 'call_8KqzXn2fJ0aRvYb1',
+          name: 'get_weather',
+        },
+        {
+          id: id('fc'),
+          type: 'function_call',
+          status: 'completed',
+          arguments: '{"city":"Berlin","unit":"celsius"}',
+          call_id: 'call_3WmPq9LtUe6sHc4d',
+          name: 'get_weather',
+        },
+      ],
+      parallel_tool_calls: true,
+      previous_response_id: null,
+      reasoning: { effort: null, summary: null },
+      temperature: null,
+      text: { format: { type: 'text' } },
+      tool_choice: 'auto',
+      tools: [],
+      top_p: null,
+      usage: {
+        input_tokens: 188,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 52,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 240,
+      },
+      metadata: {},
+    });
+  });
+
+  it.each([
+    ['length', 'max_output_tokens'],
+    ['content_filter', 'content_filter'],
+  ])('reports finish_reason %s as an incomplete response (%s)', (finishReason, reason) => {
+    const chat = {
+      created: 1757935300,
+      model: 'llama-3.3-70b-instruct',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Once upon a' }, finish_reason: finishReason }],
+    };
+
+    const response = chatResultToResponse(chat, { model: 'm', input: 'story' }, emptyUsage());
+
+    expect(response.status).toBe('incomplete');
+    expect(response.incomplete_details).toStrictEqual({ reason });
+    expect(response.completed_at).toBeNull();
+    expect(response.output).toStrictEqual([
+      {
+        id: id('msg'),
+        type: 'message',
+        status: 'incomplete',
+        content: [{ type: 'output_text', text: 'Once upon a', annotations: [], logprobs: [] }],
+        role: 'assistant',
+      },
+    ]);
+  });
+
+  it('carries a refusal as a refusal content part', () => {
+    const chat = {
+      choices: [
+        { index: 0, message: { role: 'assistant', content: null, refusal: "I can't help with that." }, finish_reason: 'stop' },
+      ],
+    };
+    const response = chatResultToResponse(chat, { model: 'm', input: 'x' }, emptyUsage());
+    expect(response.output).toStrictEqual([
+      {
+        id: id('msg'),
+        type: 'message',
+        status: 'completed',
+        content: [{ type: 'refusal', refusal: "I can't help with that." }],
+        role: 'assistant',
+      },
+    ]);
+    expect(response.model).toBe('m');
+    expect(response.created_at).toBe(NOW);
+  });
+});

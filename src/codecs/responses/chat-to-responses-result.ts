@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { Usage } from '../../accounting/usage.js';
+import {
+  arrayMember,
+  isRecord,
+  type JsonObject,
+  recordMember,
+  stringMember,
+} from '../../providers/shared/json.js';
+
+/** A fresh item or response id with the vendor's prefix (`resp`, `msg`, `fc`). */
+export const newId = (prefix: string): string => `${prefix}_${randomUUID().replaceAll('-', '')}`;
+
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** Why a chat answer that stopped early is incomplete in Responses terms, or undefined when it is complete. */
+export function incompleteReason(finishReason: unknown): 'max_output_tokens' | 'content_filter' | undefined {
+  if (finishReason === 'length') return 'max_output_tokens';
+  if (finishReason === 'content_filter') return 'content_filter';
+  return undefined;
+}
+
+/** Usage in the Responses shape (without cost; the codec adds it). */
+export function responsesUsage(usage: Usage): JsonObject {
+  return {
+    input_tokens: usage.inputTokens,
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens },
+    output_tokens: usage.outputTokens,
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
+}
+
+export const outputTextPart = (text: string): JsonObject => ({
+  type: 'output_text',
+  text,
+  annotations: [],
+  logprobs: [],
+});
+
+export const refusalPart = (refusal: string): JsonObject => ({ type: 'refusal', refusal });
+
+export const messageItem = (id: string, status: string, content: JsonObject[]): JsonObject => ({
+  id,
+  type: 'message',
+  status,
+  content,
+  role: 'assistant',
+});
+
+export interface FunctionCallFields {
+  id: string;
+  callId: string;
+  name: string;
+  arguments: string;
+  status: string;
+}
+
+export const functionCallItem = (call: FunctionCallFields): JsonObject => ({
+  id: call.id,
+  type: 'function_call',
+  status: call.status,
+  arguments: call.arguments,
+  call_id: call.callId,
+  name: call.name,
+});
+
+export interface ResponseFields {
+  id: string;
+  createdAt: number;
+  model: unknown;
+  status: 'in_progress' | 'completed' | 'incomplete';
+  incompleteReason?: string | undefined;
+  output: JsonObject[];
+  usage: Usage | undefined;
+}
+
+/** A whole Response object, echoing the request's settings the way OpenAI does. */
+export function responseObject(request: JsonObject, fields: ResponseFields): JsonObject {
+  return {
+    id: fields.id,
+    object: 'response',
+    created_at: fields.createdAt,
+    status: fields.status,
+    completed_at: fields.status === 'completed' ? nowSeconds() : null,
+    error: null,
+    incomplete_details: fields.incompleteReason ? { reason: fields.incompleteReason } : null,
+    instructions: request.instructions ?? null,
+    max_output_tokens: request.max_output_tokens ?? null,
+    model: fields.model,
+    output: fields.output,
+    parallel_tool_calls: request.parallel_tool_calls ?? true,
+    previous_response_id: null,
+    reasoning: request.reasoning ?? { effort: null, summary: null },
+    temperature: request.temperature ?? null,
+    text: request.text ?? { format: { type: 'text' } },
+    tool_choice: request.tool_choice ?? 'auto',
+    tools: request.tools ?? [],
+    top_p: request.top_p ?? null,
+    usage: fields.usage ? responsesUsage(fields.usage) : null,
+    metadata: request.metadata ?? {},
+  };
+}
+
+/** The text of a chat message's content (a string, or text parts from some providers). */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  let text = '';
+  for (const part of Array.isArray(content) ? content : []) {
+    if (stringMember(part, 'type') === 'text') text += stringMember(part, 'text') ?? '';
+  }
+  return text;
+}
+
+/**
+ * Turns a chat completion into a complete Response object, for Responses requests served by a provider
+ * that has only chat completions. The caller sets the final id, model slug and usage with cost.
+ * Response reference: https://platform.openai.com/docs/api-reference/responses/object
+ */
+export function chatResultToResponse(chat: JsonObject, request: JsonObject, usage: Usage): JsonObject {
+  const choice = arrayMember(chat, 'choices')?.[0];
+  const message = recordMember(choice, 'message');
+  const reason = incompleteReason(isRecord(choice) ? choice.finish_reason : undefined);
+
+  const output: JsonObject[] = [];
+  const content: JsonObject[] = [];
+  const text = contentText(message?.content);
+  if (text !== '') content.push(outputTextPart(text));
+  const refusal = stringMember(message, 'refusal');
+  if (refusal) content.push(refusalPart(refusal));
+  if (content.length > 0) output.push(messageItem(newId('msg'), 'completed', content));
+
+  for (const toolCall of arrayMember(message, 'tool_calls') ?? []) {
+    const fn = recordMember(toolCall, 'function');
+    const fields = {
+      id: newId('fc'),
+      callId: stringMember(toolCall, 'id') ?? newId('call'),
+      name: stringMember(fn, 'name') ?? '',
+      arguments: stringMember(fn, 'arguments') ?? '',
+      status: 'completed',
+    };
+    output.push(functionCallItem(fields));
+  }
+  // The item the model was writing when it stopped is the one cut short.
+  const last = output.at(-1);
+  if (reason && last) last.status = 'incomplete';
+
+  return responseObject(request, {
+    id: newId('resp'),
+    createdAt: typeof chat.created === 'number' ? chat.created : nowSeconds(),
+    model: stringMember(chat, 'model') ?? request.model ?? null,
+    status: reason ? 'incomplete' : 'completed',
+    incompleteReason: reason,
+    output,
+    usage,
+  });
+}

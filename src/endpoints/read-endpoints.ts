@@ -1,0 +1,36 @@
+import type { AppDeps } from '../app/app-deps.js';
+import type { Principal } from '../auth/authenticate.js';
+import { modelNotFound, notFound } from '../errors/gateway-error.js';
+import type { RequestContext } from '../http/request-context.js';
+import { sendJson } from '../http/respond.js';
+import type { GenerationRecord } from '../records/generation-record.js';
+import { modelView } from './model-view.js';
+
+/** GET /v1/models */
+export function listModels(ctx: RequestContext, deps: AppDeps): void {
+  const data = deps.catalog.list().map((model) => modelView(model, deps.health));
+  sendJson(ctx.res, 200, { object: 'list', data }, ctx.headers);
+}
+
+/** GET /v1/models/{id}: the slug raw (`a/b`) or encoded (`a%2Fb`). */
+export function getModel(ctx: RequestContext, deps: AppDeps): void {
+  const slug = ctx.params.id ?? '';
+  const model = deps.catalog.get(slug);
+  if (!model) throw modelNotFound(`Model ${slug} does not exist or no configured provider serves it.`, null);
+  sendJson(ctx.res, 200, modelView(model, deps.health), ctx.headers);
+}
+
+/** GET /v1/generation/{id}: only the caller's own organization's records; others are 404 like missing ones. */
+export async function getGeneration(ctx: RequestContext, deps: AppDeps, principal: Principal): Promise<void> {
+  const genId = ctx.params.id ?? '';
+  const record =
+    deps.records.find(genId, principal.org.id) ?? (await deps.store.getRecord(genId, principal.org.id));
+  if (!record) throw notFound(`Generation ${genId} not found.`);
+  sendJson(ctx.res, 200, { data: generationView(record) }, ctx.headers);
+}
+
+/** The record without the internal owner ids. */
+function generationView(record: GenerationRecord) {
+  const { orgId: _orgId, apiKeyId: _apiKeyId, ...view } = record;
+  return view;
+}

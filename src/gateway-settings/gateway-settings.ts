@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { invalidGatewaySettings } from '../errors/gateway-error.js';
+import { isRecord } from '../providers/shared/json.js';
+
+/**
+ * The `gateway` object of chat and Responses requests (spec "Gateway configuration object"), validated once
+ * at the edge. Strict: an unknown member is an error naming it. `chatHistoryOptimization` is accepted as an
+ * alias of `chatHistoryCompression`.
+ */
+const score = z.number().min(0, 'must be at least 0').max(1, 'must be at most 1');
+const stringList = z.array(z.string().min(1));
+
+const redactSchema = z.strictObject({
+  email: z.boolean().optional(),
+  phone: z.boolean().optional(),
+  ip: z.boolean().optional(),
+  uuid: z.boolean().optional(),
+  token: z.boolean().optional(),
+  credit_card: z.boolean().optional(),
+  iban: z.boolean().optional(),
+  ssn: z.boolean().optional(),
+  mac: z.boolean().optional(),
+  custom: stringList.optional(),
+});
+
+const compressionSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  score: score.default(0.6),
+});
+
+const gatewaySchema = z.strictObject({
+  zdr: z.boolean().optional(),
+  order: stringList.optional(),
+  only: stringList.optional(),
+  planningTriggerScore: score.optional(),
+  imageGenerationModel: z.string().min(1).optional(),
+  tags: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1),
+        description: z.string().min(1),
+        models: stringList.min(1, 'must list at least one model'),
+      }),
+    )
+    .optional(),
+  skills: z
+    .strictObject({
+      skillIds: stringList,
+      enableAutoSearch: z.boolean().default(false),
+    })
+    .optional(),
+  chatHistoryCompression: compressionSchema.optional(),
+  chatHistoryOptimization: compressionSchema.optional(),
+  mediaOptimization: z.boolean().default(false),
+  toolOptimization: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      acceptScore: score.default(0.5),
+      alwaysInclude: stringList.default([]),
+    })
+    .optional(),
+  redact: redactSchema.optional(),
+});
+
+export type GatewaySettings = Omit<z.infer<typeof gatewaySchema>, 'chatHistoryOptimization'>;
+export type RedactSettings = z.infer<typeof redactSchema>;
+
+/** Settings of a request that carries no `gateway` object. */
+export const defaultGatewaySettings: GatewaySettings = { mediaOptimization: false };
+
+/** Validates the request's `gateway` member; throws 400 INVALID_GATEWAY_SETTINGS naming the bad member. */
+export function parseGatewaySettings(value: unknown): GatewaySettings {
+  if (value === undefined || value === null) return defaultGatewaySettings;
+  if (!isRecord(value)) throw invalidGatewaySettings('gateway must be an object.', 'gateway');
+  const result = gatewaySchema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = ['gateway', ...(issue?.path ?? []).map(String)];
+    if (issue?.code === 'unrecognized_keys') {
+      const member = [...path, issue.keys[0] ?? ''].join('.');
+      throw invalidGatewaySettings(`${member} is not a gateway setting.`, member);
+    }
+    const member = path.join('.');
+    throw invalidGatewaySettings(`${member}: ${issue?.message ?? 'invalid'}`, member);
+  }
+  const { chatHistoryOptimization, ...settings } = result.data;
+  if (chatHistoryOptimization && settings.chatHistoryCompression) {
+    throw invalidGatewaySettings(
+      'gateway.chatHistoryOptimization is an alias of gateway.chatHistoryCompression; give only one.',
+      'gateway.chatHistoryOptimization',
+    );
+  }
+  if (chatHistoryOptimization) settings.chatHistoryCompression = chatHistoryOptimization;
+  return settings;
+}

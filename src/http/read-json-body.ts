@@ -1,0 +1,65 @@
+import type { IncomingMessage } from 'node:http';
+import { badRequest, GatewayError } from '../errors/gateway-error.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Only worth walking the parsed body for non-finite numbers when the text has a huge exponent. */
+const HUGE_EXPONENT = /\d[eE]\+?0*\d{3,}/;
+
+/**
+ * Reads a request body as JSON: 415 for another content type, 413 past `maxBytes`, 400 for invalid UTF-8,
+ * malformed JSON or a number that does not fit a double (`1e999`).
+ */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const type = req.headers['content-type'];
+  if (type !== undefined && !/^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type)) {
+    throw new GatewayError(`Request bodies must be JSON (Content-Type: application/json), got "${type}".`, {
+      status: 415,
+      code: 'BAD_REQUEST',
+      type: 'invalid_request_error',
+    });
+  }
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > maxBytes) throw tooLarge(maxBytes);
+    chunks.push(buffer);
+  }
+  if (size === 0) throw badRequest('The request body is empty; a JSON object is expected.');
+  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw badRequest('The request body is not valid UTF-8.');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (HUGE_EXPONENT.test(text) && hasNonFinite(parsed)) {
+    throw badRequest('The request body holds a number too large to represent.');
+  }
+  return parsed;
+}
+
+function tooLarge(maxBytes: number): GatewayError {
+  return new GatewayError(`The request body is larger than ${maxBytes} bytes.`, {
+    status: 413,
+    code: 'BAD_REQUEST',
+    type: 'invalid_request_error',
+  });
+}
+
+function hasNonFinite(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (Array.isArray(value)) return value.some(hasNonFinite);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(hasNonFinite);
+  return false;
+}

@@ -1,0 +1,73 @@
+import type { AppDeps } from '../app/app-deps.js';
+import type { Principal } from '../auth/authenticate.js';
+import { type GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import type { RequestContext } from '../http/request-context.js';
+import { sendError } from '../http/respond.js';
+import type { SseWriter } from '../http/sse-writer.js';
+import { requestCancelled } from '../providers/shared/upstream-errors.js';
+import { GenerationTracker } from '../records/generation-tracker.js';
+
+/** State of one inference request shared by the pipeline steps. */
+export interface InferenceRun {
+  ctx: RequestContext;
+  deps: AppDeps;
+  principal: Principal;
+  tracker: GenerationTracker;
+  /** Set once the request streams; errors then go in-stream when anything was written. */
+  sse?: SseWriter;
+  /** How this endpoint reports an error inside an already started stream. */
+  streamError?: (error: GatewayError) => void;
+}
+
+/**
+ * Runs one inference endpoint: gives it a tracker (and so a `gen_` id), answers its errors in the contract's
+ * shape, or in-stream once a stream started, and always queues the generation record, whatever happened.
+ */
+export async function runInference(
+  ctx: RequestContext,
+  deps: AppDeps,
+  principal: Principal,
+  handle: (run: InferenceRun) => Promise<void>,
+): Promise<void> {
+  const tracker = new GenerationTracker({
+    orgId: principal.org.id,
+    apiKeyId: principal.keyId,
+    path: ctx.req.url?.split('?')[0] ?? '',
+    now: deps.now,
+  });
+  ctx.headers['x-generation-id'] = tracker.genId;
+  const run: InferenceRun = { ctx, deps, principal, tracker };
+  let status = 200;
+  let failure: GatewayError | undefined;
+  try {
+    await handle(run);
+  } catch (thrown) {
+    failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
+    status = failure.status;
+    if (failure.status >= 500 && failure.code === 'INTERNAL_SERVER_ERROR') {
+      deps.log(`request ${ctx.requestId} failed: ${describe(thrown)}`);
+    }
+    answerError(run, failure);
+  }
+  deps.records.push(tracker.finish(status, failure));
+}
+
+function answerError(run: InferenceRun, error: GatewayError): void {
+  const { sse, ctx } = run;
+  if (ctx.signal.aborted) {
+    sse?.end();
+    return;
+  }
+  if (sse?.started) {
+    run.streamError?.(error);
+    sse.end();
+    return;
+  }
+  sse?.stopKeepAlive();
+  sendError(ctx.res, error, ctx.headers);
+}
+
+function describe(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
+}

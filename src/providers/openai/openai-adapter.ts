@@ -1,0 +1,140 @@
+import type { ResolvedProvider } from '../../catalog/catalog.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type {
+  ChatStreamPart,
+  JsonResult,
+  ProviderAdapter,
+  ResponsesStreamPart,
+  StreamResult,
+  UpstreamCall,
+} from '../provider-adapter.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../shared/json.js';
+import { sseEvents } from '../shared/sse-events.js';
+import { classifyFailure, type UpstreamClient, type UpstreamResponse } from '../shared/upstream-client.js';
+import { upstreamInvalid, upstreamMessage } from '../shared/upstream-errors.js';
+import { usageFromChat, usageFromResponses } from './openai-usage.js';
+
+/**
+ * Adapter for the OpenAI API and every provider that speaks it (Groq, Mistral, DeepSeek, Together, xAI,
+ * Fireworks, OpenRouter, Ollama, vLLM). The canonical shapes are OpenAI's, so requests pass through as they
+ * are, with the upstream model name set.
+ * API reference: https://platform.openai.com/docs/api-reference
+ */
+export function createOpenAIAdapter(provider: ResolvedProvider, client: UpstreamClient): ProviderAdapter {
+  const base = new URL(provider.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const headers: Record<string, string> = { ...provider.headers };
+  if (provider.apiKey) headers.authorization = `Bearer ${provider.apiKey}`;
+
+  const post = (path: string, body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse> =>
+    client({ origin: base.origin, path: basePath + path, headers, body: JSON.stringify(body), call });
+
+  const postJson = async (path: string, body: JsonObject, call: UpstreamCall): Promise<JsonObject> => {
+    const response = await post(path, body, call);
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw classifyFailure(error, call);
+    }
+    const parsed = tryParseJson(text);
+    if (!isRecord(parsed)) throw upstreamInvalid(provider.id, 'the body is not a JSON object');
+    return parsed;
+  };
+
+  const adapter: ProviderAdapter = {
+    async chat(body, call) {
+      const result = await postJson('/chat/completions', { ...body, stream: false }, call);
+      if (!arrayMember(result, 'choices'))
+        throw upstreamInvalid(provider.id, 'no choices in the chat completion');
+      return { body: result, usage: usageFromChat(result.usage), warnings: [] };
+    },
+
+    async chatStream(body, call) {
+      const streamOptions = { ...recordMember(body, 'stream_options'), include_usage: true };
+      const response = await post(
+        '/chat/completions',
+        { ...body, stream: true, stream_options: streamOptions },
+        call,
+      );
+      return { parts: sseEvents(response.body).pipeThrough(chatChunkParts(provider.id)), warnings: [] };
+    },
+
+    async embed(body, call) {
+      const result = await postJson('/embeddings', body, call);
+      if (!arrayMember(result, 'data'))
+        throw upstreamInvalid(provider.id, 'no data in the embeddings answer');
+      return { body: result, usage: usageFromChat(result.usage), warnings: [] };
+    },
+
+    async generateImage(body, call) {
+      const result = await postJson('/images/generations', body, call);
+      const data = arrayMember(result, 'data');
+      if (!data) throw upstreamInvalid(provider.id, 'no data in the image answer');
+      return {
+        body: result,
+        usage: { ...usageFromResponses(result.usage), images: data.length },
+        warnings: [],
+      };
+    },
+  };
+
+  if (provider.supportsSet.has('responses')) {
+    adapter.responses = async (body, call): Promise<JsonResult> => {
+      const result = await postJson('/responses', { ...body, stream: false }, call);
+      if (!arrayMember(result, 'output')) throw upstreamInvalid(provider.id, 'no output in the response');
+      return { body: result, usage: usageFromResponses(result.usage), warnings: [] };
+    };
+    adapter.responsesStream = async (body, call): Promise<StreamResult<ResponsesStreamPart>> => {
+      const response = await post('/responses', { ...body, stream: true }, call);
+      return { parts: sseEvents(response.body).pipeThrough(responsesEventParts(provider.id)), warnings: [] };
+    };
+  }
+  return adapter;
+}
+
+/** `chat.completion.chunk` events to stream parts; the usage chunk becomes a usage part. */
+function chatChunkParts(providerId: string) {
+  let finished = false;
+  return new TransformStream<{ data: string }, ChatStreamPart>({
+    transform(event, controller) {
+      if (finished) return;
+      if (event.data === '[DONE]') {
+        finished = true;
+        return;
+      }
+      const chunk = tryParseJson(event.data);
+      if (!isRecord(chunk)) throw upstreamInvalid(providerId, 'a stream event is not JSON');
+      if (chunk.error !== undefined) throw midStreamError(providerId, event.data);
+      const { usage, ...rest } = chunk;
+      const choices = arrayMember(chunk, 'choices');
+      if (choices && choices.length > 0)
+        controller.enqueue({ type: 'chunk', chunk: usage === undefined ? chunk : rest });
+      if (isRecord(usage)) controller.enqueue({ type: 'usage', usage: usageFromChat(usage) });
+    },
+  });
+}
+
+/** Responses events, validated as JSON objects with a `type`. */
+function responsesEventParts(providerId: string) {
+  return new TransformStream<{ data: string }, ResponsesStreamPart>({
+    transform(message, controller) {
+      if (message.data === '[DONE]') return;
+      const event = tryParseJson(message.data);
+      if (!isRecord(event) || typeof event.type !== 'string') {
+        throw upstreamInvalid(providerId, 'a stream event is not a Responses event');
+      }
+      controller.enqueue({ type: 'event', event });
+    },
+  });
+}
+
+function midStreamError(providerId: string, data: string): GatewayError {
+  return new GatewayError(`Provider ${providerId} failed mid-stream: ${upstreamMessage(data)}`, {
+    status: 502,
+    code: null,
+    type: 'upstream_error',
+    retryable: true,
+    extra: { provider: providerId },
+  });
+}

@@ -1,0 +1,51 @@
+import type { Usage } from '../accounting/usage.js';
+import type { ResolvedProvider } from '../catalog/catalog.js';
+import type { JsonObject } from './shared/json.js';
+
+/**
+ * The interface every provider adapter implements: pure translation between the gateway's canonical shapes
+ * (OpenAI's chat completions, Responses, embeddings and images JSON) and one vendor's wire format, plus one
+ * HTTP call through the injected client. Methods a vendor lacks are absent, never stubbed.
+ */
+export interface UpstreamCall {
+  provider: ResolvedProvider;
+  /** The provider's own name of the model. */
+  upstreamModel: string;
+  /** Aborts the upstream request (client gone, shutdown). */
+  signal: AbortSignal;
+  /** Time allowed until the upstream's first byte. */
+  timeoutMs: number;
+  /** Sent upstream as `x-request-id` where the vendor accepts it. */
+  requestId: string;
+}
+
+/** A complete JSON answer in the canonical shape, with its usage normalised. */
+export interface JsonResult {
+  body: JsonObject;
+  usage: Usage;
+  /** Parameters the provider could not take, reported to the caller. */
+  warnings: string[];
+}
+
+/** A streamed chat answer: canonical `chat.completion.chunk` objects, and the usage once known. */
+export type ChatStreamPart = { type: 'chunk'; chunk: JsonObject } | { type: 'usage'; usage: Usage };
+
+/** A streamed Responses answer: the standard Responses events; usage is read from the final event. */
+export type ResponsesStreamPart = { type: 'event'; event: JsonObject };
+
+export interface StreamResult<Part> {
+  parts: ReadableStream<Part>;
+  warnings: string[];
+}
+
+export interface ProviderAdapter {
+  /** Chat completions; `body` is the caller's request with `model` set to the upstream name. */
+  chat(body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
+  /** Streamed chat completions; resolves once the upstream accepted the request (before the first token). */
+  chatStream(body: JsonObject, call: UpstreamCall): Promise<StreamResult<ChatStreamPart>>;
+  /** Native Responses API, where the vendor has one. */
+  responses?(body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
+  responsesStream?(body: JsonObject, call: UpstreamCall): Promise<StreamResult<ResponsesStreamPart>>;
+  embed?(body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
+  generateImage?(body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
+}

@@ -1,0 +1,52 @@
+import { fileURLToPath } from 'node:url';
+import { SqliteStore } from './sqlite-store.js';
+import type { Store } from './store.js';
+
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+
+/**
+ * The SQLite filename named by a `sqlite:` or `file:` database URL: `sqlite:./data/gateway.db` (relative to the
+ * working directory), `sqlite:/abs/path.db`, `sqlite:///abs/path.db`, `sqlite::memory:`, `file:PATH`,
+ * `file:///abs/path.db`. Undefined for any other scheme.
+ */
+export function sqliteFilename(databaseUrl: string): string | undefined {
+  const scheme = SCHEME.exec(databaseUrl)?.[1]?.toLowerCase();
+  if (scheme !== 'sqlite' && scheme !== 'file') return undefined;
+  if (scheme === 'file' && databaseUrl.slice(0, 7).toLowerCase() === 'file://') {
+    return fileURLToPath(databaseUrl);
+  }
+  let rest = databaseUrl.slice(scheme.length + 1);
+  if (rest.startsWith('//')) rest = rest.slice(2);
+  if (rest === '') throw new Error(`database URL "${databaseUrl}" names no file`);
+  return rest;
+}
+
+/**
+ * Opens the store named by `DATABASE_URL` and brings its schema up to date, so callers get a ready Store
+ * and never depend on a concrete implementation. PostgreSQL URLs are recognised but not supported yet.
+ * Error messages name the scheme, never the whole URL (it may hold a password).
+ */
+export async function openStore(databaseUrl: string): Promise<Store> {
+  const filename = sqliteFilename(databaseUrl);
+  if (filename === undefined) {
+    const scheme = SCHEME.exec(databaseUrl)?.[1]?.toLowerCase();
+    if (scheme === 'postgres' || scheme === 'postgresql') {
+      throw new Error(
+        'DATABASE_URL selects PostgreSQL, but PostgreSQL support is not available yet; use sqlite:PATH',
+      );
+    }
+    throw new Error(
+      scheme === undefined
+        ? 'DATABASE_URL has no scheme; expected sqlite:PATH, sqlite::memory: or file:PATH'
+        : `DATABASE_URL scheme "${scheme}:" is not supported; expected sqlite:PATH, sqlite::memory: or file:PATH`,
+    );
+  }
+  const store = new SqliteStore(filename);
+  try {
+    await store.migrate();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}

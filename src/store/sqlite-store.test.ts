@@ -1,0 +1,148 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { GenerationRecord } from '../records/generation-record.js';
+import { openStore, sqliteFilename } from './open-store.js';
+import { SqliteStore } from './sqlite-store.js';
+import { runStoreContract } from './store-contract.js';
+
+const tempRoot = mkdtempSync(join(tmpdir(), 'gateway-sqlite-store-'));
+afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
+
+let fileCounter = 0;
+const freshFile = () => join(tempRoot, `store-${++fileCounter}.db`);
+
+runStoreContract('SQLite file', () => openStore(`sqlite:${freshFile()}`));
+runStoreContract('SQLite :memory:', () => openStore('sqlite::memory:'));
+
+describe('SqliteStore specifics', () => {
+  it('creates missing directories of the database file', async () => {
+    const file = join(tempRoot, 'nested', 'deeper', 'gateway.db');
+    const store = await openStore(`sqlite:${file}`);
+    await store.upsertOrganization({ id: 'acme' });
+    expect(existsSync(file)).toBe(true);
+    await store.close();
+  });
+
+  it('keeps organizations, keys, records and spend when the file is reopened', async () => {
+    const file = freshFile();
+    const first = await openStore(`sqlite:${file}`);
+    await first.upsertOrganization({ id: 'acme', monthlyLimitUsd: '25', requestsPerMinute: 10 });
+    const key = await first.createApiKey({ orgId: 'acme', prefix: 'sk-gw-abcd', keyHash: 'hash-1' });
+    await first.revokeApiKey(key.id);
+    await first.deleteOrganization('acme');
+    await first.upsertOrganization({ id: 'beta' });
+    await first.close();
+
+    const second = await openStore(`file:${file}`);
+    expect(await second.getOrganization('acme')).toBeUndefined();
+    expect(await second.getOrganization('beta')).toMatchObject({ id: 'beta' });
+    expect((await second.findApiKeyByHash('hash-1'))?.revokedAt).not.toBeNull();
+    await second.close();
+  });
+
+  it('keeps records and spend across reopening', async () => {
+    const file = freshFile();
+    const first = new SqliteStore(file);
+    await first.migrate();
+    await first.insertRecords([sampleRecord('gen_1', 42)]);
+    await first.close();
+
+    const second = new SqliteStore(file);
+    await second.migrate();
+    expect((await second.getRecord('gen_1', 'acme'))?.costNanoUsd).toBe(42);
+    expect(await second.getMonthlySpend('acme', '2026-03')).toBe(42);
+    await second.close();
+  });
+
+  it('uses write-ahead logging on files', async () => {
+    const file = freshFile();
+    const store = await openStore(`sqlite:${file}`);
+    await store.upsertOrganization({ id: 'acme' });
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    await store.close();
+  });
+
+  it('refuses to be used before migrate()', async () => {
+    const store = new SqliteStore(':memory:');
+    await expect(store.listOrganizations()).rejects.toThrow(/migrate/);
+    await store.close();
+  });
+
+  it('stamps times from the injected clock', async () => {
+    const store = new SqliteStore(':memory:', { now: () => new Date('2030-01-02T03:04:05.000Z') });
+    await store.migrate();
+    expect((await store.upsertOrganization({ id: 'acme' })).createdAt).toBe('2030-01-02T03:04:05.000Z');
+    await store.close();
+  });
+});
+
+describe('openStore', () => {
+  it('maps sqlite and file URLs to filenames', () => {
+    expect(sqliteFilename('sqlite:./data/gateway.db')).toBe('./data/gateway.db');
+    expect(sqliteFilename('sqlite:/var/lib/gw.db')).toBe('/var/lib/gw.db');
+    expect(sqliteFilename('sqlite:///var/lib/gw.db')).toBe('/var/lib/gw.db');
+    expect(sqliteFilename('sqlite::memory:')).toBe(':memory:');
+    expect(sqliteFilename('file:data/gw.db')).toBe('data/gw.db');
+    expect(sqliteFilename(pathToFileURL('/tmp/a b.db').href)).toBe('/tmp/a b.db');
+    expect(sqliteFilename('postgres://localhost/db')).toBeUndefined();
+    expect(() => sqliteFilename('sqlite:')).toThrow(/names no file/);
+  });
+
+  it('says PostgreSQL is not available yet, without echoing the password', async () => {
+    for (const url of ['postgres://user:s3cret@db/gw', 'postgresql://user:s3cret@db/gw']) {
+      const failure = openStore(url);
+      await expect(failure).rejects.toThrow(/PostgreSQL support is not available yet/);
+      await expect(failure).rejects.not.toThrow(/s3cret/);
+    }
+  });
+
+  it('names an unsupported scheme', async () => {
+    await expect(openStore('mysql://db/gw')).rejects.toThrow(/"mysql:"/);
+    await expect(openStore('./data/gateway.db')).rejects.toThrow(/no scheme/);
+  });
+
+  it('returns a migrated store', async () => {
+    const store = await openStore('sqlite::memory:');
+    expect(await store.listOrganizations()).toEqual([]);
+    await store.close();
+  });
+});
+
+function sampleRecord(genId: string, costNanoUsd: number): GenerationRecord {
+  return {
+    genId,
+    orgId: 'acme',
+    apiKeyId: 'key_1',
+    model: 'acme/chat',
+    provider: 'fast',
+    path: '/v1/chat/completions',
+    status: 'success',
+    httpStatus: 200,
+    errorCode: null,
+    errorMessage: null,
+    streamed: false,
+    totalDurationMs: 10,
+    durationMsToFirstToken: 5,
+    createdAt: '2026-03-01T00:00:00.000Z',
+    reqCost: 0,
+    costNanoUsd,
+    inputTokens: 1,
+    outputTokens: 1,
+    cachedInputTokens: 0,
+    reasoningTokens: 0,
+    planningInputTokens: 0,
+    planningOutputTokens: 0,
+    planningCost: 0,
+    loadedTools: '',
+    routingCost: 0,
+    optimizationPercentage: 0,
+    score: 0,
+    skills: '',
+    tag: '',
+    attempts: [],
+    warnings: [],
+  };
+}

@@ -1,0 +1,340 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { GenerationRecord } from '../records/generation-record.js';
+import type { ApiKeyInfo, NewApiKey, NewOrganization, Organization, Store } from './store.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS organizations (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  monthly_limit_usd TEXT,
+  requests_per_minute INTEGER,
+  created_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL REFERENCES organizations(id),
+  name TEXT NOT NULL,
+  prefix TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS api_keys_org_id ON api_keys (org_id);
+CREATE TABLE IF NOT EXISTS generation_records (
+  gen_id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS generation_records_org_id ON generation_records (org_id);
+CREATE TABLE IF NOT EXISTS monthly_spend (
+  org_id TEXT NOT NULL,
+  month TEXT NOT NULL,
+  cost_nano INTEGER NOT NULL,
+  PRIMARY KEY (org_id, month)
+);
+`;
+
+/** Columns renamed to the interface's field names, so a row parses straight into the returned object. */
+const ORG_COLUMNS =
+  'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, created_at AS createdAt';
+const KEY_COLUMNS =
+  'id, org_id AS orgId, name, prefix, key_hash AS keyHash, created_at AS createdAt, revoked_at AS revokedAt';
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+const organizationRow: z.ZodType<Organization> = z.object({
+  id: z.string(),
+  name: z.string(),
+  monthlyLimitUsd: z.string().nullable(),
+  requestsPerMinute: z.number().int().nullable(),
+  createdAt: z.string(),
+});
+
+const apiKeyRow: z.ZodType<ApiKeyInfo> = z.object({
+  id: z.string(),
+  orgId: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  keyHash: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+});
+
+const spendRow = z.object({ cost_nano: z.number().int() });
+const bodyRow = z.object({ body: z.string() });
+
+/** The stored JSON of a generation record; checked on the way out so a corrupt row fails loudly. */
+const generationRecordSchema: z.ZodType<GenerationRecord> = z.object({
+  genId: z.string(),
+  orgId: z.string(),
+  apiKeyId: z.string(),
+  model: z.string(),
+  provider: z.string(),
+  path: z.string(),
+  status: z.enum(['success', 'error', 'cancelled']),
+  httpStatus: z.number(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  streamed: z.boolean(),
+  totalDurationMs: z.number(),
+  durationMsToFirstToken: z.number(),
+  createdAt: z.string(),
+  reqCost: z.number(),
+  costNanoUsd: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedInputTokens: z.number(),
+  reasoningTokens: z.number(),
+  planningInputTokens: z.number(),
+  planningOutputTokens: z.number(),
+  planningCost: z.number(),
+  loadedTools: z.string(),
+  routingCost: z.number(),
+  optimizationPercentage: z.number(),
+  score: z.number(),
+  skills: z.string(),
+  tag: z.string(),
+  attempts: z.array(
+    z.object({
+      provider: z.string(),
+      model: z.string(),
+      outcome: z.enum(['success', 'error', 'timeout', 'cancelled']),
+      status: z.number().nullable(),
+      durationMs: z.number(),
+      error: z.string().optional(),
+    }),
+  ),
+  warnings: z.array(z.string()),
+});
+
+/** `YYYY-MM` (UTC) of an ISO-8601 timestamp; throws on a value that is not a date. */
+function monthOf(createdAt: string): string {
+  const time = Date.parse(createdAt);
+  if (Number.isNaN(time)) throw new Error(`generation record createdAt is not a date: "${createdAt}"`);
+  return new Date(time).toISOString().slice(0, 7);
+}
+
+interface RecordRow {
+  record: GenerationRecord;
+  month: string;
+  body: string;
+}
+
+function prepareOrganizationStatements(db: Database.Database) {
+  const selectOrg = db.prepare(
+    `SELECT ${ORG_COLUMNS} FROM organizations WHERE id = ? AND deleted_at IS NULL`,
+  );
+  const writeOrg = db.prepare(
+    `INSERT INTO organizations (id, name, monthly_limit_usd, requests_per_minute, created_at, deleted_at)
+     VALUES (@id, @name, @monthlyLimitUsd, @requestsPerMinute, @createdAt, NULL)
+     ON CONFLICT (id) DO UPDATE SET name = excluded.name, monthly_limit_usd = excluded.monthly_limit_usd,
+       requests_per_minute = excluded.requests_per_minute, created_at = excluded.created_at, deleted_at = NULL`,
+  );
+  return {
+    selectOrg,
+    listOrgs: db.prepare(`SELECT ${ORG_COLUMNS} FROM organizations WHERE deleted_at IS NULL ORDER BY id`),
+    deleteOrg: db.prepare('UPDATE organizations SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL'),
+    /** Undefined fields keep the live organization's values; a deleted one is re-created from defaults. */
+    upsertOrg: db.transaction((org: NewOrganization, now: string): Organization => {
+      const live = organizationRow.optional().parse(selectOrg.get(org.id));
+      const next: Organization = {
+        id: org.id,
+        name: org.name ?? live?.name ?? org.id,
+        monthlyLimitUsd:
+          org.monthlyLimitUsd !== undefined ? org.monthlyLimitUsd : (live?.monthlyLimitUsd ?? null),
+        requestsPerMinute:
+          org.requestsPerMinute !== undefined ? org.requestsPerMinute : (live?.requestsPerMinute ?? null),
+        createdAt: live?.createdAt ?? now,
+      };
+      writeOrg.run(next);
+      return next;
+    }),
+  };
+}
+
+function prepareKeyStatements(db: Database.Database) {
+  return {
+    insertKey: db.prepare(
+      `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at)
+       VALUES (@id, @orgId, @name, @prefix, @keyHash, @createdAt, NULL)`,
+    ),
+    keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`),
+    listKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`),
+    listOrgKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE org_id = ? ORDER BY created_at, id`),
+    revokeKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+  };
+}
+
+function prepareRecordStatements(db: Database.Database) {
+  const insertRecord = db.prepare(
+    `INSERT INTO generation_records (gen_id, org_id, created_at, body) VALUES (?, ?, ?, ?)
+     ON CONFLICT (gen_id) DO NOTHING`,
+  );
+  const addSpend = db.prepare(
+    `INSERT INTO monthly_spend (org_id, month, cost_nano) VALUES (?, ?, ?)
+     ON CONFLICT (org_id, month) DO UPDATE SET cost_nano = cost_nano + excluded.cost_nano`,
+  );
+  return {
+    selectRecord: db.prepare('SELECT body FROM generation_records WHERE gen_id = ? AND org_id = ?'),
+    selectSpend: db.prepare('SELECT cost_nano FROM monthly_spend WHERE org_id = ? AND month = ?'),
+    /** Spend is added only for records actually inserted, so a retried batch is not counted twice. */
+    insertBatch: db.transaction((rows: RecordRow[]) => {
+      for (const { record, month, body } of rows) {
+        const inserted = insertRecord.run(record.genId, record.orgId, record.createdAt, body).changes > 0;
+        if (inserted && record.costNanoUsd > 0) addSpend.run(record.orgId, month, record.costNanoUsd);
+      }
+    }),
+  };
+}
+
+/** Every statement and transaction of the store, prepared once per connection. */
+function prepareStatements(db: Database.Database) {
+  return {
+    ...prepareOrganizationStatements(db),
+    ...prepareKeyStatements(db),
+    ...prepareRecordStatements(db),
+  };
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+export interface SqliteStoreOptions {
+  /** Clock for `createdAt` / `deletedAt` / `revokedAt`; injectable for tests. */
+  now?: () => Date;
+  /** How long a write waits for another process's lock before failing, ms. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * The default Store: one SQLite file (or `:memory:`) through better-sqlite3, in WAL mode so readers never
+ * block the record writer. Statements are prepared once, by `migrate()`, which must run before any other
+ * method (`openStore` does it).
+ *
+ * Semantics the contract suite pins: `upsertOrganization` keeps a field that is `undefined` and clears one
+ * that is `null`; re-creating a deleted organization starts from defaults. `insertRecords` ignores a record
+ * whose `genId` is already stored (its spend is not counted twice), so a retried batch is harmless.
+ */
+export class SqliteStore implements Store {
+  readonly #db: Database.Database;
+  readonly #now: () => Date;
+  #statements: Statements | undefined;
+
+  /** Opens (creating it and its directory when missing) the database at `filename`, or `:memory:`. */
+  constructor(filename: string, options: SqliteStoreOptions = {}) {
+    if (filename !== ':memory:' && filename !== '') {
+      mkdirSync(dirname(resolve(filename)), { recursive: true });
+    }
+    this.#db = new Database(filename);
+    this.#now = options.now ?? (() => new Date());
+    this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = NORMAL');
+    this.#db.pragma('foreign_keys = ON');
+  }
+
+  async migrate(): Promise<void> {
+    if (this.#statements) return;
+    this.#db.exec(SCHEMA);
+    this.#statements = prepareStatements(this.#db);
+  }
+
+  async upsertOrganization(org: NewOrganization): Promise<Organization> {
+    return this.#prepared().upsertOrg.immediate(org, this.#timestamp());
+  }
+
+  async getOrganization(id: string): Promise<Organization | undefined> {
+    return organizationRow.optional().parse(this.#prepared().selectOrg.get(id));
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    return this.#prepared()
+      .listOrgs.all()
+      .map((row) => organizationRow.parse(row));
+  }
+
+  async deleteOrganization(id: string): Promise<boolean> {
+    return this.#prepared().deleteOrg.run(this.#timestamp(), id).changes > 0;
+  }
+
+  async createApiKey(key: NewApiKey): Promise<ApiKeyInfo> {
+    const info: ApiKeyInfo = {
+      id: `key_${randomBytes(12).toString('hex')}`,
+      orgId: key.orgId,
+      name: key.name ?? '',
+      prefix: key.prefix,
+      keyHash: key.keyHash,
+      createdAt: this.#timestamp(),
+      revokedAt: null,
+    };
+    try {
+      this.#prepared().insertKey.run(info);
+    } catch (error) {
+      if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new Error('an API key with this hash already exists', { cause: error });
+      }
+      if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+        throw new Error(`organization "${key.orgId}" does not exist`, { cause: error });
+      }
+      throw error;
+    }
+    return info;
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyInfo | undefined> {
+    return apiKeyRow.optional().parse(this.#prepared().keyByHash.get(keyHash));
+  }
+
+  async listApiKeys(orgId?: string): Promise<ApiKeyInfo[]> {
+    const s = this.#prepared();
+    const rows = orgId === undefined ? s.listKeys.all() : s.listOrgKeys.all(orgId);
+    return rows.map((row) => apiKeyRow.parse(row));
+  }
+
+  async revokeApiKey(id: string): Promise<boolean> {
+    return this.#prepared().revokeKey.run(this.#timestamp(), id).changes > 0;
+  }
+
+  async insertRecords(records: GenerationRecord[]): Promise<void> {
+    const s = this.#prepared();
+    const rows = records.map((record): RecordRow => {
+      if (!Number.isSafeInteger(record.costNanoUsd) || record.costNanoUsd < 0) {
+        throw new Error(
+          `generation record ${record.genId}: costNanoUsd must be a non-negative integer, got ${record.costNanoUsd}`,
+        );
+      }
+      return { record, month: monthOf(record.createdAt), body: JSON.stringify(record) };
+    });
+    if (rows.length > 0) s.insertBatch.immediate(rows);
+  }
+
+  async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
+    const row = bodyRow.optional().parse(this.#prepared().selectRecord.get(genId, orgId));
+    if (!row) return undefined;
+    const parsed: unknown = JSON.parse(row.body);
+    return generationRecordSchema.parse(parsed);
+  }
+
+  async getMonthlySpend(orgId: string, month: string): Promise<number> {
+    if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got "${month}"`);
+    const row = spendRow.optional().parse(this.#prepared().selectSpend.get(orgId, month));
+    return row?.cost_nano ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #prepared(): Statements {
+    if (!this.#statements) throw new Error('SqliteStore: call migrate() before using the store');
+    return this.#statements;
+  }
+
+  #timestamp(): string {
+    return this.#now().toISOString();
+  }
+}

@@ -1,0 +1,305 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GenerationRecord } from '../records/generation-record.js';
+import type { NewApiKey, Store } from './store.js';
+
+/** A record with a distinct, non-default value in every field, so a dropped or renamed field shows. */
+function makeRecord(overrides: Partial<GenerationRecord> = {}): GenerationRecord {
+  return {
+    genId: `gen_${randomUUID()}`,
+    orgId: 'acme',
+    apiKeyId: 'key_0123',
+    model: 'acme/chat-large',
+    provider: 'fast-cloud',
+    path: '/v1/chat/completions',
+    status: 'success',
+    httpStatus: 200,
+    errorCode: null,
+    errorMessage: null,
+    streamed: true,
+    totalDurationMs: 1234.5,
+    durationMsToFirstToken: 321,
+    createdAt: '2026-03-14T15:09:26.535Z',
+    reqCost: 0.000123,
+    costNanoUsd: 150_000,
+    inputTokens: 1000,
+    outputTokens: 200,
+    cachedInputTokens: 300,
+    reasoningTokens: 40,
+    planningInputTokens: 50,
+    planningOutputTokens: 6,
+    planningCost: 0.000027,
+    loadedTools: 'web_search,calculator',
+    routingCost: 0.0000015,
+    optimizationPercentage: 12.5,
+    score: 0.42,
+    skills: 'pdf,latex',
+    tag: 'coding',
+    attempts: [
+      { provider: 'slow-cloud', model: 'chat-large-v1', outcome: 'timeout', status: null, durationMs: 30000 },
+      {
+        provider: 'bad-cloud',
+        model: 'cl',
+        outcome: 'error',
+        status: 503,
+        durationMs: 12,
+        error: 'overloaded',
+      },
+      { provider: 'fast-cloud', model: 'chat-large-2026', outcome: 'success', status: 200, durationMs: 900 },
+    ],
+    warnings: ['temperature not supported by fast-cloud', 'ü ✓ "quoted"'],
+    ...overrides,
+  };
+}
+
+function makeKey(orgId: string, name?: string): NewApiKey {
+  const secret = randomUUID().replaceAll('-', '');
+  return {
+    orgId,
+    prefix: `sk-gw-${secret.slice(0, 4)}`,
+    keyHash: `${secret}${secret}`,
+    ...(name ? { name } : {}),
+  };
+}
+
+/**
+ * The behaviour every Store implementation must show, as one vitest suite. Each implementation's test file
+ * calls it with a factory that returns a fresh, empty store; the suite calls `migrate()` and `close()`.
+ */
+export function runStoreContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await makeStore();
+      await store.migrate();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    describe('organizations', () => {
+      it('creates an organization with defaults and reads it back', async () => {
+        const created = await store.upsertOrganization({ id: 'acme' });
+        expect(created).toMatchObject({
+          id: 'acme',
+          name: 'acme',
+          monthlyLimitUsd: null,
+          requestsPerMinute: null,
+        });
+        expect(Number.isNaN(Date.parse(created.createdAt))).toBe(false);
+        expect(await store.getOrganization('acme')).toEqual(created);
+        expect(await store.getOrganization('nope')).toBeUndefined();
+      });
+
+      it('round-trips limits, as values and as null', async () => {
+        await store.upsertOrganization({
+          id: 'a',
+          name: 'A',
+          monthlyLimitUsd: '25.50',
+          requestsPerMinute: 600,
+        });
+        await store.upsertOrganization({ id: 'b', monthlyLimitUsd: null, requestsPerMinute: null });
+        expect(await store.getOrganization('a')).toMatchObject({
+          name: 'A',
+          monthlyLimitUsd: '25.50',
+          requestsPerMinute: 600,
+        });
+        expect(await store.getOrganization('b')).toMatchObject({
+          monthlyLimitUsd: null,
+          requestsPerMinute: null,
+        });
+      });
+
+      it('updates an existing organization: undefined keeps a field, null clears it', async () => {
+        const first = await store.upsertOrganization({
+          id: 'a',
+          name: 'A',
+          monthlyLimitUsd: '5',
+          requestsPerMinute: 9,
+        });
+        await store.upsertOrganization({ id: 'a', monthlyLimitUsd: '7.25' });
+        expect(await store.getOrganization('a')).toEqual({ ...first, monthlyLimitUsd: '7.25' });
+        const cleared = await store.upsertOrganization({ id: 'a', name: 'A2', requestsPerMinute: null });
+        expect(cleared).toEqual({ ...first, name: 'A2', monthlyLimitUsd: '7.25', requestsPerMinute: null });
+        expect(await store.getOrganization('a')).toEqual(cleared);
+      });
+
+      it('lists live organizations ordered by id', async () => {
+        for (const id of ['zeta', 'acme', 'beta']) await store.upsertOrganization({ id });
+        expect((await store.listOrganizations()).map((org) => org.id)).toEqual(['acme', 'beta', 'zeta']);
+      });
+
+      it('deletes an organization: gone from get and list, and a second delete reports false', async () => {
+        await store.upsertOrganization({ id: 'acme' });
+        await store.upsertOrganization({ id: 'beta' });
+        expect(await store.deleteOrganization('acme')).toBe(true);
+        expect(await store.getOrganization('acme')).toBeUndefined();
+        expect((await store.listOrganizations()).map((org) => org.id)).toEqual(['beta']);
+        expect(await store.deleteOrganization('acme')).toBe(false);
+        expect(await store.deleteOrganization('never-existed')).toBe(false);
+      });
+
+      it('upsert undeletes a deleted organization, starting from defaults', async () => {
+        await store.upsertOrganization({
+          id: 'acme',
+          name: 'Old',
+          monthlyLimitUsd: '1',
+          requestsPerMinute: 1,
+        });
+        await store.deleteOrganization('acme');
+        const revived = await store.upsertOrganization({ id: 'acme', requestsPerMinute: 60 });
+        expect(revived).toMatchObject({
+          id: 'acme',
+          name: 'acme',
+          monthlyLimitUsd: null,
+          requestsPerMinute: 60,
+        });
+        expect(await store.getOrganization('acme')).toEqual(revived);
+        expect(await store.listOrganizations()).toHaveLength(1);
+      });
+    });
+
+    describe('API keys', () => {
+      beforeEach(async () => {
+        await store.upsertOrganization({ id: 'acme' });
+        await store.upsertOrganization({ id: 'beta' });
+      });
+
+      it('creates a key and finds it by hash', async () => {
+        const input = makeKey('acme', 'dev');
+        const created = await store.createApiKey(input);
+        expect(created).toMatchObject({ ...input, revokedAt: null });
+        expect(created.id).toMatch(/^key_\w+$/);
+        expect(await store.findApiKeyByHash(input.keyHash)).toEqual(created);
+        expect(await store.findApiKeyByHash(makeKey('acme').keyHash)).toBeUndefined();
+      });
+
+      it('gives each key a unique id and an empty name by default', async () => {
+        const one = await store.createApiKey(makeKey('acme'));
+        const two = await store.createApiKey(makeKey('acme'));
+        expect(one.name).toBe('');
+        expect(one.id).not.toBe(two.id);
+      });
+
+      it('lists all keys, or one organization’s', async () => {
+        const a1 = await store.createApiKey(makeKey('acme', 'one'));
+        const a2 = await store.createApiKey(makeKey('acme', 'two'));
+        const b1 = await store.createApiKey(makeKey('beta'));
+        const byId = (keys: { id: string }[]) => keys.map((key) => key.id).sort();
+        expect(byId(await store.listApiKeys())).toEqual(byId([a1, a2, b1]));
+        expect(byId(await store.listApiKeys('acme'))).toEqual(byId([a1, a2]));
+        expect(await store.listApiKeys('beta')).toEqual([b1]);
+        expect(await store.listApiKeys('nobody')).toEqual([]);
+      });
+
+      it('revokes a key once; the revoked key is still found by hash', async () => {
+        const key = await store.createApiKey(makeKey('acme'));
+        expect(await store.revokeApiKey(key.id)).toBe(true);
+        const found = await store.findApiKeyByHash(key.keyHash);
+        expect(found?.id).toBe(key.id);
+        expect(Number.isNaN(Date.parse(found?.revokedAt ?? 'not revoked'))).toBe(false);
+        expect(await store.revokeApiKey(key.id)).toBe(false);
+        expect(await store.revokeApiKey('key_unknown')).toBe(false);
+      });
+
+      it('rejects a second key with the same hash', async () => {
+        const input = makeKey('acme');
+        await store.createApiKey(input);
+        await expect(store.createApiKey({ ...input, orgId: 'beta' })).rejects.toThrow(/already exists/);
+        expect(await store.listApiKeys()).toHaveLength(1);
+      });
+
+      it('rejects a key for an organization that was never created', async () => {
+        await expect(store.createApiKey(makeKey('ghost'))).rejects.toThrow(/does not exist/);
+      });
+    });
+
+    describe('generation records and spend', () => {
+      it('inserts a batch and reads each record back with every field intact', async () => {
+        const failed = makeRecord({
+          status: 'error',
+          httpStatus: 502,
+          errorCode: 'upstream_error',
+          errorMessage: 'every provider failed',
+          streamed: false,
+          attempts: [],
+          warnings: [],
+        });
+        const ok = makeRecord();
+        await store.insertRecords([ok, failed]);
+        expect(await store.getRecord(ok.genId, 'acme')).toStrictEqual(ok);
+        expect(await store.getRecord(failed.genId, 'acme')).toStrictEqual(failed);
+        expect(await store.getRecord('gen_missing', 'acme')).toBeUndefined();
+      });
+
+      it('does not return a record to another organization', async () => {
+        const record = makeRecord({ orgId: 'acme' });
+        await store.insertRecords([record]);
+        expect(await store.getRecord(record.genId, 'acme')).toBeDefined();
+        expect(await store.getRecord(record.genId, 'beta')).toBeUndefined();
+      });
+
+      it('accumulates spend per organization per UTC month across batches', async () => {
+        const at = (orgId: string, createdAt: string, costNanoUsd: number) =>
+          makeRecord({ orgId, createdAt, costNanoUsd });
+        await store.insertRecords([
+          at('acme', '2026-01-05T10:00:00.000Z', 100),
+          at('acme', '2026-01-31T23:59:59.999Z', 250),
+          at('acme', '2026-02-01T00:00:00.000Z', 7),
+          at('beta', '2026-01-10T00:00:00.000Z', 30_000_000_000),
+        ]);
+        await store.insertRecords([
+          at('acme', '2026-01-20T00:00:00.000Z', 50),
+          at('beta', '2026-02-28T12:00:00.000Z', 3),
+          at('acme', '2026-03-01T00:30:00+01:00', 11),
+          at('beta', '2026-01-02T00:00:00.000Z', 0),
+        ]);
+        expect(await store.getMonthlySpend('acme', '2026-01')).toBe(400);
+        expect(await store.getMonthlySpend('acme', '2026-02')).toBe(7 + 11);
+        expect(await store.getMonthlySpend('acme', '2026-03')).toBe(0);
+        expect(await store.getMonthlySpend('beta', '2026-01')).toBe(30_000_000_000);
+        expect(await store.getMonthlySpend('beta', '2026-02')).toBe(3);
+        expect(await store.getMonthlySpend('nobody', '2026-01')).toBe(0);
+      });
+
+      it('counts a record inserted twice only once', async () => {
+        const record = makeRecord({ costNanoUsd: 500 });
+        await store.insertRecords([record]);
+        await store.insertRecords([record, makeRecord({ costNanoUsd: 1 })]);
+        expect(await store.getMonthlySpend('acme', '2026-03')).toBe(501);
+      });
+
+      it('writes nothing of a batch that holds an invalid record', async () => {
+        const good = makeRecord({ costNanoUsd: 5 });
+        const bad = makeRecord({ createdAt: 'yesterday' });
+        await expect(store.insertRecords([good, bad])).rejects.toThrow();
+        expect(await store.getRecord(good.genId, 'acme')).toBeUndefined();
+        expect(await store.getMonthlySpend('acme', '2026-03')).toBe(0);
+      });
+
+      it('keeps every record and every nano-dollar under concurrent inserts', async () => {
+        const batches = Array.from({ length: 20 }, (_, batch) =>
+          Array.from({ length: 5 }, (_, i) => makeRecord({ costNanoUsd: batch * 5 + i + 1 })),
+        );
+        await Promise.all(batches.map((batch) => store.insertRecords(batch)));
+        expect(await store.getMonthlySpend('acme', '2026-03')).toBe((100 * 101) / 2);
+        const found = await Promise.all(
+          batches.flat().map((record) => store.getRecord(record.genId, 'acme')),
+        );
+        expect(found.filter((record) => record === undefined)).toHaveLength(0);
+      });
+
+      it('accepts an empty batch and rejects a malformed month', async () => {
+        await store.insertRecords([]);
+        expect(await store.getMonthlySpend('acme', '2026-03')).toBe(0);
+        await expect(store.getMonthlySpend('acme', '2026-3')).rejects.toThrow(/YYYY-MM/);
+      });
+    });
+
+    it('migrate() is idempotent and keeps existing data', async () => {
+      await store.upsertOrganization({ id: 'acme' });
+      await store.migrate();
+      expect(await store.getOrganization('acme')).toBeDefined();
+    });
+  });
+}

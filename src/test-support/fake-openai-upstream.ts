@@ -1,0 +1,315 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A fake OpenAI-protocol upstream on loopback for end-to-end tests. It speaks the real wire format
+ * (chat completions plain and SSE, Responses plain and SSE, embeddings float/base64, images), records every
+ * request it receives, and can be told to misbehave.
+ */
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+}
+
+export type Fault =
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'hang' }
+  | { kind: 'reset-mid-stream'; afterChunks: number }
+  | { kind: 'invalid-json' }
+  | { kind: 'endless-stream'; intervalMs: number };
+
+export interface FakeUpstream {
+  url: string;
+  received: ReceivedRequest[];
+  /** Faults applied to the next requests, one per request, in order. */
+  faults: Fault[];
+  /** Text the model "answers". */
+  reply: string;
+  close(): Promise<void>;
+}
+
+export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
+  const state: FakeUpstream = {
+    url: '',
+    received: [],
+    faults: [],
+    reply: 'Hello from the fake upstream!',
+    close: async () => undefined,
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+      state.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+      const fault = state.faults.shift();
+      if (fault && applyFault(fault, res)) return;
+      route(req.url ?? '', body, res, state, fault);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  state.url = `http://127.0.0.1:${port}/v1`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
+
+/** Faults that replace the whole answer; returns true when handled. */
+function applyFault(fault: Fault, res: ServerResponse): boolean {
+  switch (fault.kind) {
+    case 'status':
+      res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
+      res.end(
+        JSON.stringify(fault.body ?? { error: { message: `fake status ${fault.status}`, type: 'fake' } }),
+      );
+      return true;
+    case 'hang':
+      return true;
+    case 'invalid-json':
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"id": "chatcmpl-broken", "choices": [');
+      return true;
+    default:
+      return false;
+  }
+}
+
+function route(
+  path: string,
+  body: Record<string, unknown>,
+  res: ServerResponse,
+  state: FakeUpstream,
+  fault?: Fault,
+) {
+  const model = typeof body.model === 'string' ? body.model : 'unknown';
+  if (path.endsWith('/chat/completions')) {
+    if (body.stream === true) return streamChat(res, model, state.reply, body, fault);
+    return json(res, chatCompletion(model, state.reply));
+  }
+  if (path.endsWith('/responses')) {
+    if (body.stream === true) return streamResponses(res, model, state.reply);
+    return json(res, responseObject(model, state.reply, 'completed'));
+  }
+  if (path.endsWith('/embeddings')) return json(res, embeddingsAnswer(model, body));
+  if (path.endsWith('/images/generations')) return json(res, imagesAnswer(body));
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: { message: `fake upstream has no ${path}` } }));
+}
+
+function json(res: ServerResponse, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export const FAKE_USAGE = { prompt_tokens: 12, completion_tokens: 7 };
+
+function chatCompletion(model: string, reply: string) {
+  return {
+    id: 'chatcmpl-fake123',
+    object: 'chat.completion',
+    created: 1_763_000_000,
+    model,
+    system_fingerprint: 'fp_fake',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: reply, refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
+    usage: {
+      prompt_tokens: FAKE_USAGE.prompt_tokens,
+      completion_tokens: FAKE_USAGE.completion_tokens,
+      total_tokens: FAKE_USAGE.prompt_tokens + FAKE_USAGE.completion_tokens,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+    },
+  };
+}
+
+function streamChat(
+  res: ServerResponse,
+  model: string,
+  reply: string,
+  body: Record<string, unknown>,
+  fault?: Fault,
+) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const base = { id: 'chatcmpl-fake123', object: 'chat.completion.chunk', created: 1_763_000_000, model };
+  const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  const words = reply.split(/(?<= )/);
+  if (fault?.kind === 'endless-stream') {
+    send({
+      ...base,
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+    });
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer);
+      send({ ...base, choices: [{ index: 0, delta: { content: 'more ' }, finish_reason: null }] });
+    }, fault.intervalMs);
+    res.on('close', () => clearInterval(timer));
+    return;
+  }
+  send({
+    ...base,
+    choices: [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, finish_reason: null }],
+  });
+  words.forEach((word, index) => {
+    if (fault?.kind === 'reset-mid-stream' && index === fault.afterChunks) {
+      res.destroy();
+      return;
+    }
+    send({ ...base, choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
+  });
+  if (res.destroyed) return;
+  send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  const options = body.stream_options;
+  if (
+    typeof options === 'object' &&
+    options !== null &&
+    'include_usage' in options &&
+    options.include_usage
+  ) {
+    send({ ...base, choices: [], usage: chatCompletion(model, reply).usage });
+  }
+  res.end('data: [DONE]\n\n');
+}
+
+function responseObject(model: string, reply: string, status: string) {
+  return {
+    id: 'resp_fake123',
+    object: 'response',
+    created_at: 1_763_000_000,
+    status,
+    error: null,
+    incomplete_details: null,
+    instructions: null,
+    max_output_tokens: null,
+    model,
+    output:
+      status === 'completed'
+        ? [
+            {
+              type: 'message',
+              id: 'msg_fake123',
+              status: 'completed',
+              role: 'assistant',
+              content: [{ type: 'output_text', text: reply, annotations: [], logprobs: [] }],
+            },
+          ]
+        : [],
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    temperature: 1,
+    top_p: 1,
+    tool_choice: 'auto',
+    tools: [],
+    text: { format: { type: 'text' } },
+    usage:
+      status === 'completed'
+        ? {
+            input_tokens: FAKE_USAGE.prompt_tokens,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: FAKE_USAGE.completion_tokens,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: FAKE_USAGE.prompt_tokens + FAKE_USAGE.completion_tokens,
+          }
+        : null,
+  };
+}
+
+function streamResponses(res: ServerResponse, model: string, reply: string) {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  let sequence = 0;
+  const send = (event: Record<string, unknown>) =>
+    res.write(`event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`);
+  const item = { type: 'message', id: 'msg_fake123', status: 'in_progress', role: 'assistant', content: [] };
+  send({ type: 'response.created', response: responseObject(model, reply, 'in_progress') });
+  send({ type: 'response.in_progress', response: responseObject(model, reply, 'in_progress') });
+  send({ type: 'response.output_item.added', output_index: 0, item });
+  const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };
+  send({
+    type: 'response.content_part.added',
+    item_id: 'msg_fake123',
+    output_index: 0,
+    content_index: 0,
+    part,
+  });
+  for (const delta of reply.split(/(?<= )/)) {
+    send({
+      type: 'response.output_text.delta',
+      item_id: 'msg_fake123',
+      output_index: 0,
+      content_index: 0,
+      delta,
+      logprobs: [],
+    });
+  }
+  send({
+    type: 'response.output_text.done',
+    item_id: 'msg_fake123',
+    output_index: 0,
+    content_index: 0,
+    text: reply,
+    logprobs: [],
+  });
+  const done = { ...part, text: reply };
+  send({
+    type: 'response.content_part.done',
+    item_id: 'msg_fake123',
+    output_index: 0,
+    content_index: 0,
+    part: done,
+  });
+  const completed = responseObject(model, reply, 'completed');
+  send({ type: 'response.output_item.done', output_index: 0, item: completed.output[0] });
+  send({ type: 'response.completed', response: completed });
+  res.end();
+}
+
+function embeddingsAnswer(model: string, body: Record<string, unknown>) {
+  const inputs = Array.isArray(body.input) ? body.input : [body.input];
+  const base64 = body.encoding_format === 'base64';
+  const data = inputs.map((_input, index) => {
+    const vector = [0.25, -0.5, 0.125 + index];
+    const floats = Float32Array.from(vector);
+    return {
+      object: 'embedding',
+      index,
+      embedding: base64 ? Buffer.from(floats.buffer).toString('base64') : vector,
+    };
+  });
+  return {
+    object: 'list',
+    data,
+    model,
+    usage: { prompt_tokens: 5 * inputs.length, total_tokens: 5 * inputs.length },
+  };
+}
+
+/** A 1x1 transparent PNG. */
+export const TINY_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+function imagesAnswer(body: Record<string, unknown>) {
+  const n = typeof body.n === 'number' ? body.n : 1;
+  return {
+    created: 1_763_000_000,
+    data: Array.from({ length: n }, () => ({ b64_json: TINY_PNG_BASE64 })),
+    usage: {
+      input_tokens: 10,
+      output_tokens: 272,
+      total_tokens: 282,
+      input_tokens_details: { text_tokens: 10 },
+    },
+  };
+}

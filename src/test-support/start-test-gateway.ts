@@ -1,0 +1,94 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningGateway, startGateway } from '../app/start-gateway.js';
+import { parseConfig } from '../config/load-config.js';
+import { type FakeUpstream, startFakeOpenAIUpstream } from './fake-openai-upstream.js';
+
+export const TEST_KEY = 'sk-gw-test-key-acme';
+export const OTHER_ORG_KEY = 'sk-gw-test-key-other';
+
+export interface TestGateway {
+  gateway: RunningGateway;
+  upstream: FakeUpstream;
+  /** Base URL ending in /v1. */
+  baseURL: string;
+  stop(): Promise<void>;
+}
+
+/** Config of a gateway in front of one fake OpenAI-protocol upstream, with two organizations. */
+export function testConfig(upstreamUrl: string, extra: Record<string, unknown> = {}) {
+  return {
+    providers: [
+      {
+        id: 'fake-cloud',
+        api: 'openai',
+        baseUrl: upstreamUrl,
+        apiKey: 'sk-upstream-secret',
+        timeoutMs: 2000,
+      },
+    ],
+    models: [
+      {
+        id: 'acme/chat-large',
+        name: 'Acme Chat Large',
+        capabilities: ['tool-use', 'vision'],
+        api_compatibility: ['chat-completion', 'open-responses'],
+        context_window: 128000,
+        max_tokens: 16384,
+        endpoints: [
+          {
+            provider: 'fake-cloud',
+            model: 'chat-large-2026',
+            pricing: { input: '0.000002', output: '0.000008' },
+          },
+        ],
+      },
+      {
+        id: 'acme/embed-small',
+        name: 'Acme Embed Small',
+        api_compatibility: ['embeddings'],
+        endpoints: [{ provider: 'fake-cloud', model: 'embed-small-1', pricing: { input: '0.00000002' } }],
+      },
+      {
+        id: 'acme/image-1',
+        name: 'Acme Image',
+        capabilities: ['image-generation'],
+        api_compatibility: ['image-generation'],
+        endpoints: [
+          { provider: 'fake-cloud', model: 'image-1', pricing: { input: '0.000005', output: '0.00004' } },
+        ],
+      },
+    ],
+    organizations: [
+      { id: 'acme', apiKeys: [TEST_KEY] },
+      { id: 'other', apiKeys: [OTHER_ORG_KEY] },
+    ],
+    ...extra,
+  };
+}
+
+/** Starts a fake upstream and the real gateway (HTTP on a free loopback port, SQLite in a temp dir). */
+export async function startTestGateway(
+  configFor: (upstreamUrl: string) => Record<string, unknown> = testConfig,
+): Promise<TestGateway> {
+  const upstream = await startFakeOpenAIUpstream();
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  const gateway = await startGateway({
+    config: parseConfig(configFor(upstream.url), 'test'),
+    databaseUrl: `sqlite:${join(dir, 'gateway.db')}`,
+    port: 0,
+    host: '127.0.0.1',
+    vars: {},
+    log: () => undefined,
+  });
+  return {
+    gateway,
+    upstream,
+    baseURL: `${gateway.url}/v1`,
+    stop: async () => {
+      await gateway.stop();
+      await upstream.close();
+    },
+  };
+}
