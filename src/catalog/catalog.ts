@@ -13,6 +13,8 @@ export interface ResolvedProvider extends ProviderConfig {
 export interface ResolvedEndpoint extends ModelEndpoint {
   providerConfig: ResolvedProvider;
   compiledPricing: CompiledPricing;
+  /** The model's largest output, from the catalog. */
+  maxOutputTokens: number | undefined;
 }
 
 export interface ResolvedModel extends CatalogModel {

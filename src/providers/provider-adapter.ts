@@ -17,6 +17,8 @@ export interface UpstreamCall {
   timeoutMs: number;
   /** Sent upstream as `x-request-id` where the vendor accepts it. */
   requestId: string;
+  /** The model's largest output (catalog `max_tokens`), for vendors that require a `max_tokens`. */
+  maxOutputTokens: number | undefined;
 }
 
 /** A complete JSON answer in the canonical shape, with its usage normalised. */

@@ -35,6 +35,7 @@ export async function executeWithFallback<T>(
       signal: options.signal,
       timeoutMs: endpoint.providerConfig.timeoutMs ?? options.defaultTimeoutMs,
       requestId: options.requestId,
+      maxOutputTokens: endpoint.maxOutputTokens,
     };
     try {
       const value = await options.run(endpoint, call);

@@ -5,7 +5,9 @@ import { isRecord, type JsonObject } from '../../providers/shared/json.js';
 import { chatResultToResponse } from './chat-to-responses-result.js';
 
 function fixture(name: string): JsonObject {
-  const parsed: unknown = JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+  const parsed: unknown = JSON.parse(
+    readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'),
+  );
   if (!isRecord(parsed)) throw new Error(`${name} is not a JSON object`);
   return parsed;
 }
@@ -136,7 +138,9 @@ describe('chatResultToResponse', () => {
     const chat = {
       created: 1757935300,
       model: 'llama-3.3-70b-instruct',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Once upon a' }, finish_reason: finishReason }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Once upon a' }, finish_reason: finishReason },
+      ],
     };
 
     const response = chatResultToResponse(chat, { model: 'm', input: 'story' }, emptyUsage());
@@ -158,7 +162,11 @@ describe('chatResultToResponse', () => {
   it('carries a refusal as a refusal content part', () => {
     const chat = {
       choices: [
-        { index: 0, message: { role: 'assistant', content: null, refusal: "I can't help with that." }, finish_reason: 'stop' },
+        {
+          index: 0,
+          message: { role: 'assistant', content: null, refusal: "I can't help with that." },
+          finish_reason: 'stop',
+        },
       ],
     };
     const response = chatResultToResponse(chat, { model: 'm', input: 'x' }, emptyUsage());
