@@ -75,6 +75,7 @@ export function buildCatalog(options: BuildCatalogOptions): Catalog {
         ...endpoint,
         providerConfig,
         compiledPricing: compilePricing(endpoint.pricing),
+        maxOutputTokens: model.max_tokens,
       });
     }
     if (activeEndpoints.length > 0) models.set(model.id, { ...model, activeEndpoints });

@@ -27,7 +27,7 @@ export function responsesUsage(usage: Usage): JsonObject {
     input_tokens_details: { cached_tokens: usage.cachedInputTokens },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
-    total_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
   };
 }
 
