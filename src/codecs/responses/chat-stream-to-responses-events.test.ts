@@ -1,0 +1,330 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { emptyUsage } from '../../accounting/usage.js';
+import type { ChatStreamPart } from '../../providers/provider-adapter.js';
+import {
+  arrayMember,
+  count,
+  isRecord,
+  type JsonObject,
+  recordMember,
+  stringMember,
+} from '../../providers/shared/json.js';
+import { chatStreamToResponsesEvents } from './chat-stream-to-responses-events.js';
+
+/** A recorded chunk sequence as the chat adapter hands it on: chunks, and the usage chunk as a usage part. */
+function recordedParts(name: string): ChatStreamPart[] {
+  const parsed: unknown = JSON.parse(
+    readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'),
+  );
+  const parts: ChatStreamPart[] = [];
+  for (const chunk of Array.isArray(parsed) ? parsed : []) {
+    if (!isRecord(chunk)) continue;
+    const { usage, ...rest } = chunk;
+    if ((arrayMember(chunk, 'choices') ?? []).length > 0) parts.push({ type: 'chunk', chunk: rest });
+    if (isRecord(usage)) {
+      parts.push({
+        type: 'usage',
+        usage: {
+          ...emptyUsage(),
+          inputTokens: count(usage, 'prompt_tokens'),
+          outputTokens: count(usage, 'completion_tokens'),
+          cachedInputTokens: count(recordMember(usage, 'prompt_tokens_details'), 'cached_tokens'),
+        },
+      });
+    }
+  }
+  return parts;
+}
+
+async function translate(parts: ChatStreamPart[], request: JsonObject = REQUEST): Promise<JsonObject[]> {
+  const upstream = new ReadableStream<ChatStreamPart>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+  const events: JsonObject[] = [];
+  for await (const part of upstream.pipeThrough(chatStreamToResponsesEvents(request)))
+    events.push(part.event);
+  return events;
+}
+
+const REQUEST = { model: 'acme/llama-3.3-70b-instruct', input: 'Weather in Paris and Berlin?', stream: true };
+const types = (events: JsonObject[]) => events.map((event) => event.type);
+const ofType = (events: JsonObject[], type: string) => events.filter((event) => event.type === type);
+const id = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix}_[0-9a-f]{32}$`));
+const repeat = (type: string, times: number) => Array.from({ length: times }, () => type);
+
+describe('chatStreamToResponsesEvents', () => {
+  it('streams text as one message item and completes with the usage', async () => {
+    const events = await translate(recordedParts('chat-chunks-text.json'));
+
+    expect(types(events)).toStrictEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      ...repeat('response.output_text.delta', 16),
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(events.every((event) => event.sequence_number === 0)).toBe(true);
+
+    const text = 'Paris is 18°C and partly cloudy; Berlin is 14°C with light rain.';
+    const deltas = ofType(events, 'response.output_text.delta');
+    expect(deltas.map((event) => event.delta).join('')).toBe(text);
+    const added = events[2];
+    const itemId = stringMember(recordMember(added, 'item'), 'id');
+    expect(added).toStrictEqual({
+      type: 'response.output_item.added',
+      sequence_number: 0,
+      output_index: 0,
+      item: { id: id('msg'), type: 'message', status: 'in_progress', content: [], role: 'assistant' },
+    });
+    expect(events[3]).toStrictEqual({
+      type: 'response.content_part.added',
+      sequence_number: 0,
+      item_id: itemId,
+      output_index: 0,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+    });
+    expect(deltas[0]).toStrictEqual({
+      type: 'response.output_text.delta',
+      sequence_number: 0,
+      item_id: itemId,
+      output_index: 0,
+      content_index: 0,
+      delta: 'Paris',
+      logprobs: [],
+    });
+    expect(ofType(events, 'response.output_text.done')[0]).toMatchObject({ item_id: itemId, text });
+
+    const message = { id: itemId, type: 'message', status: 'completed', role: 'assistant' };
+    const content = [{ type: 'output_text', text, annotations: [], logprobs: [] }];
+    expect(ofType(events, 'response.output_item.done')[0]?.item).toStrictEqual({ ...message, content });
+
+    const created = recordMember(events[0], 'response');
+    expect(created).toMatchObject({ status: 'in_progress', output: [], usage: null, completed_at: null });
+    expect(created?.created_at).toBe(1757936001);
+    const completed = recordMember(events.at(-1), 'response');
+    expect(completed).toMatchObject({
+      id: created?.id,
+      status: 'completed',
+      created_at: 1757936001,
+      model: 'llama-3.3-70b-instruct',
+      incomplete_details: null,
+      output: [{ ...message, content }],
+      usage: {
+        input_tokens: 96,
+        input_tokens_details: { cached_tokens: 64 },
+        output_tokens: 17,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 113,
+      },
+    });
+  });
+
+  it('sends interleaved tool calls one item after another, with whole arguments in order', async () => {
+    const events = await translate(recordedParts('chat-chunks-interleaved-tool-calls.json'));
+
+    expect(types(events)).toStrictEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      ...repeat('response.function_call_arguments.delta', 3),
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      ...repeat('response.function_call_arguments.delta', 2),
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+
+    const added = ofType(events, 'response.output_item.added');
+    expect(added.map((event) => event.output_index)).toStrictEqual([0, 1]);
+    expect(added[0]?.item).toStrictEqual({
+      id: id('fc'),
+      type: 'function_call',
+      status: 'in_progress',
+      arguments: '',
+      call_id: 'call_8KqzXn2fJ0aRvYb1',
+      name: 'get_weather',
+    });
+    const ids = added.map((event) => stringMember(recordMember(event, 'item'), 'id'));
+    const argumentsOf = (itemId: string | undefined) =>
+      ofType(events, 'response.function_call_arguments.delta')
+        .filter((event) => event.item_id === itemId)
+        .map((event) => event.delta)
+        .join('');
+    expect(argumentsOf(ids[0])).toBe('{"city":"Paris","unit":"celsius"}');
+    expect(argumentsOf(ids[1])).toBe('{"timezone":"Europe/Berlin"}');
+    expect(ofType(events, 'response.function_call_arguments.done')).toStrictEqual([
+      {
+        type: 'response.function_call_arguments.done',
+        sequence_number: 0,
+        item_id: ids[0],
+        output_index: 0,
+        arguments: '{"city":"Paris","unit":"celsius"}',
+        name: 'get_weather',
+      },
+      {
+        type: 'response.function_call_arguments.done',
+        sequence_number: 0,
+        item_id: ids[1],
+        output_index: 1,
+        arguments: '{"timezone":"Europe/Berlin"}',
+        name: 'get_time',
+      },
+    ]);
+
+    const items = [
+      {
+        id: ids[0],
+        type: 'function_call',
+        status: 'completed',
+        arguments: '{"city":"Paris","unit":"celsius"}',
+        call_id: 'call_8KqzXn2fJ0aRvYb1',
+        name: 'get_weather',
+      },
+      {
+        id: ids[1],
+        type: 'function_call',
+        status: 'completed',
+        arguments: '{"timezone":"Europe/Berlin"}',
+        call_id: 'call_3WmPq9LtUe6sHc4d',
+        name: 'get_time',
+      },
+    ];
+    expect(ofType(events, 'response.output_item.done').map((event) => event.item)).toStrictEqual(items);
+    expect(recordMember(events.at(-1), 'response')).toMatchObject({ status: 'completed', output: items });
+  });
+
+  it('ends with response.incomplete when the answer hit the token limit', async () => {
+    const events = await translate(recordedParts('chat-chunks-length.json'));
+
+    expect(types(events)).toStrictEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      ...repeat('response.output_text.delta', 8),
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.incomplete',
+    ]);
+    const text = 'Once upon a time, in a city';
+    expect(ofType(events, 'response.output_text.done')[0]?.text).toBe(text);
+    expect(recordMember(events.at(-1), 'response')).toMatchObject({
+      status: 'incomplete',
+      completed_at: null,
+      incomplete_details: { reason: 'max_output_tokens' },
+      output: [{ type: 'message', status: 'incomplete', content: [{ type: 'output_text', text }] }],
+      usage: { input_tokens: 22, output_tokens: 8, total_tokens: 30 },
+    });
+  });
+
+  it('marks only the last tool call incomplete when the calls hit the token limit', async () => {
+    const parts = recordedParts('chat-chunks-interleaved-tool-calls.json').map((part): ChatStreamPart => {
+      const choice = arrayMember(part.type === 'chunk' ? part.chunk : undefined, 'choices')?.[0];
+      if (part.type !== 'chunk' || !isRecord(choice) || choice.finish_reason !== 'tool_calls') return part;
+      return { type: 'chunk', chunk: { ...part.chunk, choices: [{ ...choice, finish_reason: 'length' }] } };
+    });
+    const events = await translate(parts);
+
+    const statuses = ofType(events, 'response.output_item.done').map((event) =>
+      stringMember(recordMember(event, 'item'), 'status'),
+    );
+    expect(statuses).toStrictEqual(['completed', 'incomplete']);
+    expect(events.at(-1)?.type).toBe('response.incomplete');
+  });
+
+  it('closes the text item before a tool call that follows it', async () => {
+    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
+      type: 'chunk',
+      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
+    });
+    const call = {
+      index: 0,
+      id: 'call_x',
+      type: 'function',
+      function: { name: 'get_time', arguments: '{}' },
+    };
+    const events = await translate([
+      chunk({ role: 'assistant', content: 'Checking.' }),
+      chunk({ tool_calls: [call] }),
+      chunk({}, 'tool_calls'),
+    ]);
+
+    expect(types(events)).toStrictEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(ofType(events, 'response.output_item.added').map((event) => event.output_index)).toStrictEqual([
+      0, 1,
+    ]);
+    const completed = recordMember(events.at(-1), 'response');
+    expect(arrayMember(completed, 'output')?.map((item) => stringMember(item, 'type'))).toStrictEqual([
+      'message',
+      'function_call',
+    ]);
+    // No usage part came: the usage is zero rather than missing.
+    expect(completed?.usage).toMatchObject({ input_tokens: 0, output_tokens: 0, total_tokens: 0 });
+  });
+
+  it('streams a refusal as a refusal content part', async () => {
+    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
+      type: 'chunk',
+      chunk: { choices: [{ index: 0, delta, finish_reason: finish }] },
+    });
+    const events = await translate([
+      chunk({ role: 'assistant', content: null, refusal: "I can't" }),
+      chunk({ refusal: ' help with that.' }),
+      chunk({}, 'stop'),
+    ]);
+
+    expect(types(events).slice(2, -1)).toStrictEqual([
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.refusal.delta',
+      'response.refusal.delta',
+      'response.refusal.done',
+      'response.content_part.done',
+      'response.output_item.done',
+    ]);
+    expect(ofType(events, 'response.refusal.done')[0]?.refusal).toBe("I can't help with that.");
+    expect(ofType(events, 'response.output_item.done')[0]?.item).toMatchObject({
+      content: [{ type: 'refusal', refusal: "I can't help with that." }],
+    });
+  });
+
+  it('sends no event before the upstream sends its first part', async () => {
+    const upstream = new ReadableStream<ChatStreamPart>({
+      start(controller) {
+        controller.error(new Error('upstream refused'));
+      },
+    });
+    const events: unknown[] = [];
+    const reading = (async () => {
+      for await (const part of upstream.pipeThrough(chatStreamToResponsesEvents(REQUEST))) events.push(part);
+    })();
+    await expect(reading).rejects.toThrow('upstream refused');
+    expect(events).toStrictEqual([]);
+  });
+});
