@@ -12,10 +12,16 @@ import {
  * The HTTP client adapters use: undici with keep-alive connection pools (the global `fetch` costs several
  * times the CPU per call). Injected, so tests and the benchmark can see every request.
  */
+/** What adapters read of an upstream body: undici's body satisfies it, and so does a test double. */
+export interface UpstreamBody extends AsyncIterable<Uint8Array> {
+  text(): Promise<string>;
+  destroy(error?: Error): unknown;
+}
+
 export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+  body: UpstreamBody;
 }
 
 export interface UpstreamRequest {

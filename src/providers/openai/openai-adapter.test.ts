@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../errors/gateway-error.js';
+import {
+  collect,
+  fakeUpstreamClient,
+  okBody,
+  testCall,
+  testProvider,
+} from '../../test-support/fake-upstream-client.js';
+import type { ChatStreamPart } from '../provider-adapter.js';
+import { upstreamStatusError } from '../shared/upstream-errors.js';
+import { createOpenAIAdapter } from './openai-adapter.js';
+
+const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+const provider = testProvider({ baseUrl: 'https://api.example.test/openai/v1', headers: { 'x-org': 'o1' } });
+
+describe('OpenAI adapter: requests out', () => {
+  it('posts the body untouched, with auth and the provider headers, to the right path', async () => {
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
+    const adapter = createOpenAIAdapter(provider, client);
+    const body = {
+      model: 'gpt-4.1',
+      messages: [{ role: 'user', content: 'x' }],
+      vendor_thing: [1, { a: 2 }],
+    };
+    await adapter.chat(body, testCall(provider));
+    expect(requests[0]?.origin).toBe('https://api.example.test');
+    expect(requests[0]?.path).toBe('/openai/v1/chat/completions');
+    expect(requests[0]?.headers).toEqual({ authorization: 'Bearer sk-test', 'x-org': 'o1' });
+    expect(requests[0]?.json).toEqual({ ...body, stream: false });
+  });
+
+  it('asks streams for usage, keeping the caller stream options', async () => {
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-stream-tool-calls.sse')));
+    const adapter = createOpenAIAdapter(provider, client);
+    const result = await adapter.chatStream(
+      { model: 'm', messages: [], stream_options: { include_obfuscation: false } },
+      testCall(provider),
+    );
+    await collect(result.parts);
+    expect(requests[0]?.json).toMatchObject({
+      stream: true,
+      stream_options: { include_obfuscation: false, include_usage: true },
+    });
+  });
+
+  it('has no Responses method when the provider does not support it', () => {
+    const adapter = createOpenAIAdapter(
+      testProvider({ supportsSet: new Set(['chat']) }),
+      fakeUpstreamClient(() => okBody('')).client,
+    );
+    expect(adapter.responses).toBeUndefined();
+    expect(adapter.responsesStream).toBeUndefined();
+  });
+});
+
+describe('OpenAI adapter: bodies in', () => {
+  it('reads a tool-call completion and its cached-token usage', async () => {
+    const { client } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
+    const result = await createOpenAIAdapter(provider, client).chat(
+      { model: 'm', messages: [] },
+      testCall(provider),
+    );
+    expect(result.usage).toMatchObject({ inputTokens: 1184, outputTokens: 23, cachedInputTokens: 1024 });
+    expect(result.body.choices).toHaveLength(1);
+  });
+
+  it('rejects a 200 body that is not JSON as a retryable upstream error', async () => {
+    const { client } = fakeUpstreamClient(() => okBody('{"choices": ['));
+    const error = await createOpenAIAdapter(provider, client)
+      .chat({ model: 'm', messages: [] }, testCall(provider))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).retryable).toBe(true);
+    expect((error as GatewayError).status).toBe(502);
+  });
+
+  it('maps an upstream caller error to its status and message, not retryable', () => {
+    const error = upstreamStatusError(400, fixture('error-invalid-request.json'), 'p');
+    expect(error.status).toBe(400);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toBe("Invalid value for 'temperature': must be between 0 and 2.");
+  });
+
+  it.each([408, 429, 500, 503, 529, 401, 404])(
+    'treats upstream %i as a retryable provider failure',
+    (status) => {
+      const error = upstreamStatusError(status, '{"error":{"message":"x"}}', 'p', '7');
+      expect(error.retryable).toBe(true);
+      expect(error.status).toBe(502);
+      expect(error.extra).toMatchObject({ upstream_status: status, retry_after_ms: 7000 });
+    },
+  );
+});
+
+describe('OpenAI adapter: SSE in', () => {
+  it.each([1, 7, 64, 100_000])(
+    'assembles tool calls and usage with reads of %i bytes',
+    async (pieceBytes) => {
+      const { client } = fakeUpstreamClient(() => okBody(fixture('chat-stream-tool-calls.sse'), pieceBytes));
+      const result = await createOpenAIAdapter(provider, client).chatStream(
+        { model: 'm', messages: [] },
+        testCall(provider),
+      );
+      const parts = await collect(result.parts);
+      const chunks = parts.filter(
+        (part): part is Extract<ChatStreamPart, { type: 'chunk' }> => part.type === 'chunk',
+      );
+      expect(chunks).toHaveLength(6);
+      expect(chunks.every((part) => !('usage' in part.chunk))).toBe(true);
+      const args = new Map<number, string>();
+      for (const { chunk } of chunks) {
+        const choice = (
+          chunk.choices as { delta: { tool_calls?: { index: number; function: { arguments?: string } }[] } }[]
+        )[0];
+        for (const call of choice?.delta.tool_calls ?? []) {
+          args.set(call.index, (args.get(call.index) ?? '') + (call.function.arguments ?? ''));
+        }
+      }
+      expect(Object.fromEntries(args)).toEqual({ 0: '{"city":"Paris"}', 1: '{"tz":"CET"}' });
+      expect(parts.at(-1)).toEqual({
+        type: 'usage',
+        usage: expect.objectContaining({ inputTokens: 88, outputTokens: 41 }),
+      });
+    },
+  );
+
+  it('turns a mid-stream error event into a gateway error after the first chunk', async () => {
+    const { client } = fakeUpstreamClient(() => okBody(fixture('chat-stream-error.sse'), 10));
+    const result = await createOpenAIAdapter(provider, client).chatStream(
+      { model: 'm', messages: [] },
+      testCall(provider),
+    );
+    const reader = result.parts.getReader();
+    const first = await reader.read();
+    expect(first.value?.type).toBe('chunk');
+    const error = await reader.read().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).message).toContain('The server had an error');
+  });
+
+  it('passes Responses events through as objects', async () => {
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('responses-stream.sse'), 13));
+    const result = await createOpenAIAdapter(provider, client).responsesStream?.(
+      { model: 'm', input: 'x' },
+      testCall(provider),
+    );
+    const parts = await collect(result?.parts ?? new ReadableStream());
+    expect(requests[0]?.path).toBe('/openai/v1/responses');
+    expect(parts.map((part) => part.event.type)).toEqual([
+      'response.created',
+      'response.output_text.delta',
+      'response.completed',
+    ]);
+  });
+});

@@ -1,0 +1,79 @@
+import type { ResolvedProvider } from '../catalog/catalog.js';
+import type { UpstreamCall } from '../providers/provider-adapter.js';
+import type {
+  UpstreamBody,
+  UpstreamClient,
+  UpstreamRequest,
+  UpstreamResponse,
+} from '../providers/shared/upstream-client.js';
+
+/** A body that yields `text` in pieces of `pieceBytes` bytes, as a network read would split it. */
+export function splitBody(text: string, pieceBytes = Number.POSITIVE_INFINITY): UpstreamBody {
+  const bytes = Buffer.from(text, 'utf8');
+  let destroyed = false;
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (let offset = 0; offset < bytes.length && !destroyed; offset += pieceBytes) {
+        yield bytes.subarray(offset, Math.min(bytes.length, offset + pieceBytes));
+      }
+    },
+    text: async () => text,
+    destroy: () => {
+      destroyed = true;
+    },
+  };
+}
+
+/**
+ * An UpstreamClient that records each request and answers with `respond` (or throws what it throws), for
+ * adapter tests without a network.
+ */
+export function fakeUpstreamClient(
+  respond: (request: UpstreamRequest) => UpstreamResponse | Promise<UpstreamResponse>,
+) {
+  const requests: (UpstreamRequest & { json: unknown })[] = [];
+  const client: UpstreamClient = async (request) => {
+    requests.push({ ...request, json: JSON.parse(request.body) });
+    return respond(request);
+  };
+  return { client, requests };
+}
+
+export const okBody = (text: string, pieceBytes?: number): UpstreamResponse => ({
+  status: 200,
+  headers: {},
+  body: splitBody(text, pieceBytes),
+});
+
+/** A provider config for adapter tests. */
+export function testProvider(overrides: Partial<ResolvedProvider> = {}): ResolvedProvider {
+  return {
+    id: 'test-provider',
+    api: 'openai',
+    baseUrl: 'https://api.example.test/v1',
+    apiKey: 'sk-test',
+    zdr: false,
+    supportsSet: new Set(['chat', 'responses', 'embeddings', 'images']),
+    ...overrides,
+  };
+}
+
+/** An UpstreamCall for adapter tests. */
+export function testCall(provider: ResolvedProvider, signal = new AbortController().signal): UpstreamCall {
+  return {
+    provider,
+    upstreamModel: 'm',
+    signal,
+    timeoutMs: 1000,
+    requestId: 'req_test',
+    maxOutputTokens: 4096,
+  };
+}
+
+/** Reads a web stream to the end. */
+export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
+  const parts: T[] = [];
+  const reader = stream.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
+  return parts;
+}
