@@ -18,7 +18,8 @@ export type Fault =
   | { kind: 'hang' }
   | { kind: 'reset-mid-stream'; afterChunks: number }
   | { kind: 'invalid-json' }
-  | { kind: 'endless-stream'; intervalMs: number };
+  | { kind: 'endless-stream'; intervalMs: number }
+  | { kind: 'slow-stream'; delayMs: number };
 
 export interface FakeUpstream {
   url: string;
@@ -147,6 +148,7 @@ function streamChat(
   const base = { id: 'chatcmpl-fake123', object: 'chat.completion.chunk', created: 1_763_000_000, model };
   const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
   const words = reply.split(/(?<= )/);
+  if (fault?.kind === 'slow-stream') return slowStream(res, base, words, fault.delayMs);
   if (fault?.kind === 'endless-stream') {
     send({
       ...base,
@@ -182,6 +184,31 @@ function streamChat(
     send({ ...base, choices: [], usage: chatCompletion(model, reply).usage });
   }
   res.end('data: [DONE]\n\n');
+}
+
+/** Sends one word every `delayMs`, then the finish and usage chunks. */
+function slowStream(res: ServerResponse, base: Record<string, unknown>, words: string[], delayMs: number) {
+  const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  let index = 0;
+  const timer = setInterval(() => {
+    if (res.destroyed) return clearInterval(timer);
+    const word = words[index++];
+    if (word !== undefined)
+      return send({ ...base, choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
+    clearInterval(timer);
+    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+    send({
+      ...base,
+      choices: [],
+      usage: {
+        prompt_tokens: FAKE_USAGE.prompt_tokens,
+        completion_tokens: FAKE_USAGE.completion_tokens,
+        total_tokens: 19,
+      },
+    });
+    res.end('data: [DONE]\n\n');
+  }, delayMs);
 }
 
 function responseObject(model: string, reply: string, status: string) {

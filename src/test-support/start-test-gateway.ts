@@ -13,6 +13,8 @@ export interface TestGateway {
   upstream: FakeUpstream;
   /** Base URL ending in /v1. */
   baseURL: string;
+  /** The SQLite store the gateway writes to. */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -74,9 +76,10 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const upstream = await startFakeOpenAIUpstream();
   const dir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  const databaseUrl = `sqlite:${join(dir, 'gateway.db')}`;
   const gateway = await startGateway({
     config: parseConfig(configFor(upstream.url), 'test'),
-    databaseUrl: `sqlite:${join(dir, 'gateway.db')}`,
+    databaseUrl,
     port: 0,
     host: '127.0.0.1',
     vars: {},
@@ -86,6 +89,7 @@ export async function startTestGateway(
     gateway,
     upstream,
     baseURL: `${gateway.url}/v1`,
+    databaseUrl,
     stop: async () => {
       await gateway.stop();
       await upstream.close();

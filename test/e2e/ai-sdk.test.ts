@@ -8,7 +8,12 @@ let gateway: ReturnType<typeof createOpenAICompatible>;
 
 beforeAll(async () => {
   env = await startTestGateway();
-  gateway = createOpenAICompatible({ name: 'gateway', baseURL: env.baseURL, apiKey: TEST_KEY, includeUsage: true });
+  gateway = createOpenAICompatible({
+    name: 'gateway',
+    baseURL: env.baseURL,
+    apiKey: TEST_KEY,
+    includeUsage: true,
+  });
 });
 afterAll(async () => env.stop());
 

@@ -1,6 +1,11 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, TEST_KEY, type TestGateway, testConfig } from '../../src/test-support/start-test-gateway.js';
+import {
+  startTestGateway,
+  TEST_KEY,
+  type TestGateway,
+  testConfig,
+} from '../../src/test-support/start-test-gateway.js';
 
 let env: TestGateway;
 let client: OpenAI;
@@ -9,7 +14,10 @@ let client: OpenAI;
 beforeAll(async () => {
   env = await startTestGateway((url) => {
     const config = testConfig(url);
-    return { ...config, providers: config.providers.map((provider) => ({ ...provider, supports: ['chat'] })) };
+    return {
+      ...config,
+      providers: config.providers.map((provider) => ({ ...provider, supports: ['chat'] })),
+    };
   });
   client = new OpenAI({ apiKey: TEST_KEY, baseURL: env.baseURL, maxRetries: 0 });
 });
