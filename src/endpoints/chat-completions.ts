@@ -40,7 +40,7 @@ async function streamChat(run: InferenceRun, request: ChatRequest, plan: Resolve
   run.sse = sse;
   run.streamError = (error) => sse.data(JSON.stringify(error.toBody()));
   const { value: stream, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
-    openStream(adapter.chatStream(upstreamBody(request, endpoint.model), call)),
+    openStream(adapter.chatStream(upstreamBody(request, endpoint.model), call), call),
   );
   tracker.warnings.push(...stream.warnings);
   const writer = chatChunkWriter(tracker.genId, tracker.model);

@@ -90,7 +90,7 @@ async function streamResponses(run: InferenceRun, request: ResponsesRequest, pla
   run.sse = sse;
   run.streamError = (error) => writeStreamFailure(sse, write, error);
   const { value: stream, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
-    openStream(callResponsesStream(adapter, upstreamBody(request, endpoint.model), call)),
+    openStream(callResponsesStream(adapter, upstreamBody(request, endpoint.model), call), call),
   );
   tracker.warnings.push(...stream.warnings);
   Object.assign(ctx.headers, warningsHeader({}, stream.warnings));

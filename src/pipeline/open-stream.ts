@@ -1,4 +1,5 @@
-import type { StreamResult } from '../providers/provider-adapter.js';
+import type { StreamResult, UpstreamCall } from '../providers/provider-adapter.js';
+import { upstreamTimeout } from '../providers/shared/upstream-errors.js';
 
 export interface OpenedStream<Part> {
   reader: ReadableStreamDefaultReader<Part>;
@@ -7,15 +8,27 @@ export interface OpenedStream<Part> {
   warnings: string[];
 }
 
-/** Opens an upstream stream and waits for its first part, so that early failures count as the attempt's. */
-export async function openStream<Part>(opening: Promise<StreamResult<Part>>): Promise<OpenedStream<Part>> {
+/**
+ * Opens an upstream stream and waits for its first part, so that early failures count as the attempt's and
+ * may fall back to another provider. The first part must come within the call's time to first byte.
+ */
+export async function openStream<Part>(
+  opening: Promise<StreamResult<Part>>,
+  call: UpstreamCall,
+): Promise<OpenedStream<Part>> {
   const result = await opening;
   const reader = result.parts.getReader();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(upstreamTimeout(call.provider.id, call.timeoutMs)), call.timeoutMs);
+  });
   try {
-    const first = await reader.read();
+    const first = await Promise.race([reader.read(), timeout]);
     return { reader, first, warnings: result.warnings };
   } catch (error) {
     await reader.cancel().catch(() => undefined);
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -140,6 +140,18 @@ describe('OpenAI adapter: SSE in', () => {
     expect((error as GatewayError).message).toContain('The server had an error');
   });
 
+  it('fails a stream that ends before [DONE] or a finish reason', async () => {
+    const cut = fixture('chat-stream-tool-calls.sse').split('\n\n').slice(0, 3).join('\n\n');
+    const { client } = fakeUpstreamClient(() => okBody(`${cut}\n\n`));
+    const result = await createOpenAIAdapter(provider, client).chatStream(
+      { model: 'm', messages: [] },
+      testCall(provider),
+    );
+    const error = await collect(result.parts).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).message).toContain('ended before it finished');
+  });
+
   it('passes Responses events through as objects', async () => {
     const { client, requests } = fakeUpstreamClient(() => okBody(fixture('responses-stream.sse'), 13));
     const result = await createOpenAIAdapter(provider, client).responsesStream?.(

@@ -96,7 +96,12 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
 /** `chat.completion.chunk` events to stream parts; the usage chunk becomes a usage part. */
 function chatChunkParts(providerId: string) {
   let finished = false;
+  let sawFinishReason = false;
   return new TransformStream<{ data: string }, ChatStreamPart>({
+    flush() {
+      if (!finished && !sawFinishReason)
+        throw upstreamInvalid(providerId, 'the stream ended before it finished');
+    },
     transform(event, controller) {
       if (finished) return;
       if (event.data === '[DONE]') {
@@ -108,6 +113,9 @@ function chatChunkParts(providerId: string) {
       if (chunk.error !== undefined) throw midStreamError(providerId, event.data);
       const { usage, ...rest } = chunk;
       const choices = arrayMember(chunk, 'choices');
+      if (choices?.some((choice) => isRecord(choice) && typeof choice.finish_reason === 'string')) {
+        sawFinishReason = true;
+      }
       if (choices && choices.length > 0)
         controller.enqueue({ type: 'chunk', chunk: usage === undefined ? chunk : rest });
       if (isRecord(usage)) controller.enqueue({ type: 'usage', usage: usageFromChat(usage) });
