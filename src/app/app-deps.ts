@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
+import type { Limiter } from '../limits/limiter.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { RecordQueue } from '../records/record-queue.js';
 import type { HealthTracker } from '../routing/health-tracker.js';
@@ -14,6 +15,8 @@ export interface AppDeps {
   adapters: ReadonlyMap<string, ProviderAdapter>;
   records: RecordQueue;
   health: HealthTracker;
+  /** Rate limits and monthly spend reservations. */
+  limiter: Limiter;
   /** Every provider id that exists (configured or preset), for validating `gateway.only`. */
   knownProviders: ReadonlySet<string>;
   /** Monotonic milliseconds. */

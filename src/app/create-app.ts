@@ -8,6 +8,7 @@ import { getGeneration, getModel, listModels } from '../endpoints/read-endpoints
 import { responses } from '../endpoints/responses.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import { readJsonBody } from '../http/read-json-body.js';
+import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendError, sendJson } from '../http/respond.js';
 import { createRouter } from '../http/router.js';
@@ -92,6 +93,7 @@ async function handle(ctx: RequestContext, deps: AppDeps): Promise<void> {
   const handler = match.handler;
   if (!handler.auth) return handler.run(ctx, deps);
   const principal = await authenticate(ctx.req, deps.store);
+  await enforceRateLimit(deps.limiter, principal, ctx.headers);
   if ('inference' in handler) {
     return runInference(ctx, deps, principal, async (run) => {
       const body = await readJsonBody(ctx.req, deps.config.server.maxBodyBytes);

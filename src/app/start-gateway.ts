@@ -6,6 +6,7 @@ import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
 import { providerPresets } from '../catalog/provider-presets.js';
 import type { GatewayConfig } from '../config/config-schema.js';
+import { MemoryLimiter } from '../limits/memory-limiter.js';
 import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
 import { RecordQueue } from '../records/record-queue.js';
@@ -59,6 +60,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     adapters,
     records,
     health: new HealthTracker(),
+    limiter: new MemoryLimiter((orgId, month) => store.getMonthlySpend(orgId, month)),
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now: () => performance.now(),
     log,
@@ -73,6 +75,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const stop = async (): Promise<void> => {
     await closeServer(server, config.server.shutdownGraceMs);
     await records.close();
+    await deps.limiter.close();
     if (!options.dispatcher) await dispatcher.close();
     await store.close();
   };

@@ -8,6 +8,8 @@ import { SseWriter } from '../http/sse-writer.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { openStream } from '../pipeline/open-stream.js';
+import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
+import { DEFAULT_OUTPUT_BOUND, reserveSpend } from '../pipeline/reserve-spend.js';
 import { planFor, resolveModel } from '../pipeline/resolve-model.js';
 import type { InferenceRun } from '../pipeline/run-inference.js';
 import { warningsHeader } from '../pipeline/warnings.js';
@@ -21,6 +23,11 @@ export async function chatCompletions(run: InferenceRun, body: unknown): Promise
   const model = resolveModel(run.deps.catalog, request.model, 'chat');
   run.tracker.model = model.id;
   const plan = planFor(run, model, 'chat', settings);
+  await reserveSpend(run, plan, {
+    promptTokens: promptTokenBound(request.messages) + promptTokenBound(request.tools),
+    outputTokens:
+      request.max_completion_tokens ?? request.max_tokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
+  });
   if (request.stream === true) return streamChat(run, request, plan);
 
   const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>

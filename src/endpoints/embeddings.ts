@@ -6,6 +6,8 @@ import { defaultGatewaySettings } from '../gateway-settings/gateway-settings.js'
 import { sendJson } from '../http/respond.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
+import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
+import { reserveSpend } from '../pipeline/reserve-spend.js';
 import { planFor, resolveModel } from '../pipeline/resolve-model.js';
 import type { InferenceRun } from '../pipeline/run-inference.js';
 import { warningsHeader } from '../pipeline/warnings.js';
@@ -16,6 +18,7 @@ export async function embeddings(run: InferenceRun, body: unknown): Promise<void
   const model = resolveModel(run.deps.catalog, request.model, 'embeddings');
   run.tracker.model = model.id;
   const plan = planFor(run, model, 'embeddings', defaultGatewaySettings);
+  await reserveSpend(run, plan, { promptTokens: promptTokenBound(request.input), outputTokens: 0 });
   const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) => {
     if (!adapter.embed) throw internalError(`Provider ${endpoint.provider} cannot embed.`);
     return adapter.embed(upstreamBody(request, endpoint.model), call);

@@ -17,6 +17,8 @@ import { SseWriter } from '../http/sse-writer.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { openStream } from '../pipeline/open-stream.js';
+import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
+import { DEFAULT_OUTPUT_BOUND, reserveSpend } from '../pipeline/reserve-spend.js';
 import { planFor, resolveModel } from '../pipeline/resolve-model.js';
 import type { InferenceRun } from '../pipeline/run-inference.js';
 import { warningsHeader } from '../pipeline/warnings.js';
@@ -38,6 +40,13 @@ export async function responses(run: InferenceRun, body: unknown): Promise<void>
   const model = resolveModel(run.deps.catalog, request.model, 'responses');
   run.tracker.model = model.id;
   const plan = planFor(run, model, 'responses', settings);
+  await reserveSpend(run, plan, {
+    promptTokens:
+      promptTokenBound(request.input) +
+      promptTokenBound(request.instructions) +
+      promptTokenBound(request.tools),
+    outputTokens: request.max_output_tokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
+  });
   if (request.stream === true) return streamResponses(run, request, plan);
 
   const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>

@@ -17,6 +17,8 @@ export interface InferenceRun {
   sse?: SseWriter;
   /** How this endpoint reports an error inside an already started stream. */
   streamError?: (error: GatewayError) => void;
+  /** The monthly-cap reservation to settle when the request ends. */
+  reservationId?: string;
 }
 
 /**
@@ -48,6 +50,11 @@ export async function runInference(
       deps.log(`request ${ctx.requestId} failed: ${describe(thrown)}`);
     }
     answerError(run, failure);
+  }
+  if (run.reservationId) {
+    await deps.limiter
+      .settle(run.reservationId, tracker.totalCostNano)
+      .catch((error: unknown) => deps.log(`settling spend of ${tracker.genId} failed: ${String(error)}`));
   }
   deps.records.push(tracker.finish(status, failure));
 }

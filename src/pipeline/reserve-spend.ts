@@ -1,0 +1,46 @@
+import { parseUsdToAtto } from '../accounting/compile-pricing.js';
+import { computeCostNano } from '../accounting/compute-cost.js';
+import { emptyUsage } from '../accounting/usage.js';
+import type { ResolvedEndpoint } from '../catalog/catalog.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { monthOf } from '../limits/limiter.js';
+import type { InferenceRun } from './run-inference.js';
+
+export interface WorstCase {
+  promptTokens: number;
+  /** Output tokens at most: the request's max tokens, else the model's. */
+  outputTokens: number;
+  images?: number;
+}
+
+/** The model's output limit when the request sets none (and the catalog knows none). */
+export const DEFAULT_OUTPUT_BOUND = 32_768;
+
+/**
+ * Reserves the request's worst-case cost (at the most expensive endpoint of the plan) against the
+ * organization's monthly cap, before anything is sent upstream. Over the cap: 402 EXCEEDS_MONTHLY_LIMIT.
+ * `runInference` settles the reservation to the actual cost when the request ends, whatever happened.
+ */
+export async function reserveSpend(run: InferenceRun, plan: readonly ResolvedEndpoint[], worst: WorstCase) {
+  const cap = run.principal.org.monthlyLimitUsd;
+  if (cap === null) return;
+  const capNano = Number(parseUsdToAtto(cap) / 1_000_000_000n);
+  const usage = {
+    ...emptyUsage(),
+    inputTokens: worst.promptTokens,
+    outputTokens: worst.outputTokens,
+    images: worst.images ?? 0,
+  };
+  const amount = Math.max(0, ...plan.map((endpoint) => computeCostNano(usage, endpoint.compiledPricing)));
+  const month = monthOf(Date.now());
+  const result = await run.deps.limiter.reserve(run.principal.org.id, month, amount, capNano);
+  if (!result.ok) {
+    throw new GatewayError(
+      `Monthly limit of $${cap} for organization ${run.principal.org.id} would be exceeded: ` +
+        `$${(result.spentNano / 1e9).toFixed(6)} spent, $${(result.reservedNano / 1e9).toFixed(6)} reserved ` +
+        `by requests in flight, this request may cost up to $${(amount / 1e9).toFixed(6)}.`,
+      { status: 402, code: 'EXCEEDS_MONTHLY_LIMIT', type: 'payment_required' },
+    );
+  }
+  run.reservationId = result.reservationId;
+}

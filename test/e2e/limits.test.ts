@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import {
+  startTestGateway,
+  TEST_KEY,
+  type TestGateway,
+  testConfig,
+} from '../../src/test-support/start-test-gateway.js';
+
+const LIMITED_KEY = 'sk-gw-test-rate-limited';
+const CAPPED_KEY = 'sk-gw-test-capped-org';
+// Each chat answer of the fake upstream costs 12 * 2000 + 7 * 8000 nano-USD.
+const COST = 80_000;
+
+let env: TestGateway;
+
+beforeAll(async () => {
+  env = await startTestGateway((url) => {
+    const config = testConfig(url);
+    return {
+      ...config,
+      organizations: [
+        ...config.organizations,
+        { id: 'limited', rateLimit: { requestsPerMinute: 5 }, apiKeys: [LIMITED_KEY] },
+        { id: 'capped', monthlyLimit: 0.002, apiKeys: [CAPPED_KEY] },
+      ],
+    };
+  });
+});
+afterAll(async () => env.stop());
+
+const chat = (key: string, extra: Record<string, unknown> = {}) =>
+  fetch(`${env.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'acme/chat-large', messages: [{ role: 'user', content: 'hi' }], ...extra }),
+  });
+
+describe('rate limit per key', () => {
+  it('lets exactly requestsPerMinute through and answers the rest 429 with retry-after', async () => {
+    const before = env.upstream.received.length;
+    const responses = await Promise.all(Array.from({ length: 8 }, () => chat(LIMITED_KEY)));
+    const ok = responses.filter((r) => r.status === 200);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(ok).toHaveLength(5);
+    expect(limited).toHaveLength(3);
+    expect(env.upstream.received.length - before).toBe(5);
+    const refused = limited[0];
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused?.headers.get('x-ratelimit-limit-requests')).toBe('5');
+    expect(refused?.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    expect(refused?.headers.get('x-ratelimit-reset-requests')).toMatch(/^\d+s$/);
+    expect(((await refused?.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_REQUESTS');
+    const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining-requests'))).sort();
+    expect(remaining).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('does not limit keys of organizations without a rate limit', async () => {
+    const responses = await Promise.all(Array.from({ length: 12 }, () => chat(TEST_KEY)));
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect(responses[0]?.headers.get('x-ratelimit-limit-requests')).toBeNull();
+  });
+});
+
+describe('monthly cap by reservation', () => {
+  it('200 concurrent requests never push spend past the cap', async () => {
+    const before = env.upstream.received.length;
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, () => chat(CAPPED_KEY, { max_tokens: 10 })),
+    );
+    const ok = responses.filter((r) => r.status === 200);
+    const refused = responses.filter((r) => r.status === 402);
+    expect(ok.length + refused.length).toBe(200);
+    expect(ok.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(ok.length * COST).toBeLessThanOrEqual(2_000_000);
+    expect(env.upstream.received.length - before).toBe(ok.length);
+    const body = (await refused[0]?.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('EXCEEDS_MONTHLY_LIMIT');
+    await env.gateway.deps.records.flush();
+    const store = await openStore(env.databaseUrl);
+    const month = new Date().toISOString().slice(0, 7);
+    expect(await store.getMonthlySpend('capped', month)).toBe(ok.length * COST);
+    await store.close();
+  });
+
+  it('refuses at once when the remaining budget cannot cover the worst case', async () => {
+    const response = await chat(CAPPED_KEY, { max_tokens: 1_000_000 });
+    expect(response.status).toBe(402);
+  });
+});
