@@ -45,7 +45,10 @@ async function streamChat(run: InferenceRun, request: ChatRequest, plan: Resolve
   tracker.streamed = true;
   const sse = new SseWriter(ctx.res, ctx.headers, deps.config.server.keepAliveIntervalMs);
   run.sse = sse;
-  run.streamError = (error) => sse.data(JSON.stringify(error.toBody()));
+  run.streamError = (error) => {
+    sse.data(JSON.stringify(error.toBody()));
+    sse.data('[DONE]');
+  };
   const { value: stream, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
     openStream(adapter.chatStream(upstreamBody(request, endpoint.model), call), call),
   );

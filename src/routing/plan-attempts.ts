@@ -28,8 +28,9 @@ export interface PlanInput {
 /**
  * The ordered list of endpoints to try for one request. Pure: the same input gives the same plan.
  * - `only` bounds the set (strict whitelist); `zdr` keeps only zero-data-retention providers.
- * - `order` puts its providers first, in its order; the rest follow.
- * - The rest (and ties) are ranked by health: not cooling down, then uptime, then latency, then catalog order.
+ * - `order` puts its providers first, in its order; the rest follow, ranked by health: uptime, then latency,
+ *   then catalog order.
+ * - Providers cooling down (after a 429 or repeated failures) go last, whatever `order` says.
  * An empty result caused by `only`/`zdr` is 400 INVALID_GATEWAY_SETTINGS; a model no provider can serve for
  * this endpoint is 404 MODEL_NOT_FOUND.
  */
@@ -64,7 +65,10 @@ export function planAttempts(input: PlanInput): ResolvedEndpoint[] {
   const ranked = rankByHealth(eligible, input);
   const order = input.order ?? [];
   const first = order.flatMap((id) => ranked.filter((endpoint) => endpoint.provider === id));
-  return [...first, ...ranked.filter((endpoint) => !order.includes(endpoint.provider))];
+  const planned = [...first, ...ranked.filter((endpoint) => !order.includes(endpoint.provider))];
+  // A provider cooling down (429, repeated failures) is tried only after every other one, even if ordered.
+  const cooling = (endpoint: ResolvedEndpoint) => input.health(input.model.id, endpoint.provider).coolingDown;
+  return [...planned.filter((endpoint) => !cooling(endpoint)), ...planned.filter(cooling)];
 }
 
 function rankByHealth(endpoints: ResolvedEndpoint[], input: PlanInput): ResolvedEndpoint[] {

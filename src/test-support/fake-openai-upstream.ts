@@ -28,7 +28,18 @@ export interface FakeUpstream {
   faults: Fault[];
   /** Text the model "answers". */
   reply: string;
+  /** When set, the model also calls these tools after its text (finish_reason `tool_calls`). */
+  toolCalls?: FakeToolCall[];
+  /** Requests whose client (the gateway) went away before the answer ended. */
+  cancelledStreams: number;
   close(): Promise<void>;
+}
+
+/** A tool call the fake model answers with. */
+export interface FakeToolCall {
+  id: string;
+  name: string;
+  arguments: string;
 }
 
 export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
@@ -37,6 +48,7 @@ export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
     received: [],
     faults: [],
     reply: 'Hello from the fake upstream!',
+    cancelledStreams: 0,
     close: async () => undefined,
   };
   const server: Server = createServer((req, res) => {
@@ -48,6 +60,9 @@ export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
       state.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
       const fault = state.faults.shift();
       if (fault && applyFault(fault, res)) return;
+      res.on('close', () => {
+        if (!res.writableFinished) state.cancelledStreams += 1;
+      });
       route(req.url ?? '', body, res, state, fault);
     });
   });
@@ -91,8 +106,8 @@ function route(
 ) {
   const model = typeof body.model === 'string' ? body.model : 'unknown';
   if (path.endsWith('/chat/completions')) {
-    if (body.stream === true) return streamChat(res, model, state.reply, body, fault);
-    return json(res, chatCompletion(model, state.reply));
+    if (body.stream === true) return streamChat(res, model, state.reply, body, fault, state.toolCalls);
+    return json(res, chatCompletion(model, state.reply, state.toolCalls));
   }
   if (path.endsWith('/responses')) {
     if (body.stream === true) return streamResponses(res, model, state.reply);
@@ -112,7 +127,12 @@ function json(res: ServerResponse, body: unknown): void {
 
 export const FAKE_USAGE = { prompt_tokens: 12, completion_tokens: 7 };
 
-function chatCompletion(model: string, reply: string) {
+function chatCompletion(model: string, reply: string, toolCalls?: FakeToolCall[]) {
+  const calls = (toolCalls ?? []).map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
   return {
     id: 'chatcmpl-fake123',
     object: 'chat.completion',
@@ -122,9 +142,14 @@ function chatCompletion(model: string, reply: string) {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: reply, refusal: null },
+        message: {
+          role: 'assistant',
+          content: reply,
+          refusal: null,
+          ...(calls.length ? { tool_calls: calls } : {}),
+        },
         logprobs: null,
-        finish_reason: 'stop',
+        finish_reason: calls.length ? 'tool_calls' : 'stop',
       },
     ],
     usage: {
@@ -143,6 +168,7 @@ function streamChat(
   reply: string,
   body: Record<string, unknown>,
   fault?: Fault,
+  toolCalls: FakeToolCall[] = [],
 ) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const base = { id: 'chatcmpl-fake123', object: 'chat.completion.chunk', created: 1_763_000_000, model };
@@ -165,15 +191,29 @@ function streamChat(
     ...base,
     choices: [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, finish_reason: null }],
   });
-  words.forEach((word, index) => {
-    if (fault?.kind === 'reset-mid-stream' && index === fault.afterChunks) {
-      res.destroy();
-      return;
+  if (fault?.kind === 'reset-mid-stream') {
+    // Let the first chunks reach the gateway, then cut the connection.
+    for (const word of words.slice(0, fault.afterChunks)) {
+      send({ ...base, choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
     }
+    setTimeout(() => res.destroy(), 50);
+    return;
+  }
+  for (const word of words)
     send({ ...base, choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
+  // Each tool call as OpenAI streams it: id and name first, then the arguments in two fragments.
+  toolCalls.forEach((call, index) => {
+    const half = Math.ceil(call.arguments.length / 2);
+    const delta = (fields: Record<string, unknown>) => ({
+      ...base,
+      choices: [{ index: 0, delta: { tool_calls: [{ index, ...fields }] }, finish_reason: null }],
+    });
+    send(delta({ id: call.id, type: 'function', function: { name: call.name, arguments: '' } }));
+    send(delta({ function: { arguments: call.arguments.slice(0, half) } }));
+    send(delta({ function: { arguments: call.arguments.slice(half) } }));
   });
-  if (res.destroyed) return;
-  send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  const finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
+  send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }] });
   const options = body.stream_options;
   if (
     typeof options === 'object' &&

@@ -57,7 +57,8 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
         { ...body, stream: true, stream_options: streamOptions },
         call,
       );
-      return { parts: sseEvents(response.body).pipeThrough(chatChunkParts(provider.id)), warnings: [] };
+      const events = sseEvents(response.body, (error) => classifyFailure(error, call));
+      return { parts: events.pipeThrough(chatChunkParts(provider.id)), warnings: [] };
     },
 
     async embed(body, call) {
@@ -87,7 +88,8 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
     };
     adapter.responsesStream = async (body, call): Promise<StreamResult<ResponsesStreamPart>> => {
       const response = await post('/responses', { ...body, stream: true }, call);
-      return { parts: sseEvents(response.body).pipeThrough(responsesEventParts(provider.id)), warnings: [] };
+      const events = sseEvents(response.body, (error) => classifyFailure(error, call));
+      return { parts: events.pipeThrough(responsesEventParts(provider.id)), warnings: [] };
     };
   }
   return adapter;

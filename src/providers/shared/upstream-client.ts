@@ -53,6 +53,10 @@ export function createUpstreamDispatcher(): Agent {
  */
 export function createUpstreamClient(dispatcher: Dispatcher): UpstreamClient {
   return async ({ origin, path, headers, body, call }) => {
+    // Our own timer bounds the time to first byte precisely (undici's coarse timers fire up to a second late).
+    const attempt = new AbortController();
+    const timer = setTimeout(() => attempt.abort(TIME_TO_FIRST_BYTE), call.timeoutMs);
+    const signal = AbortSignal.any([call.signal, attempt.signal]);
     let response: Dispatcher.ResponseData;
     try {
       response = await dispatcher.request({
@@ -61,12 +65,13 @@ export function createUpstreamClient(dispatcher: Dispatcher): UpstreamClient {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-request-id': call.requestId, ...headers },
         body,
-        signal: call.signal,
-        headersTimeout: call.timeoutMs,
+        signal,
         bodyTimeout: 0,
       });
     } catch (error) {
-      throw classifyFailure(error, call);
+      throw classifyFailure(attempt.signal.aborted ? TIME_TO_FIRST_BYTE : error, call);
+    } finally {
+      clearTimeout(timer);
     }
     if (response.statusCode >= 200 && response.statusCode < 300) {
       return { status: response.statusCode, headers: response.headers, body: response.body };
@@ -82,11 +87,15 @@ export function createUpstreamClient(dispatcher: Dispatcher): UpstreamClient {
   };
 }
 
+/** The abort reason of an attempt whose provider sent nothing in time. */
+const TIME_TO_FIRST_BYTE = new Error('time to first byte exceeded');
+
 /** Timeout, cancellation or a network failure, as the gateway's error. */
 export function classifyFailure(error: unknown, call: UpstreamCall): GatewayError {
   if (error instanceof GatewayError) return error;
   if (call.signal.aborted) return requestCancelled();
   if (
+    error === TIME_TO_FIRST_BYTE ||
     error instanceof undiciErrors.HeadersTimeoutError ||
     error instanceof undiciErrors.ConnectTimeoutError
   ) {

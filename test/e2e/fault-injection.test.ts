@@ -1,0 +1,244 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HealthTracker } from '../../src/routing/health-tracker.js';
+import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
+import {
+  startTestGateway,
+  TEST_KEY,
+  type TestGateway,
+  testConfig,
+} from '../../src/test-support/start-test-gateway.js';
+
+/**
+ * Fault injection: a model served by a primary and a secondary fake upstream (and, for one model, a provider
+ * whose port refuses connections). For each fault: what the client sees, what the record says, and that the
+ * gateway keeps serving.
+ */
+let env: TestGateway;
+let secondary: FakeUpstream;
+let deadPort: number;
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  secondary = await startFakeOpenAIUpstream();
+  secondary.reply = 'Answer from the secondary.';
+  deadPort = await closedPort();
+  env = await startTestGateway((url) => {
+    const config = testConfig(url);
+    const pricing = { input: '0.000002', output: '0.000008' };
+    return {
+      ...config,
+      providers: [
+        { id: 'primary', api: 'openai', baseUrl: url, apiKey: 'k1', timeoutMs: 300 },
+        { id: 'secondary', api: 'openai', baseUrl: secondary.url, apiKey: 'k2', timeoutMs: 300 },
+        {
+          id: 'dead',
+          api: 'openai',
+          baseUrl: `http://127.0.0.1:${deadPort}/v1`,
+          apiKey: 'k3',
+          timeoutMs: 300,
+        },
+      ],
+      models: [
+        {
+          id: 'acme/duo',
+          endpoints: [
+            { provider: 'primary', model: 'duo-p', pricing },
+            { provider: 'secondary', model: 'duo-s', pricing },
+          ],
+        },
+        { id: 'acme/solo', endpoints: [{ provider: 'primary', model: 'solo', pricing }] },
+        {
+          id: 'acme/dead-first',
+          endpoints: [
+            { provider: 'dead', model: 'x', pricing },
+            { provider: 'secondary', model: 'df-s', pricing },
+          ],
+        },
+        { id: 'acme/dead-only', endpoints: [{ provider: 'dead', model: 'x', pricing }] },
+      ],
+    };
+  });
+});
+afterAll(async () => {
+  await env.stop();
+  await secondary.close();
+});
+beforeEach(() => {
+  env.upstream.faults.length = 0;
+  secondary.faults.length = 0;
+  // Each test starts with no health history (no cool-downs left by the previous one).
+  env.gateway.deps.health = new HealthTracker();
+});
+
+async function chat(model: string, extra: Record<string, unknown> = {}, signal?: AbortSignal) {
+  return fetch(`${env.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }], ...extra }),
+    signal,
+  });
+}
+
+interface RecordView {
+  status: string;
+  provider: string;
+  attempts: { provider: string; outcome: string; status: number | null }[];
+}
+
+async function record(genId: string | null): Promise<RecordView> {
+  await env.gateway.deps.records.flush();
+  const response = await fetch(`${env.baseURL}/generation/${genId}`, {
+    headers: { authorization: `Bearer ${TEST_KEY}` },
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: RecordView }).data;
+}
+
+async function stillServes(): Promise<void> {
+  const response = await chat('acme/solo');
+  expect(response.status).toBe(200);
+}
+
+const order = (first: string) => ({ gateway: { order: [first] } });
+
+describe('failover before the first byte', () => {
+  it.each([
+    ['500', { kind: 'status', status: 500 } as const],
+    ['503', { kind: 'status', status: 503 } as const],
+    ['invalid JSON', { kind: 'invalid-json' } as const],
+    ['a hang before the first byte', { kind: 'hang' } as const],
+  ])('the primary answering %s falls over to the secondary', async (_name, fault) => {
+    env.upstream.faults.push(fault);
+    const response = await chat('acme/duo', order('primary'));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { choices: { message: { content: string } }[] };
+    expect(body.choices[0]?.message.content).toBe('Answer from the secondary.');
+    const view = await record(response.headers.get('x-generation-id'));
+    expect(view.status).toBe('success');
+    expect(view.provider).toBe('secondary');
+    expect(view.attempts.map((a) => [a.provider, a.outcome])).toEqual([
+      ['primary', fault.kind === 'hang' ? 'timeout' : 'error'],
+      ['secondary', 'success'],
+    ]);
+    await stillServes();
+  });
+
+  it('a refused connection falls over to the next provider', async () => {
+    const response = await chat('acme/dead-first');
+    expect(response.status).toBe(200);
+    const view = await record(response.headers.get('x-generation-id'));
+    expect(view.attempts.map((a) => a.provider)).toEqual(['dead', 'secondary']);
+  });
+
+  it('streams fall over too, when the primary fails before its first chunk', async () => {
+    env.upstream.faults.push({ kind: 'status', status: 502 });
+    const response = await chat('acme/duo', { ...order('primary'), stream: true });
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(text).toContain('secondary');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+
+  it('429 with retry-after cools the provider down: later requests skip it, even when ordered first', async () => {
+    env.upstream.faults.push({ kind: 'status', status: 429, headers: { 'retry-after': '30' } });
+    const first = await chat('acme/duo', order('primary'));
+    expect(first.status).toBe(200);
+    const firstView = await record(first.headers.get('x-generation-id'));
+    expect(firstView.attempts[0]).toMatchObject({ provider: 'primary', outcome: 'error', status: 429 });
+    const before = env.upstream.received.length;
+    const second = await chat('acme/duo', order('primary'));
+    expect(second.status).toBe(200);
+    const secondView = await record(second.headers.get('x-generation-id'));
+    expect(secondView.attempts.map((a) => a.provider)).toEqual(['secondary']);
+    expect(env.upstream.received.length).toBe(before);
+  });
+});
+
+describe('when every attempt fails', () => {
+  it('502 upstream_error with every attempt in the body', async () => {
+    env.upstream.faults.push({ kind: 'status', status: 500 });
+    secondary.faults.push({ kind: 'status', status: 503 });
+    const response = await chat('acme/duo', order('primary'));
+    expect(response.status).toBe(502);
+    const body = (await response.json()) as {
+      error: { code: null; type: string; attempts: { provider: string }[] };
+    };
+    expect(body.error.code).toBeNull();
+    expect(body.error.type).toBe('upstream_error');
+    expect(body.error.attempts.map((a) => a.provider)).toEqual(['primary', 'secondary']);
+    const view = await record(response.headers.get('x-generation-id'));
+    expect(view.status).toBe('error');
+    await stillServes();
+  });
+
+  it('504 upstream_timeout when the only provider hangs', async () => {
+    env.upstream.faults.push({ kind: 'hang' });
+    const started = Date.now();
+    const response = await chat('acme/solo');
+    expect(response.status).toBe(504);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(((await response.json()) as { error: { type: string } }).error.type).toBe('upstream_timeout');
+    await stillServes();
+  });
+
+  it('502 when the only provider refuses connections', async () => {
+    const response = await chat('acme/dead-only');
+    expect(response.status).toBe(502);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+      'could not be reached',
+    );
+  });
+
+  it('an upstream caller error is returned at once, not retried elsewhere', async () => {
+    env.upstream.faults.push({
+      kind: 'status',
+      status: 422,
+      body: { error: { message: 'bad tool schema' } },
+    });
+    const before = secondary.received.length;
+    const response = await chat('acme/duo', order('primary'));
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe('bad tool schema');
+    expect(secondary.received.length).toBe(before);
+  });
+});
+
+describe('after the first byte', () => {
+  it('a reset mid-stream ends the stream with an error event and [DONE]', async () => {
+    env.upstream.faults.push({ kind: 'reset-mid-stream', afterChunks: 2 });
+    const response = await chat('acme/solo', { stream: true });
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    const events = text.split('\n\n').filter((event) => event.startsWith('data: '));
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const error = JSON.parse(events.at(-2)?.slice(6) ?? '{}') as { error?: { message: string } };
+    expect(error.error?.message).toBeTruthy();
+    const view = await record(response.headers.get('x-generation-id'));
+    expect(view.status).toBe('error');
+    await stillServes();
+  });
+
+  it('a client that disconnects cancels the upstream stream, and the record says cancelled', async () => {
+    env.upstream.faults.push({ kind: 'endless-stream', intervalMs: 5 });
+    const controller = new AbortController();
+    const cancelledBefore = env.upstream.cancelledStreams;
+    const response = await chat('acme/solo', { stream: true }, controller.signal);
+    const genId = response.headers.get('x-generation-id');
+    const reader = response.body?.getReader();
+    await reader?.read();
+    await reader?.read();
+    controller.abort();
+    await expect.poll(() => env.upstream.cancelledStreams, { timeout: 2_000 }).toBe(cancelledBefore + 1);
+    await expect.poll(async () => (await record(genId)).status, { timeout: 2_000 }).toBe('cancelled');
+    await stillServes();
+  });
+});
