@@ -82,9 +82,9 @@ function rankByHealth(endpoints: ResolvedEndpoint[], input: PlanInput): Resolved
     // Uptime differences under one point are noise.
     const uptime = Math.round(b.health.uptime * 100) - Math.round(a.health.uptime * 100);
     if (uptime !== 0) return uptime;
-    const latencyA = a.health.latencyP50Ms ?? Number.POSITIVE_INFINITY;
-    const latencyB = b.health.latencyP50Ms ?? Number.POSITIVE_INFINITY;
-    if (latencyA !== latencyB && Number.isFinite(Math.min(latencyA, latencyB))) return latencyA - latencyB;
+    // A provider without measurements yet counts as fast, so that it gets traffic and is measured.
+    const latency = (a.health.latencyP50Ms ?? 0) - (b.health.latencyP50Ms ?? 0);
+    if (latency !== 0) return latency;
     return a.index - b.index;
   });
   return scored.map((entry) => entry.endpoint);
