@@ -19,7 +19,8 @@ export type Fault =
   | { kind: 'reset-mid-stream'; afterChunks: number }
   | { kind: 'invalid-json' }
   | { kind: 'endless-stream'; intervalMs: number }
-  | { kind: 'slow-stream'; delayMs: number };
+  | { kind: 'slow-stream'; delayMs: number }
+  | { kind: 'delay'; ms: number };
 
 export interface FakeUpstream {
   url: string;
@@ -59,6 +60,10 @@ export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
       const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
       state.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
       const fault = state.faults.shift();
+      if (fault?.kind === 'delay') {
+        setTimeout(() => route(req.url ?? '', body, res, state), fault.ms);
+        return;
+      }
       if (fault && applyFault(fault, res)) return;
       res.on('close', () => {
         if (!res.writableFinished) state.cancelledStreams += 1;
