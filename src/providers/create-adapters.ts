@@ -1,4 +1,5 @@
 import type { ResolvedProvider } from '../catalog/catalog.js';
+import { createGeminiAdapter } from './gemini/gemini-adapter.js';
 import { createOpenAIAdapter } from './openai/openai-adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 import type { UpstreamClient } from './shared/upstream-client.js';
@@ -8,6 +9,7 @@ type AdapterFactory = (provider: ResolvedProvider, client: UpstreamClient) => Pr
 /** One line per wire protocol. */
 const factories: Record<string, AdapterFactory> = {
   openai: createOpenAIAdapter,
+  gemini: createGeminiAdapter,
 };
 
 /** The protocols this build can speak. */

@@ -58,7 +58,6 @@ export class HealthTracker {
     list.push({ at, ok: outcome.ok, ttftMs: outcome.ttftMs, tokensPerSecond });
     if (list.length > MAX_SAMPLES) list.splice(0, list.length - MAX_SAMPLES);
     this.samples.set(key, list);
-    this.stats.delete(key);
     this.updateCooldown(providerId, outcome, at);
   }
 
@@ -72,7 +71,7 @@ export class HealthTracker {
     };
   }
 
-  /** Figures for `GET /v1/models`. */
+  /** Figures for `GET /v1/models`; recomputed at most once a second per key (routing reads them per request). */
   statsFor(modelId: string, providerId: string): HealthStats {
     const key = `${modelId}\u0000${providerId}`;
     const cached = this.stats.get(key);

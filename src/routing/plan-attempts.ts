@@ -62,6 +62,7 @@ export function planAttempts(input: PlanInput): ResolvedEndpoint[] {
       input.zdr && !only ? 'gateway.zdr' : 'gateway.only',
     );
   }
+  if (eligible.length === 1) return eligible;
   const ranked = rankByHealth(eligible, input);
   const order = input.order ?? [];
   const first = order.flatMap((id) => ranked.filter((endpoint) => endpoint.provider === id));

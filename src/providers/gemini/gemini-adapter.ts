@@ -1,0 +1,79 @@
+import type { ResolvedProvider } from '../../catalog/catalog.js';
+import type { ProviderAdapter, UpstreamCall } from '../provider-adapter.js';
+import { isRecord, type JsonObject, tryParseJson } from '../shared/json.js';
+import { sseEvents } from '../shared/sse-events.js';
+import { classifyFailure, type UpstreamClient, type UpstreamResponse } from '../shared/upstream-client.js';
+import { upstreamInvalid } from '../shared/upstream-errors.js';
+import { toBatchEmbedRequest, toEmbeddingsResult } from './gemini-embed.js';
+import { toGeminiRequest } from './gemini-request.js';
+import { toChatCompletion } from './gemini-response.js';
+import { geminiChunkParts } from './gemini-stream.js';
+import { Warnings } from './gemini-warnings.js';
+
+/**
+ * Adapter for the Gemini API (`api: gemini`, base URL ending in `/v1beta`): chat completions through
+ * `models/{model}:generateContent` and `:streamGenerateContent?alt=sse`, embeddings through
+ * `:batchEmbedContents`; authenticated with `x-goog-api-key`. Responses requests reach it translated to chat
+ * by the gateway. Requests and answers are translated by the `gemini-*` modules beside this one.
+ * API reference: https://ai.google.dev/api/generate-content and https://ai.google.dev/api/embeddings
+ */
+export function createGeminiAdapter(provider: ResolvedProvider, client: UpstreamClient): ProviderAdapter {
+  const base = new URL(provider.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const headers: Record<string, string> = { ...provider.headers };
+  if (provider.apiKey) headers['x-goog-api-key'] = provider.apiKey;
+
+  const post = (path: string, body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse> =>
+    client({ origin: base.origin, path: basePath + path, headers, body: JSON.stringify(body), call });
+
+  const postJson = async (path: string, body: JsonObject, call: UpstreamCall): Promise<JsonObject> => {
+    const response = await post(path, body, call);
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw classifyFailure(error, call);
+    }
+    const parsed = tryParseJson(text);
+    if (!isRecord(parsed)) throw upstreamInvalid(provider.id, 'the body is not a JSON object');
+    return parsed;
+  };
+
+  return {
+    async chat(body, call) {
+      const request = toGeminiRequest(body, call.upstreamModel);
+      const answer = await postJson(
+        `/${modelResource(call.upstreamModel)}:generateContent`,
+        request.body,
+        call,
+      );
+      const result = toChatCompletion(answer, call.upstreamModel, provider.id);
+      return { ...result, warnings: [...request.warnings, ...result.warnings] };
+    },
+
+    async chatStream(body, call) {
+      const request = toGeminiRequest(body, call.upstreamModel);
+      const path = `/${modelResource(call.upstreamModel)}:streamGenerateContent?alt=sse`;
+      const response = await post(path, request.body, call);
+      const warnings = new Warnings();
+      for (const warning of request.warnings) warnings.add(warning);
+      const parts = sseEvents(response.body).pipeThrough(
+        geminiChunkParts({ providerId: provider.id, upstreamModel: call.upstreamModel, warnings }),
+      );
+      // The list is shared: warnings raised by the first chunks are still seen by the caller.
+      return { parts, warnings: warnings.list };
+    },
+
+    async embed(body, call) {
+      const model = modelResource(call.upstreamModel);
+      const request = toBatchEmbedRequest(body, model);
+      const answer = await postJson(`/${model}:batchEmbedContents`, request.body, call);
+      return toEmbeddingsResult(answer, request, provider.id);
+    },
+  };
+}
+
+/** `models/{name}` for a bare model name; a full resource name (`models/…`, `tunedModels/…`) as it is. */
+function modelResource(upstreamModel: string): string {
+  return upstreamModel.includes('/') ? upstreamModel : `models/${upstreamModel}`;
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { JsonResult } from '../provider-adapter.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../shared/json.js';
+import { upstreamInvalid } from '../shared/upstream-errors.js';
+import { chatUsageOf, usageFromGemini } from './gemini-usage.js';
+import { Warnings } from './gemini-warnings.js';
+
+/** What the parts of one candidate (or one streamed chunk of it) say, in chat terms. */
+export interface CandidateParts {
+  text: string;
+  /** Thought summaries (`thought: true` parts). */
+  reasoning: string;
+  toolCalls: JsonObject[];
+}
+
+const CONTENT_FILTER = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
+]);
+
+/**
+ * A Gemini `GenerateContentResponse` as a chat completion: each candidate a choice, text parts joined into
+ * `content`, thought parts into `reasoning_content`, function calls into `tool_calls`.
+ * Reference: https://ai.google.dev/api/generate-content#generatecontentresponse
+ */
+export function toChatCompletion(
+  response: JsonObject,
+  upstreamModel: string,
+  providerId: string,
+): JsonResult {
+  const candidates = candidatesOf(response, providerId);
+  const warnings = new Warnings();
+  const choices = candidates.map((candidate, position) => {
+    const parts = readParts(recordMember(candidate, 'content'), warnings);
+    const message: JsonObject = {
+      role: 'assistant',
+      content: parts.text === '' ? null : parts.text,
+      refusal: null,
+    };
+    if (parts.reasoning !== '') message.reasoning_content = parts.reasoning;
+    if (parts.toolCalls.length > 0) message.tool_calls = parts.toolCalls;
+    const reason = stringMember(candidate, 'finishReason');
+    return {
+      index: typeof candidate.index === 'number' ? candidate.index : position,
+      message,
+      logprobs: null,
+      finish_reason: finishReason(reason, parts.toolCalls.length > 0, warnings),
+    };
+  });
+  const usage = usageFromGemini(response.usageMetadata);
+  return {
+    body: {
+      id: `chatcmpl-${stringMember(response, 'responseId') ?? randomUUID()}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: stringMember(response, 'modelVersion') ?? upstreamModel,
+      choices,
+      usage: chatUsageOf(usage),
+    },
+    usage,
+    warnings: warnings.list,
+  };
+}
+
+/** The candidates of a complete answer; a blocked prompt is the caller's 400, no candidates at all a 502. */
+function candidatesOf(response: JsonObject, providerId: string): JsonObject[] {
+  const candidates = (arrayMember(response, 'candidates') ?? []).filter(isRecord);
+  if (candidates.length > 0) return candidates;
+  throw promptBlocked(response, providerId) ?? upstreamInvalid(providerId, 'no candidates in the answer');
+}
+
+/** The error for a prompt Gemini refused to answer (`promptFeedback.blockReason`), if it was. */
+export function promptBlocked(response: JsonObject, providerId: string): GatewayError | undefined {
+  const reason = stringMember(recordMember(response, 'promptFeedback'), 'blockReason');
+  if (reason === undefined) return undefined;
+  return new GatewayError(`Gemini blocked the prompt (${reason}).`, {
+    status: 400,
+    code: 'BAD_REQUEST',
+    type: 'invalid_request_error',
+    extra: { provider: providerId, block_reason: reason },
+  });
+}
+
+/** Text, thought summaries and function calls of a `Content`; other part kinds are dropped with a warning. */
+export function readParts(content: JsonObject | undefined, warnings: Warnings): CandidateParts {
+  const result: CandidateParts = { text: '', reasoning: '', toolCalls: [] };
+  for (const part of arrayMember(content, 'parts') ?? []) {
+    if (!isRecord(part)) continue;
+    const call = recordMember(part, 'functionCall');
+    const text = stringMember(part, 'text');
+    if (call) result.toolCalls.push(toolCallOf(call, stringMember(part, 'thoughtSignature')));
+    else if (text !== undefined && part.thought === true) result.reasoning += text;
+    else if (text !== undefined) result.text += text;
+    else {
+      // A part may carry only a signature (or an empty thought); anything else has no chat equivalent.
+      const kind = Object.keys(part).find((key) => key !== 'thoughtSignature' && key !== 'thought');
+      if (kind)
+        warnings.add(`Gemini answered with ${kind} parts, which chat completions cannot carry; dropped`);
+    }
+  }
+  return result;
+}
+
+/**
+ * A `functionCall` as a chat tool call with its arguments as a JSON string. Gemini may give no id, so one is
+ * made; its thought signature rides in `extra_content.google.thought_signature` (the field Google's own
+ * OpenAI-compatible endpoint uses) so that a client passing the message back returns it.
+ */
+export function toolCallOf(call: JsonObject, thoughtSignature: string | undefined): JsonObject {
+  const args = isRecord(call.args) ? call.args : {};
+  const toolCall: JsonObject = {
+    id: stringMember(call, 'id') ?? `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+    type: 'function',
+    function: { name: stringMember(call, 'name') ?? '', arguments: JSON.stringify(args) },
+  };
+  if (thoughtSignature !== undefined) {
+    toolCall.extra_content = { google: { thought_signature: thoughtSignature } };
+  }
+  return toolCall;
+}
+
+/**
+ * Gemini's finish reason in chat terms. Reasons without an equivalent (OTHER, MALFORMED_FUNCTION_CALL ...)
+ * finish as `stop`, with a warning naming them.
+ */
+export function finishReason(reason: string | undefined, hasToolCalls: boolean, warnings: Warnings): string {
+  if (reason === 'STOP' || reason === undefined) return hasToolCalls ? 'tool_calls' : 'stop';
+  if (reason === 'MAX_TOKENS') return 'length';
+  if (CONTENT_FILTER.has(reason)) return 'content_filter';
+  warnings.add(`Gemini finished with ${reason}`);
+  return hasToolCalls ? 'tool_calls' : 'stop';
+}

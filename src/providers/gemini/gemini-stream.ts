@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { Usage } from '../../accounting/usage.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { ChatStreamPart } from '../provider-adapter.js';
+import {
+  arrayMember,
+  isRecord,
+  type JsonObject,
+  recordMember,
+  stringMember,
+  tryParseJson,
+} from '../shared/json.js';
+import { upstreamInvalid, upstreamMessage } from '../shared/upstream-errors.js';
+import { finishReason, promptBlocked, readParts } from './gemini-response.js';
+import { usageFromGemini } from './gemini-usage.js';
+import type { Warnings } from './gemini-warnings.js';
+
+export interface GeminiStreamOptions {
+  providerId: string;
+  upstreamModel: string;
+  /** Collects warnings raised while the stream runs (finish reasons without a chat equivalent ...). */
+  warnings: Warnings;
+}
+
+/** Per-candidate state of one stream. */
+interface CandidateState {
+  started: boolean;
+  toolCalls: number;
+  finished: boolean;
+}
+
+/**
+ * `streamGenerateContent?alt=sse` events (each a whole `GenerateContentResponse` chunk) as chat completion
+ * chunks: the role in each choice's first delta, thought summaries as `reasoning_content` deltas, text as
+ * `content` deltas, each function call whole (Gemini never splits one) as a tool call delta with a running
+ * index, a finish chunk, and the last `usageMetadata` as a usage part at the end. An `error` object in the
+ * stream fails it with a retryable upstream error; a stream that ends before any finish reason is invalid.
+ * Reference: https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
+ */
+export function geminiChunkParts(
+  options: GeminiStreamOptions,
+): TransformStream<{ data: string }, ChatStreamPart> {
+  const candidates = new Map<number, CandidateState>();
+  let usage: Usage | undefined;
+  let header: JsonObject | undefined;
+
+  return new TransformStream<{ data: string }, ChatStreamPart>({
+    transform(event, controller) {
+      const response = tryParseJson(event.data);
+      if (!isRecord(response)) throw upstreamInvalid(options.providerId, 'a stream event is not JSON');
+      if (response.error !== undefined) throw midStreamError(options.providerId, event.data);
+      header ??= {
+        id: `chatcmpl-${stringMember(response, 'responseId') ?? randomUUID()}`,
+        object: 'chat.completion.chunk',
+        created: Math.floor(Date.now() / 1000),
+        model: stringMember(response, 'modelVersion') ?? options.upstreamModel,
+      };
+      const list = (arrayMember(response, 'candidates') ?? []).filter(isRecord);
+      if (list.length === 0) {
+        const blocked = promptBlocked(response, options.providerId);
+        if (blocked) throw blocked;
+      }
+      const chunkHeader = header;
+      list.forEach((candidate, position) => {
+        const index = typeof candidate.index === 'number' ? candidate.index : position;
+        let state = candidates.get(index);
+        if (!state) {
+          state = { started: false, toolCalls: 0, finished: false };
+          candidates.set(index, state);
+        }
+        for (const choice of candidateChoices(candidate, index, state, options.warnings)) {
+          controller.enqueue({ type: 'chunk', chunk: { ...chunkHeader, choices: [choice] } });
+        }
+      });
+      if (response.usageMetadata !== undefined) usage = usageFromGemini(response.usageMetadata);
+    },
+    flush(controller) {
+      if (![...candidates.values()].some((state) => state.finished)) {
+        throw upstreamInvalid(options.providerId, 'the stream ended before Gemini finished its answer');
+      }
+      if (usage) controller.enqueue({ type: 'usage', usage });
+    },
+  });
+}
+
+/** The chat choices (one per delta) that one streamed candidate chunk produces. */
+function candidateChoices(
+  candidate: JsonObject,
+  index: number,
+  state: CandidateState,
+  warnings: Warnings,
+): JsonObject[] {
+  const parts = readParts(recordMember(candidate, 'content'), warnings);
+  const deltas: JsonObject[] = [];
+  if (parts.reasoning !== '') deltas.push({ reasoning_content: parts.reasoning });
+  if (parts.text !== '') deltas.push({ content: parts.text });
+  if (parts.toolCalls.length > 0) {
+    const toolCalls = parts.toolCalls.map((call) => ({ index: state.toolCalls++, ...call }));
+    deltas.push({ tool_calls: toolCalls });
+  }
+  const reason = stringMember(candidate, 'finishReason');
+  const choices: JsonObject[] = deltas.map((delta) => ({ index, delta, finish_reason: null }));
+  if (reason !== undefined && !state.finished) {
+    state.finished = true;
+    const finish = finishReason(reason, state.toolCalls > 0, warnings);
+    choices.push({ index, delta: {}, finish_reason: finish });
+  }
+  const first = choices[0];
+  if (first && !state.started) {
+    state.started = true;
+    first.delta = { role: 'assistant', ...(isRecord(first.delta) ? first.delta : {}) };
+  }
+  return choices;
+}
+
+function midStreamError(providerId: string, data: string): GatewayError {
+  return new GatewayError(`Provider ${providerId} failed mid-stream: ${upstreamMessage(data)}`, {
+    status: 502,
+    code: null,
+    type: 'upstream_error',
+    retryable: true,
+    extra: { provider: providerId },
+  });
+}
