@@ -53,6 +53,7 @@ async function streamChat(run: InferenceRun, request: ChatRequest, plan: Resolve
     openStream(adapter.chatStream(upstreamBody(request, endpoint.model), call), call),
   );
   tracker.warnings.push(...stream.warnings);
+  Object.assign(ctx.headers, warningsHeader({}, stream.warnings));
   const writer = chatChunkWriter(tracker.genId, tracker.model);
   let usage: Extract<ChatStreamPart, { type: 'usage' }>['usage'] | undefined;
   try {

@@ -106,12 +106,12 @@ async function streamResponses(run: InferenceRun, request: ResponsesRequest, pla
   try {
     for (let next = stream.first; !next.done; next = await stream.reader.read()) {
       if (sse.isClosed) throw requestCancelled();
-      const { event } = next.value;
+      const { event, usage } = next.value;
       const type = stringMember(event, 'type') ?? '';
       tracker.markFirstToken();
       let meta: UsageMeta | undefined;
       if (isTerminalEvent(type)) {
-        meta = account(run, endpoint, usageFromResponses(recordMember(event, 'response')?.usage));
+        meta = account(run, endpoint, usage ?? usageFromResponses(recordMember(event, 'response')?.usage));
       }
       sse.raw(write(event, meta));
     }

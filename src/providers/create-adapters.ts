@@ -1,4 +1,5 @@
 import type { ResolvedProvider } from '../catalog/catalog.js';
+import { createAnthropicAdapter } from './anthropic/anthropic-adapter.js';
 import { createGeminiAdapter } from './gemini/gemini-adapter.js';
 import { createOpenAIAdapter } from './openai/openai-adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
@@ -9,6 +10,7 @@ type AdapterFactory = (provider: ResolvedProvider, client: UpstreamClient) => Pr
 /** One line per wire protocol. */
 const factories: Record<string, AdapterFactory> = {
   openai: createOpenAIAdapter,
+  anthropic: createAnthropicAdapter,
   gemini: createGeminiAdapter,
 };
 

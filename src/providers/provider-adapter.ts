@@ -32,8 +32,11 @@ export interface JsonResult {
 /** A streamed chat answer: canonical `chat.completion.chunk` objects, and the usage once known. */
 export type ChatStreamPart = { type: 'chunk'; chunk: JsonObject } | { type: 'usage'; usage: Usage };
 
-/** A streamed Responses answer: the standard Responses events; usage is read from the final event. */
-export type ResponsesStreamPart = { type: 'event'; event: JsonObject };
+/**
+ * A streamed Responses answer: the standard Responses events. Usage is read from the final event, unless the
+ * producer attaches the exact usage in the gateway's convention (translators do: it keeps cache writes).
+ */
+export type ResponsesStreamPart = { type: 'event'; event: JsonObject; usage?: Usage };
 
 export interface StreamResult<Part> {
   parts: ReadableStream<Part>;

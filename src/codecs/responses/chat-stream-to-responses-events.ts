@@ -48,7 +48,7 @@ interface CallState {
 
 type ItemState = MessageState | CallState;
 
-type Send = (event: JsonObject) => void;
+type Send = (event: JsonObject, usage?: Usage) => void;
 
 /**
  * Turns a streamed chat completion (canonical chunks) into the standard Responses event sequence, for
@@ -64,7 +64,8 @@ export function chatStreamToResponsesEvents(
   let translator: StreamTranslator | undefined;
   return new TransformStream<ChatStreamPart, ResponsesStreamPart>({
     start(controller) {
-      const send: Send = (event) => controller.enqueue({ type: 'event', event });
+      const send: Send = (event, usage) =>
+        controller.enqueue(usage ? { type: 'event', event, usage } : { type: 'event', event });
       translator = new StreamTranslator(request, send);
     },
     transform(part) {
@@ -119,11 +120,14 @@ class StreamTranslator {
     if (!this.header) this.begin(undefined);
     this.closeAll();
     const reason = incompleteReason(this.finishReason);
-    this.send({
-      type: reason ? 'response.incomplete' : 'response.completed',
-      sequence_number: 0,
-      response: this.response(reason ? 'incomplete' : 'completed', this.output, this.usage ?? emptyUsage()),
-    });
+    this.send(
+      {
+        type: reason ? 'response.incomplete' : 'response.completed',
+        sequence_number: 0,
+        response: this.response(reason ? 'incomplete' : 'completed', this.output, this.usage ?? emptyUsage()),
+      },
+      this.usage ?? emptyUsage(),
+    );
   }
 
   private begin(chunk: JsonObject | undefined): void {

@@ -59,7 +59,8 @@ function imageBlock(part: JsonObject, warnings: Warnings): JsonObject | undefine
     warnings.add('image_url.detail is not supported by the Anthropic Messages API; ignored');
   }
   const inline = url === undefined ? undefined : parseDataUri(url);
-  if (inline) return { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
+  if (inline)
+    return { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
   if (url !== undefined && /^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
   warnings.add('image_url parts need a data URI or an http(s) URL on Anthropic; an image was dropped');
   return undefined;
@@ -72,10 +73,16 @@ function documentBlock(file: JsonObject | undefined, warnings: Warnings): JsonOb
     fileData === undefined
       ? undefined
       : (parseDataUri(fileData) ??
-        (filename?.toLowerCase().endsWith('.pdf') ? { mediaType: 'application/pdf', data: fileData } : undefined));
+        (filename?.toLowerCase().endsWith('.pdf')
+          ? { mediaType: 'application/pdf', data: fileData }
+          : undefined));
   const title = filename === undefined ? {} : { title: filename };
   if (inline?.mediaType === 'application/pdf') {
-    return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: inline.data }, ...title };
+    return {
+      type: 'document',
+      source: { type: 'base64', media_type: 'application/pdf', data: inline.data },
+      ...title,
+    };
   }
   if (inline?.mediaType === 'text/plain') {
     const data = Buffer.from(inline.data, 'base64').toString('utf8');
@@ -108,7 +115,3 @@ export function withMessageCacheControl(blocks: JsonObject[], message: JsonObjec
   if (message.cache_control === undefined || !last) return blocks;
   return [...blocks.slice(0, -1), { ...last, cache_control: message.cache_control }];
 }
-
-/** Whether a value is a record with a string `type`, as every content block is. */
-export const isBlock = (value: unknown): value is JsonObject =>
-  isRecord(value) && typeof value.type === 'string';

@@ -1,0 +1,279 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FakeAnthropicUpstream,
+  startFakeAnthropicUpstream,
+} from '../../src/test-support/fake-anthropic-upstream.js';
+import { startTestGateway, TEST_KEY, type TestGateway } from '../../src/test-support/start-test-gateway.js';
+
+let anthropic: FakeAnthropicUpstream;
+let env: TestGateway;
+let client: OpenAI;
+
+/** A gateway whose only provider speaks the Anthropic Messages API (the fake below). */
+function configFor(anthropicUrl: string) {
+  return {
+    providers: [
+      { id: 'claude-cloud', api: 'anthropic', baseUrl: anthropicUrl, apiKey: 'sk-ant-test', timeoutMs: 2000 },
+    ],
+    models: [
+      {
+        id: 'acme/claude-x',
+        name: 'Acme Claude X',
+        capabilities: ['tool-use', 'vision', 'reasoning'],
+        api_compatibility: ['chat-completion', 'open-responses'],
+        context_window: 200000,
+        max_tokens: 8192,
+        endpoints: [
+          {
+            provider: 'claude-cloud',
+            model: 'claude-x-2026',
+            pricing: {
+              input: '0.000003',
+              output: '0.000015',
+              input_cache_read: '0.0000003',
+              input_cache_write: '0.00000375',
+            },
+          },
+        ],
+      },
+    ],
+    organizations: [{ id: 'acme', apiKeys: [TEST_KEY] }],
+  };
+}
+
+beforeAll(async () => {
+  anthropic = await startFakeAnthropicUpstream();
+  env = await startTestGateway(() => configFor(anthropic.url));
+  client = new OpenAI({ apiKey: TEST_KEY, baseURL: env.baseURL, maxRetries: 0 });
+});
+afterAll(async () => {
+  await env.stop();
+  await anthropic.close();
+});
+
+const MODEL = 'acme/claude-x';
+const received = () => anthropic.received.at(-1);
+// The fake reports 10 fresh input tokens, 4 cache reads, 2 cache writes and 7 output tokens.
+const PROMPT_TOKENS = 10 + 4 + 2;
+const COST_NANO = 10 * 3000 + 4 * 300 + 2 * 3750 + 7 * 15000;
+
+const WEATHER_TOOL = {
+  type: 'function' as const,
+  function: {
+    name: 'get_weather',
+    description: 'Current weather in a city',
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' }, unit: { type: 'string' } },
+      required: ['city'],
+    },
+  },
+};
+
+describe('chat completions on an Anthropic provider', () => {
+  it('answers, with cached tokens counted in prompt_tokens and an exact cost', async () => {
+    const completion = await client.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: 'system', content: 'Be brief' },
+        { role: 'user', content: 'Hi' },
+      ],
+    });
+    expect(completion.model).toBe(MODEL);
+    expect(completion.choices[0]?.message.content).toBe('Hello from the fake Claude!');
+    expect(completion.choices[0]?.finish_reason).toBe('stop');
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: PROMPT_TOKENS,
+      completion_tokens: 7,
+      total_tokens: PROMPT_TOKENS + 7,
+      prompt_tokens_details: { cached_tokens: 4 },
+      cost: COST_NANO,
+    });
+    expect(received()?.path).toBe('/v1/messages');
+    expect(received()?.headers).toMatchObject({
+      'x-api-key': 'sk-ant-test',
+      'anthropic-version': '2023-06-01',
+    });
+    expect(received()?.body).toEqual({
+      model: 'claude-x-2026',
+      max_tokens: 8192,
+      system: [{ type: 'text', text: 'Be brief' }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    });
+  });
+
+  it('streams text with the role first, a finish reason and a usage chunk with the cost', async () => {
+    const stream = await client.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+    });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks[0]?.choices[0]?.delta.role).toBe('assistant');
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe(
+      'Hello from the fake Claude!',
+    );
+    expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe('stop');
+    expect(chunks.at(-1)?.usage).toMatchObject({ prompt_tokens: PROMPT_TOKENS, cost: COST_NANO });
+    expect(received()?.body).toMatchObject({ stream: true, max_tokens: 8192 });
+  });
+
+  it('streams a tool call whose arguments arrive whole', async () => {
+    const runner = client.chat.completions.stream({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [WEATHER_TOOL],
+    });
+    const final = await runner.finalChatCompletion();
+    const choice = final.choices[0];
+    expect(choice?.finish_reason).toBe('tool_calls');
+    expect(choice?.message.content).toBe('Let me check.');
+    const call = choice?.message.tool_calls?.[0];
+    expect(call).toMatchObject({ id: 'toolu_01FakeToolCall0000000001', type: 'function' });
+    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual(anthropic.toolInput);
+  });
+
+  it('runs a tool loop: tool call, tool result, final answer', async () => {
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
+    const first = await client.chat.completions.create({ model: MODEL, messages, tools: [WEATHER_TOOL] });
+    const assistant = first.choices[0]?.message;
+    const call = assistant?.tool_calls?.[0];
+    expect(first.choices[0]?.finish_reason).toBe('tool_calls');
+    if (!assistant || call?.type !== 'function') throw new Error('expected a function tool call');
+    expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Paris', unit: 'celsius' });
+
+    messages.push(assistant, { role: 'tool', tool_call_id: call.id, content: '18°C, light rain' });
+    const second = await client.chat.completions.create({ model: MODEL, messages, tools: [WEATHER_TOOL] });
+    expect(second.choices[0]?.message.content).toBe('The tool said: 18°C, light rain');
+    expect(second.choices[0]?.finish_reason).toBe('stop');
+    expect(received()?.body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Let me check.' },
+          { type: 'tool_use', id: call.id, name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: '18°C, light rain' }] },
+    ]);
+    expect(received()?.body.tools).toEqual([
+      {
+        name: 'get_weather',
+        description: 'Current weather in a city',
+        input_schema: WEATHER_TOOL.function.parameters,
+      },
+    ]);
+  });
+
+  it('reports parameters Anthropic cannot take in x-gateway-warnings and does not send them', async () => {
+    const { data, response } = await client.chat.completions
+      .create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], seed: 7 })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toBe('Hello from the fake Claude!');
+    expect(response.headers.get('x-gateway-warnings')).toContain(
+      'seed is not supported by the Anthropic Messages API; not sent',
+    );
+    expect(received()?.body).not.toHaveProperty('seed');
+  });
+
+  it('reports the warnings of a streamed chat in x-gateway-warnings too', async () => {
+    const { data, response } = await client.chat.completions
+      .create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], seed: 7, stream: true })
+      .withResponse();
+    const chunks = [];
+    for await (const chunk of data) chunks.push(chunk);
+    expect(response.headers.get('x-gateway-warnings')).toContain('seed is not supported');
+  });
+});
+
+describe('responses on an Anthropic provider (translated over chat)', () => {
+  it('answers responses.create with instructions as the system prompt', async () => {
+    const response = await client.responses.create({ model: MODEL, input: 'Hi', instructions: 'Be brief' });
+    expect(response.status).toBe('completed');
+    expect(response.output_text).toBe('Hello from the fake Claude!');
+    expect(response.usage).toMatchObject({
+      input_tokens: PROMPT_TOKENS,
+      input_tokens_details: { cached_tokens: 4 },
+      output_tokens: 7,
+    });
+    expect((response.usage as unknown as { cost: number }).cost).toBe(COST_NANO);
+    expect(received()?.body).toMatchObject({
+      system: [{ type: 'text', text: 'Be brief' }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    });
+  });
+
+  it('streams via responses.stream() with ordered sequence numbers', async () => {
+    const stream = client.responses.stream({ model: MODEL, input: [{ role: 'user', content: 'Hi' }] });
+    const events: { type: string; sequence_number: number }[] = [];
+    for await (const event of stream) events.push(event);
+    const final = await stream.finalResponse();
+    expect(events[0]?.type).toBe('response.created');
+    expect(events.at(-1)?.type).toBe('response.completed');
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_event, index) => index));
+    expect(final.output_text).toBe('Hello from the fake Claude!');
+    expect(final.usage).toMatchObject({
+      input_tokens: PROMPT_TOKENS,
+      input_tokens_details: { cached_tokens: 4 },
+    });
+  });
+
+  // Regression: the Responses stream once re-read usage from the final event, which has no cache-write count.
+  it('prices cache writes in a streamed response like in a plain one', async () => {
+    const stream = client.responses.stream({ model: MODEL, input: 'Hi' });
+    const final = await stream.finalResponse();
+    expect((final.usage as unknown as { cost: number }).cost).toBe(COST_NANO);
+  });
+
+  it('returns a function call item for a tool call', async () => {
+    const response = await client.responses.create({
+      model: MODEL,
+      input: 'Weather in Paris?',
+      tools: [
+        {
+          type: 'function',
+          name: 'get_weather',
+          parameters: WEATHER_TOOL.function.parameters,
+          strict: false,
+        },
+      ],
+    });
+    const call = response.output.find((item) => item.type === 'function_call');
+    expect(call).toMatchObject({ name: 'get_weather', call_id: 'toolu_01FakeToolCall0000000001' });
+    expect(call?.type === 'function_call' && JSON.parse(call.arguments)).toEqual(anthropic.toolInput);
+  });
+});
+
+describe('upstream errors from an Anthropic provider', () => {
+  it('returns a caller error with its status and the upstream message', async () => {
+    anthropic.faults.push({
+      kind: 'status',
+      status: 400,
+      errorType: 'invalid_request_error',
+      message: 'messages.0.content.0.text: text content blocks must be non-empty',
+    });
+    const error = await client.chat.completions
+      .create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as Error).message).toContain('text content blocks must be non-empty');
+  });
+
+  it('turns a 529 overloaded into a 502 with the upstream message', async () => {
+    anthropic.faults.push({
+      kind: 'status',
+      status: 529,
+      errorType: 'overloaded_error',
+      message: 'Overloaded',
+    });
+    const error = await client.chat.completions
+      .create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((error as InstanceType<typeof OpenAI.InternalServerError>).status).toBe(502);
+    expect((error as Error).message).toContain('Overloaded');
+  });
+});
