@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, type Principal } from '../auth/authenticate.js';
+import { isMessagesPath } from '../codecs/messages/messages-error.js';
 import { chatCompletions } from '../endpoints/chat-completions.js';
 import { embeddings } from '../endpoints/embeddings.js';
 import { images } from '../endpoints/images.js';
+import { messages, sendMessagesError } from '../endpoints/messages.js';
+import { countMessageTokens } from '../endpoints/messages-count-tokens.js';
 import { getGeneration, getModel, listModels } from '../endpoints/read-endpoints.js';
 import { responses } from '../endpoints/responses.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import { readJsonBody } from '../http/read-json-body.js';
-import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendError, sendJson } from '../http/respond.js';
 import { createRouter } from '../http/router.js';
+import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import { type InferenceRun, runInference } from '../pipeline/run-inference.js';
 import type { AppDeps } from './app-deps.js';
 
@@ -35,6 +38,8 @@ const route = createRouter<Handler>([
   { method: 'POST', pattern: '/v1/responses', handler: inference(responses) },
   { method: 'POST', pattern: '/v1/embeddings', handler: inference(embeddings) },
   { method: 'POST', pattern: '/v1/images/generations', handler: inference(images) },
+  { method: 'POST', pattern: '/v1/messages', handler: { auth: true, run: messages } },
+  { method: 'POST', pattern: '/v1/messages/count_tokens', handler: { auth: true, run: countMessageTokens } },
   { method: 'GET', pattern: '/v1/models', handler: { auth: true, run: listModels } },
   { method: 'GET', pattern: '/v1/models/{id+}', handler: { auth: true, run: getModel } },
   { method: 'GET', pattern: '/v1/generation/{id}', handler: { auth: true, run: getGeneration } },
@@ -66,7 +71,8 @@ export function createApp(deps: AppDeps) {
     handle(ctx, deps).catch((error: unknown) => {
       const failure = toGatewayError(error);
       if (failure.status === 500) deps.log(`request ${requestId} failed: ${String(error)}`);
-      sendError(res, failure, ctx.headers);
+      // The Messages ingress answers every error, authentication included, in Anthropic's shape.
+      (isMessagesPath(req.url) ? sendMessagesError : sendError)(res, failure, ctx.headers);
     });
   };
 }

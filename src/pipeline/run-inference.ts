@@ -21,15 +21,24 @@ export interface InferenceRun {
   reservationId?: string;
 }
 
+/** Writes an error answer before anything was streamed (the contract's shape, or an ingress's own). */
+export type ErrorWriter = (
+  res: RequestContext['res'],
+  error: GatewayError,
+  headers: Record<string, string>,
+) => void;
+
 /**
- * Runs one inference endpoint: gives it a tracker (and so a `gen_` id), answers its errors in the contract's
- * shape, or in-stream once a stream started, and always queues the generation record, whatever happened.
+ * Runs one inference endpoint: gives it a tracker (and so a `gen_` id), answers its errors with `writeError`
+ * (the contract's shape by default), or in-stream once a stream started, settles its spend reservation, and
+ * always queues the generation record, whatever happened.
  */
 export async function runInference(
   ctx: RequestContext,
   deps: AppDeps,
   principal: Principal,
   handle: (run: InferenceRun) => Promise<void>,
+  writeError: ErrorWriter = sendError,
 ): Promise<void> {
   const tracker = new GenerationTracker({
     orgId: principal.org.id,
@@ -49,7 +58,7 @@ export async function runInference(
     if (failure.status >= 500 && failure.code === 'INTERNAL_SERVER_ERROR') {
       deps.log(`request ${ctx.requestId} failed: ${describe(thrown)}`);
     }
-    answerError(run, failure);
+    answerError(run, failure, writeError);
   }
   if (run.reservationId) {
     await deps.limiter
@@ -59,7 +68,7 @@ export async function runInference(
   deps.records.push(tracker.finish(status, failure));
 }
 
-function answerError(run: InferenceRun, error: GatewayError): void {
+function answerError(run: InferenceRun, error: GatewayError, writeError: ErrorWriter): void {
   const { sse, ctx } = run;
   if (ctx.signal.aborted) {
     sse?.end();
@@ -71,7 +80,7 @@ function answerError(run: InferenceRun, error: GatewayError): void {
     return;
   }
   sse?.stopKeepAlive();
-  sendError(ctx.res, error, ctx.headers);
+  writeError(ctx.res, error, ctx.headers);
 }
 
 function describe(error: unknown): string {

@@ -46,11 +46,12 @@ describe('rate limit per key', () => {
     expect(limited).toHaveLength(3);
     expect(env.upstream.received.length - before).toBe(5);
     const refused = limited[0];
-    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(refused?.headers.get('x-ratelimit-limit-requests')).toBe('5');
-    expect(refused?.headers.get('x-ratelimit-remaining-requests')).toBe('0');
-    expect(refused?.headers.get('x-ratelimit-reset-requests')).toMatch(/^\d+s$/);
-    expect(((await refused?.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_REQUESTS');
+    if (!refused) throw new Error('expected a refused request');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('x-ratelimit-limit-requests')).toBe('5');
+    expect(refused.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    expect(refused.headers.get('x-ratelimit-reset-requests')).toMatch(/^\d+s$/);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_REQUESTS');
     const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining-requests'))).sort();
     expect(remaining).toEqual([0, 1, 2, 3, 4]);
   });

@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { emptyUsage, type Usage } from '../../accounting/usage.js';
+import { usageFromChat } from '../../providers/openai/openai-usage.js';
+import { isRecord, type JsonObject } from '../../providers/shared/json.js';
+import type { UsageMeta } from '../shared/usage-body.js';
+import { chatToMessages, messagesUsage } from './chat-to-messages.js';
+
+function fixture(name: string): JsonObject {
+  const parsed: unknown = JSON.parse(
+    readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'),
+  );
+  if (!isRecord(parsed)) throw new Error(`${name} is not a JSON object`);
+  return parsed;
+}
+
+const metaOf = (usage: Usage, costNano = 0): UsageMeta => ({
+  usage,
+  costNano,
+  planningUsage: undefined,
+  planningCostNano: 0,
+});
+
+const META = { id: 'gen_1', model: 'acme/chat-large', stopSequences: ['\n\nHuman:', 'END'] };
+
+/** A one-choice chat completion. */
+function completion(message: JsonObject, finishReason: string, choiceExtra: JsonObject = {}): JsonObject {
+  return {
+    object: 'chat.completion',
+    choices: [
+      { index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason, ...choiceExtra },
+    ],
+  };
+}
+
+const translate = (chat: JsonObject) => chatToMessages(chat, { ...META, usage: metaOf(emptyUsage()) });
+
+describe('chatToMessages', () => {
+  it('turns reasoning, text and two tool calls into thinking, text and tool_use blocks, with usage and cost', () => {
+    const chat = fixture('chat-completion-text-and-tool-use.json');
+    const usage = usageFromChat(chat.usage);
+
+    const { body, warnings } = chatToMessages(chat, { ...META, usage: metaOf(usage, 1_234_567) });
+
+    expect(body).toStrictEqual({
+      id: 'gen_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'acme/chat-large',
+      content: [
+        { type: 'thinking', thinking: 'Two cities, two calls.', signature: '' },
+        { type: 'text', text: "I'll look up both cities." },
+        {
+          type: 'tool_use',
+          id: 'call_8KqzXn2fJ0aRvYb1',
+          name: 'get_weather',
+          input: { city: 'Paris', unit: 'celsius' },
+        },
+        {
+          type: 'tool_use',
+          id: 'call_3WmPq9LtUe6sHc4d',
+          name: 'get_weather',
+          input: { city: 'Berlin', unit: 'celsius' },
+        },
+      ],
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: {
+        // Anthropic counts cached reads apart: 1250 prompt tokens of which 1024 cached.
+        input_tokens: 226,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 1024,
+        output_tokens: 64,
+        cost: 1_234_567,
+        planning_usage_details: null,
+      },
+    });
+    expect(warnings).toStrictEqual([]);
+  });
+
+  it.each([
+    ['stop', {}, 'end_turn', null],
+    ['length', {}, 'max_tokens', null],
+    ['content_filter', {}, 'refusal', null],
+    ['tool_calls', {}, 'tool_use', null],
+    // vLLM names the stop string that ended the answer; SGLang calls it matched_stop.
+    ['stop', { stop_reason: 'END' }, 'stop_sequence', 'END'],
+    ['stop', { matched_stop: '\n\nHuman:' }, 'stop_sequence', '\n\nHuman:'],
+    // A token id, or a string the request did not ask for, is no stop sequence.
+    ['stop', { stop_reason: 128009 }, 'end_turn', null],
+    ['stop', { stop_reason: 'other' }, 'end_turn', null],
+  ])('maps finish_reason %s (%j) to stop_reason %s', (finishReason, extra, stopReason, stopSequence) => {
+    const { body } = translate(completion({ content: 'Hi' }, finishReason, extra));
+    expect({ stop_reason: body.stop_reason, stop_sequence: body.stop_sequence }).toStrictEqual({
+      stop_reason: stopReason,
+      stop_sequence: stopSequence,
+    });
+  });
+
+  it('ends in tool_use when a provider reports tool calls with finish_reason stop', () => {
+    const call = { id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } };
+    const { body } = translate(completion({ content: null, tool_calls: [call] }, 'stop'));
+    expect(body.stop_reason).toBe('tool_use');
+    expect(body.content).toStrictEqual([{ type: 'tool_use', id: 'call_1', name: 'f', input: {} }]);
+  });
+
+  it('answers a refusal as text with stop_reason refusal', () => {
+    const { body } = translate(completion({ content: null, refusal: "I can't help with that." }, 'stop'));
+    expect(body.content).toStrictEqual([{ type: 'text', text: "I can't help with that." }]);
+    expect(body.stop_reason).toBe('refusal');
+  });
+
+  it('takes `reasoning` (OpenRouter, Ollama) as thinking too, and gives a tool call without id one', () => {
+    const call = { type: 'function', function: { name: 'f', arguments: '{"a":1}' } };
+    const { body } = translate(
+      completion({ content: 'x', reasoning: 'hmm', tool_calls: [call] }, 'tool_calls'),
+    );
+    expect(body.content).toStrictEqual([
+      { type: 'thinking', thinking: 'hmm', signature: '' },
+      { type: 'text', text: 'x' },
+      { type: 'tool_use', id: expect.stringMatching(/^toolu_[0-9a-f]{32}$/), name: 'f', input: { a: 1 } },
+    ]);
+  });
+
+  it('warns when tool-call arguments are not a JSON object and sends {}', () => {
+    const call = { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":' } };
+    const { body, warnings } = translate(completion({ content: null, tool_calls: [call] }, 'tool_calls'));
+    expect(body.content).toStrictEqual([{ type: 'tool_use', id: 'call_1', name: 'f', input: {} }]);
+    expect(warnings).toStrictEqual(['the arguments of tool call f were not a JSON object; sent as {}']);
+  });
+});
+
+describe('messagesUsage', () => {
+  it('excludes cached reads and cache writes from input_tokens', () => {
+    const usage = {
+      ...emptyUsage(),
+      inputTokens: 2000,
+      cachedInputTokens: 500,
+      cacheWriteTokens: 300,
+      outputTokens: 9,
+    };
+    expect(messagesUsage(usage)).toStrictEqual({
+      input_tokens: 1200,
+      cache_creation_input_tokens: 300,
+      cache_read_input_tokens: 500,
+      output_tokens: 9,
+    });
+  });
+});

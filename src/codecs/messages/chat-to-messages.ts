@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { Usage } from '../../accounting/usage.js';
+import {
+  arrayMember,
+  isRecord,
+  type JsonObject,
+  recordMember,
+  stringMember,
+  tryParseJson,
+} from '../../providers/shared/json.js';
+import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
+
+/** What the Messages answer takes from the request and the gateway rather than from the chat answer. */
+export interface MessageMeta {
+  /** The message id: the request's `gen_` id, the key of its generation record. */
+  id: string;
+  /** The model slug the caller asked for. */
+  model: string;
+  /** The request's `stop_sequences`, to tell a stop sequence from a natural end where the upstream says. */
+  stopSequences: readonly string[];
+}
+
+export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
+
+/** A tool-use id for a tool call the upstream sent without one. */
+export const newToolUseId = (): string => `toolu_${randomUUID().replaceAll('-', '')}`;
+
+/**
+ * Anthropic's usage convention: `input_tokens` EXCLUDES cached reads and cache writes, which are counted
+ * apart (the canonical `inputTokens` includes them, as OpenAI's `prompt_tokens` does).
+ */
+export function messagesUsage(usage: Usage): JsonObject {
+  return {
+    input_tokens: Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens),
+    cache_creation_input_tokens: usage.cacheWriteTokens,
+    cache_read_input_tokens: usage.cachedInputTokens,
+    output_tokens: usage.outputTokens,
+  };
+}
+
+/** The answer's `usage`: Anthropic's figures plus our `cost` (integer nano-USD) and the planner's part. */
+export function messagesUsageBody(meta: UsageMeta): JsonObject {
+  return {
+    ...messagesUsage(meta.usage),
+    cost: meta.costNano,
+    planning_usage_details: planningUsageBody(meta.planningUsage, meta.planningCostNano),
+  };
+}
+
+/**
+ * The stop sequence that ended the answer, where the upstream names it (vLLM's `stop_reason`, SGLang's
+ * `matched_stop`) and it is one of the request's. OpenAI does not say, so its answers end in `end_turn`.
+ */
+export function matchedStopSequence(choice: unknown, stopSequences: readonly string[]): string | undefined {
+  for (const key of ['stop_reason', 'matched_stop']) {
+    const value = stringMember(choice, key);
+    if (value !== undefined && stopSequences.includes(value)) return value;
+  }
+  return undefined;
+}
+
+/** Chat's `finish_reason` as Messages' `stop_reason`. */
+export function toStopReason(
+  finishReason: unknown,
+  facts: { toolUse: boolean; refusal: boolean; stopSequence: string | undefined },
+): StopReason {
+  if (finishReason === 'length') return 'max_tokens';
+  if (finishReason === 'content_filter') return 'refusal';
+  if (finishReason === 'tool_calls' || finishReason === 'function_call') return 'tool_use';
+  if (facts.stopSequence !== undefined) return 'stop_sequence';
+  // Some providers end a turn with tool calls in `stop`; the caller's tool loop must still run.
+  if (facts.toolUse) return 'tool_use';
+  return facts.refusal ? 'refusal' : 'end_turn';
+}
+
+/** The reasoning text of a chat message or delta: `reasoning_content` (DeepSeek, vLLM) or `reasoning`. */
+export function reasoningText(message: unknown): string | undefined {
+  return stringMember(message, 'reasoning_content') ?? stringMember(message, 'reasoning');
+}
+
+/**
+ * Translates a chat completion into an Anthropic Messages answer: reasoning as a `thinking` block, then the
+ * text, then each tool call as a `tool_use` block with its arguments parsed. Usage carries `cost`.
+ * Response reference: https://docs.anthropic.com/en/api/messages (response)
+ */
+export function chatToMessages(
+  chat: JsonObject,
+  meta: MessageMeta & { usage: UsageMeta },
+): { body: JsonObject; warnings: string[] } {
+  const warnings: string[] = [];
+  const choice = arrayMember(chat, 'choices')?.[0];
+  const message = recordMember(choice, 'message');
+  const content: JsonObject[] = [];
+
+  const reasoning = reasoningText(message);
+  if (reasoning) content.push({ type: 'thinking', thinking: reasoning, signature: '' });
+  const text = messageText(message?.content);
+  if (text !== '') content.push({ type: 'text', text });
+  const refusal = stringMember(message, 'refusal');
+  if (refusal) content.push({ type: 'text', text: refusal });
+  const toolCalls = arrayMember(message, 'tool_calls') ?? [];
+  for (const call of toolCalls) content.push(toolUseBlock(call, warnings));
+
+  const stopSequence = matchedStopSequence(choice, meta.stopSequences);
+  const finishReason = isRecord(choice) ? choice.finish_reason : undefined;
+  const facts = {
+    toolUse: toolCalls.length > 0,
+    refusal: refusal !== undefined && refusal !== '',
+    stopSequence,
+  };
+  return {
+    body: {
+      id: meta.id,
+      type: 'message',
+      role: 'assistant',
+      model: meta.model,
+      content,
+      stop_reason: toStopReason(finishReason, facts),
+      stop_sequence: stopSequence ?? null,
+      usage: messagesUsageBody(meta.usage),
+    },
+    warnings,
+  };
+}
+
+/** A chat message's content: a string, or (some providers) an array of text parts. */
+function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => stringMember(part, 'text') ?? '').join('');
+}
+
+function toolUseBlock(call: unknown, warnings: string[]): JsonObject {
+  const fn = recordMember(call, 'function');
+  const name = stringMember(fn, 'name') ?? '';
+  return {
+    type: 'tool_use',
+    id: stringMember(call, 'id') ?? newToolUseId(),
+    name,
+    input: toolInput(stringMember(fn, 'arguments') ?? '', name, warnings),
+  };
+}
+
+/** Tool-call arguments as the object `input`; empty arguments are `{}`. */
+export function toolInput(args: string, name: string, warnings: string[]): JsonObject {
+  if (args.trim() === '') return {};
+  const parsed = tryParseJson(args);
+  if (isRecord(parsed)) return parsed;
+  warnings.push(`the arguments of tool call ${name} were not a JSON object; sent as {}`);
+  return {};
+}

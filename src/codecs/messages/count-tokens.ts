@@ -1,0 +1,61 @@
+import {
+  arrayMember,
+  isRecord,
+  type JsonObject,
+  recordMember,
+  stringMember,
+} from '../../providers/shared/json.js';
+
+/** Tokens of one text. */
+export type TextTokenCounter = (text: string) => number;
+
+const NO_SPECIAL_TOKENS = new Set<string>();
+
+/**
+ * GPT-4o's tokenizer (o200k_base), loaded on first use: loading it takes about 200 ms and 35 MB, which a
+ * gateway that never counts should not pay at start. It is not every serving model's own tokenizer (the
+ * gateway cannot know them all; Claude's counts run higher), so counts of other vendors' models are close,
+ * not exact. Text that looks like a special token (`<|endoftext|>`) counts as plain text, as a model gets it.
+ */
+export async function loadTokenCounter(): Promise<TextTokenCounter> {
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  return (text) => (text === '' ? 0 : countTokens(text, { disallowedSpecial: NO_SPECIAL_TOKENS }));
+}
+
+/** OpenAI's framing of a chat request: tokens per message, and priming of the answer. */
+const PER_MESSAGE = 3;
+const REPLY_PRIMING = 3;
+/** An image of unknown size, counted as OpenAI counts a 512x512 image at high detail (85 + 170). */
+const IMAGE_TOKENS = 255;
+
+/**
+ * Input tokens of a chat request, as OpenAI frames messages (3 tokens each, plus role and content, plus 3
+ * priming the answer); tool calls count their name and arguments, tool definitions their JSON. Images count
+ * a flat figure, their size being unknown without decoding them; files count nothing.
+ */
+export function countChatInputTokens(chat: JsonObject, count: TextTokenCounter): number {
+  let tokens = REPLY_PRIMING;
+  for (const message of arrayMember(chat, 'messages') ?? []) {
+    if (!isRecord(message)) continue;
+    tokens += PER_MESSAGE + count(stringMember(message, 'role') ?? '');
+    tokens += contentTokens(message.content, count);
+    for (const call of arrayMember(message, 'tool_calls') ?? []) {
+      const fn = recordMember(call, 'function');
+      tokens += count(stringMember(fn, 'name') ?? '') + count(stringMember(fn, 'arguments') ?? '');
+    }
+  }
+  const tools = arrayMember(chat, 'tools');
+  if (tools && tools.length > 0) tokens += count(JSON.stringify(tools));
+  return tokens;
+}
+
+function contentTokens(content: unknown, count: TextTokenCounter): number {
+  if (typeof content === 'string') return count(content);
+  let tokens = 0;
+  for (const part of Array.isArray(content) ? content : []) {
+    const type = stringMember(part, 'type');
+    if (type === 'text') tokens += count(stringMember(part, 'text') ?? '');
+    else if (type === 'image_url') tokens += IMAGE_TOKENS;
+  }
+  return tokens;
+}

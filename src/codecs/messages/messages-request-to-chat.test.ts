@@ -1,0 +1,317 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { isRecord, type JsonObject } from '../../providers/shared/json.js';
+import { messagesRequestToChat, reasoningEffortFor } from './messages-request-to-chat.js';
+import { parseCountTokensRequest, parseMessagesRequest } from './parse-messages-request.js';
+
+function fixture(name: string): JsonObject {
+  const parsed: unknown = JSON.parse(
+    readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'),
+  );
+  if (!isRecord(parsed)) throw new Error(`${name} is not a JSON object`);
+  return parsed;
+}
+
+/** Parses and translates, as the endpoint does. */
+const translate = (request: JsonObject) => messagesRequestToChat(parseMessagesRequest(request));
+
+const base = { model: 'acme/chat-large', max_tokens: 256 };
+const user = (content: unknown) => ({ ...base, messages: [{ role: 'user', content }] });
+
+function failure(run: () => unknown): GatewayError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a GatewayError');
+}
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+describe('messagesRequestToChat', () => {
+  it('translates system, images, tool_use/tool_result history, tools and tool_choice into a chat request', () => {
+    const { body, warnings } = translate(fixture('messages-request-with-tool-history.json'));
+
+    expect(body).toStrictEqual({
+      model: 'acme/chat-large',
+      temperature: 0.3,
+      top_p: 0.9,
+      top_k: 40,
+      stream: false,
+      gateway: { order: ['fast-cloud'] },
+      custom_vendor_flag: { keep: true },
+      messages: [
+        {
+          role: 'system',
+          content:
+            'You are a travel assistant.\n\nUse the tools for live data. Answer in one short paragraph.',
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: "Where is this, and what's the weather there and in Berlin?" },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+            { type: 'image_url', image_url: { url: 'https://example.com/europe-map.png' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: 'That is Paris. Let me check both cities.',
+          tool_calls: [
+            {
+              id: 'toolu_01A09q90qw90lq917835lq9',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' },
+            },
+            {
+              id: 'toolu_01B7kPq2vXa8Zr3LmN5tY6wE',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Berlin","unit":"celsius"}' },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'toolu_01A09q90qw90lq917835lq9', content: '18°C, partly cloudy' },
+        {
+          role: 'tool',
+          tool_call_id: 'toolu_01B7kPq2vXa8Zr3LmN5tY6wE',
+          content: 'Error: weather service timed out',
+        },
+        { role: 'user', content: [{ type: 'text', text: 'Retry Berlin if you can.' }] },
+      ],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Current weather for a city.',
+            parameters: {
+              type: 'object',
+              properties: {
+                city: { type: 'string' },
+                unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+              },
+              required: ['city'],
+            },
+          },
+        },
+      ],
+      tool_choice: 'required',
+      parallel_tool_calls: false,
+      stop: ['\n\nHuman:'],
+      max_tokens: 1024,
+      reasoning_effort: 'medium',
+      user: 'user-7f3a',
+    });
+    expect(warnings).toStrictEqual([
+      'tools of type web_search_20250305 are not supported on this route; dropped',
+    ]);
+  });
+
+  it.each([
+    [{ type: 'auto' }, { tool_choice: 'auto' }],
+    [{ type: 'any' }, { tool_choice: 'required' }],
+    [{ type: 'none' }, { tool_choice: 'none' }],
+    [
+      { type: 'tool', name: 'get_weather' },
+      { tool_choice: { type: 'function', function: { name: 'get_weather' } } },
+    ],
+    [
+      { type: 'auto', disable_parallel_tool_use: true },
+      { tool_choice: 'auto', parallel_tool_calls: false },
+    ],
+  ])('maps tool_choice %j', (toolChoice, expected) => {
+    const tools = [{ name: 'get_weather', input_schema: { type: 'object' } }];
+    const { body } = translate({ ...user('hi'), tools, tool_choice: toolChoice });
+    expect({ tool_choice: body.tool_choice, parallel_tool_calls: body.parallel_tool_calls }).toStrictEqual({
+      parallel_tool_calls: undefined,
+      ...expected,
+    });
+  });
+
+  it('drops tool_choice when no tool is left to choose', () => {
+    const { body } = translate({ ...user('hi'), tool_choice: { type: 'any' } });
+    expect(body).not.toHaveProperty('tool_choice');
+    expect(body).not.toHaveProperty('tools');
+  });
+
+  it.each([
+    [1024, 'low'],
+    [4000, 'low'],
+    [4096, 'medium'],
+    [10000, 'medium'],
+    [16384, 'high'],
+    [31999, 'high'],
+  ])('maps a thinking budget of %i tokens to reasoning_effort %s', (budget, effort) => {
+    expect(reasoningEffortFor(budget)).toBe(effort);
+    const { body } = translate({ ...user('hi'), thinking: { type: 'enabled', budget_tokens: budget } });
+    expect(body.reasoning_effort).toBe(effort);
+  });
+
+  it('sends no reasoning_effort when thinking is disabled', () => {
+    const { body } = translate({ ...user('hi'), thinking: { type: 'disabled' } });
+    expect(body).not.toHaveProperty('reasoning_effort');
+    expect(body).not.toHaveProperty('thinking');
+  });
+
+  it('keeps string content and a string system prompt as they are', () => {
+    const { body, warnings } = translate({ ...user('Hello'), system: 'Be brief.' });
+    expect(body.messages).toStrictEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hello' },
+    ]);
+    expect(warnings).toStrictEqual([]);
+  });
+
+  it('moves images of a tool result into the user message that follows, labelled with the call', () => {
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } };
+    const { body } = translate({
+      ...base,
+      messages: [
+        { role: 'user', content: 'Take a screenshot.' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'screenshot', input: {} }],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'done' }, image] },
+          ],
+        },
+      ],
+    });
+    expect(body.messages).toStrictEqual([
+      { role: 'user', content: 'Take a screenshot.' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'screenshot', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'toolu_1', content: 'done' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Image returned by tool call toolu_1:' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+        ],
+      },
+    ]);
+  });
+
+  it('sends a PDF as a file part and a text document as text', () => {
+    const { body } = translate(
+      user([
+        {
+          type: 'document',
+          title: 'report.pdf',
+          source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0x' },
+        },
+        { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Plain notes.' } },
+      ]),
+    );
+    expect(body.messages).toStrictEqual([
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'file',
+            file: { filename: 'report.pdf', file_data: 'data:application/pdf;base64,JVBERi0x' },
+          },
+          { type: 'text', text: 'Plain notes.' },
+        ],
+      },
+    ]);
+  });
+
+  it('warns about what chat cannot take: prefill, Anthropic-only members, unsupported blocks', () => {
+    const { body, warnings } = translate({
+      ...base,
+      service_tier: 'standard_only',
+      mcp_servers: [{ type: 'url', url: 'https://mcp.example.com', name: 'x' }],
+      messages: [
+        { role: 'user', content: [{ type: 'search_result', source: 'x', title: 't', content: [] }] },
+        { role: 'assistant', content: 'The answer is' },
+      ],
+    });
+    expect(body).not.toHaveProperty('service_tier');
+    expect(body).not.toHaveProperty('mcp_servers');
+    expect(body.messages).toStrictEqual([{ role: 'assistant', content: 'The answer is' }]);
+    expect(warnings).toStrictEqual([
+      'mcp_servers (MCP connector) is not supported on this route; ignored',
+      'service_tier is not supported on this route; ignored',
+      'content blocks of type search_result are not supported on this route; dropped',
+      'a final assistant message (prefill) is sent as an earlier assistant turn; the answer may not continue it',
+    ]);
+  });
+});
+
+describe('parseMessagesRequest', () => {
+  it.each([
+    ['missing max_tokens', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, 'max_tokens'],
+    ['max_tokens 0', { ...user('hi'), max_tokens: 0 }, 'max_tokens'],
+    ['missing model', { max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }, 'model'],
+    ['missing messages', { ...base }, 'messages'],
+    [
+      'a system role in messages',
+      { ...base, messages: [{ role: 'system', content: 'x' }] },
+      'messages.0.role',
+    ],
+    [
+      'content not a string or blocks',
+      { ...base, messages: [{ role: 'user', content: 5 }] },
+      'messages.0.content',
+    ],
+    ['system not text', { ...user('hi'), system: [{ type: 'image' }] }, 'system'],
+    ['tool_choice tool without name', { ...user('hi'), tool_choice: { type: 'tool' } }, 'tool_choice'],
+  ])('rejects %s with 400 BAD_REQUEST naming the field', (_name, body, param) => {
+    const error = failure(() => parseMessagesRequest(body));
+    expect({ status: error.status, code: error.code, param: error.param }).toStrictEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+      param,
+    });
+  });
+
+  it.each([
+    [
+      'a tool_use without id',
+      [{ type: 'tool_use', name: 'f', input: {} }],
+      'assistant',
+      'messages.0.content.0.id',
+    ],
+    [
+      'a tool_result without tool_use_id',
+      [{ type: 'tool_result', content: 'x' }],
+      'user',
+      'messages.0.content.0.tool_use_id',
+    ],
+    [
+      'a tool_use in a user turn',
+      [{ type: 'tool_use', id: 'a', name: 'f', input: {} }],
+      'user',
+      'messages.0.content.0',
+    ],
+    ['an image without source', [{ type: 'image' }], 'user', 'messages.0.content.0.source'],
+    ['a text block without text', [{ type: 'text' }], 'user', 'messages.0.content.0.text'],
+  ])('rejects %s with 400 naming the block', (_name, content, role, param) => {
+    const error = failure(() => translate({ ...base, messages: [{ role, content }] }));
+    expect({ status: error.status, code: error.code, param: error.param }).toStrictEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+      param,
+    });
+  });
+
+  it('rejects a client tool without input_schema', () => {
+    const error = failure(() => translate({ ...user('hi'), tools: [{ name: 'f' }] }));
+    expect(error.param).toBe('tools.0.input_schema');
+  });
+
+  it('takes a count_tokens request without max_tokens', () => {
+    const request = parseCountTokensRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    expect(request.model).toBe('m');
+  });
+});
