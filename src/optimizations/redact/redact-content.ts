@@ -1,0 +1,112 @@
+import { isRecord, type JsonObject, tryParseJson } from '../../providers/shared/json.js';
+import type { RedactCounts, Redactor } from './redact-text.js';
+
+/**
+ * Walkers over the places a message keeps text. They build new containers along the way and never mutate
+ * their input; every property they do not know is copied as it is, and parts without text (images, audio,
+ * files, thinking blocks with their signatures) are passed through untouched. Names (of tools, functions,
+ * participants) are identifiers, not text, and are left alone.
+ */
+
+/** Masks one text and remembers what it masked. */
+export type Scrub = (text: string) => string;
+
+/** A scrub bound to one redactor, with the running counts of everything it masked. */
+export function createScrub(redactor: Redactor): { scrub: Scrub; counts: () => RedactCounts } {
+  const counts: RedactCounts = {};
+  const scrub: Scrub = (text) => {
+    const result = redactor.redact(text);
+    for (const [name, count] of Object.entries(result.counts)) counts[name] = (counts[name] ?? 0) + count;
+    return result.text;
+  };
+  return { scrub, counts: () => ({ ...counts }) };
+}
+
+/** Part types whose `text` member is text (chat, Responses and Anthropic spellings). */
+const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
+
+function withScrubbedString(record: JsonObject, key: string, scrub: Scrub): JsonObject {
+  const value = record[key];
+  return typeof value === 'string' ? { ...record, [key]: scrub(value) } : record;
+}
+
+/**
+ * Every string of a parsed JSON value (`tool_use.input`), keys excepted: the model writes these objects to
+ * the tool's schema, whose property names are not data, and a custom term that happens to be a property
+ * name must not break the call (tool results are free-form and are masked as text, keys included). A
+ * safe-integer number that a detector would mask (a card number sent as a number) becomes its masked
+ * string, since the number itself cannot be masked.
+ */
+export function scrubJsonValue(value: unknown, scrub: Scrub): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    const masked = scrub(String(value));
+    return masked === String(value) ? value : masked;
+  }
+  if (Array.isArray(value)) return value.map((item) => scrubJsonValue(item, scrub));
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubJsonValue(item, scrub)]));
+}
+
+/** JSON string and number tokens, a string followed by `:` being a key. */
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"(\s*:)?|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/**
+ * Tool-call arguments: a JSON string whose string values (and numbers a detector recognises) are masked
+ * token by token, keys excepted as in `scrubJsonValue`, so the result stays valid JSON with the caller's
+ * formatting and number precision, and is byte-identical when nothing was found. Arguments that are not
+ * JSON are masked as plain text.
+ */
+export function scrubArguments(args: string, scrub: Scrub): string {
+  if (tryParseJson(args) === undefined) return scrub(args);
+  return args.replace(JSON_TOKEN, (token: string, key: string | undefined) => {
+    if (key !== undefined) return token;
+    if (!token.startsWith('"')) {
+      const masked = scrub(token);
+      return masked === token ? token : JSON.stringify(masked);
+    }
+    const decoded: unknown = JSON.parse(token);
+    if (typeof decoded !== 'string') return token;
+    const masked = scrub(decoded);
+    return masked === decoded ? token : JSON.stringify(masked);
+  });
+}
+
+function scrubPart(part: unknown, scrub: Scrub): unknown {
+  if (typeof part === 'string') return scrub(part);
+  if (!isRecord(part) || typeof part.type !== 'string') return part;
+  if (TEXT_PARTS.has(part.type)) return withScrubbedString(part, 'text', scrub);
+  switch (part.type) {
+    case 'refusal':
+      return withScrubbedString(part, 'refusal', scrub);
+    case 'tool_result':
+      return 'content' in part ? { ...part, content: scrubContent(part.content, scrub) } : part;
+    case 'tool_use':
+      return 'input' in part ? { ...part, input: scrubJsonValue(part.input, scrub) } : part;
+    case 'document':
+      return scrubDocument(part, scrub);
+    default:
+      return part;
+  }
+}
+
+/** Anthropic documents with a plain-text or content-block source; PDFs and URLs are not text here. */
+function scrubDocument(part: JsonObject, scrub: Scrub): JsonObject {
+  const source = part.source;
+  if (!isRecord(source)) return part;
+  if (source.type === 'text') return { ...part, source: withScrubbedString(source, 'data', scrub) };
+  if (source.type === 'content')
+    return { ...part, source: { ...source, content: scrubContent(source.content, scrub) } };
+  return part;
+}
+
+/**
+ * A message's content in any of the APIs' shapes: a string, or an array of parts where the text parts
+ * (`text`, `input_text`, `output_text`, `refusal`), tool results (recursively) and tool-use inputs are
+ * masked and everything else is kept.
+ */
+export function scrubContent(content: unknown, scrub: Scrub): unknown {
+  if (typeof content === 'string') return scrub(content);
+  if (!Array.isArray(content)) return content;
+  return content.map((part) => scrubPart(part, scrub));
+}

@@ -1,0 +1,270 @@
+import { describe, expect, it } from 'vitest';
+import type { RedactSettings } from '../../gateway-settings/gateway-settings.js';
+import {
+  redactAnthropicMessages,
+  redactChatMessages,
+  redactContent,
+  redactResponsesInput,
+} from './redact-request.js';
+
+const SETTINGS: RedactSettings = { email: true, phone: true, credit_card: true, custom: ['Falcon'] };
+const EMAIL = 'christian@gmail.com';
+const MASKED_EMAIL = 'c****n@g****l.com';
+const IMAGE = { type: 'image_url', image_url: { url: 'data:image/png;base64,christian@gmail.com' } };
+
+/** Runs `redact` on a deep copy and checks the original was not touched. */
+function unchanged<T>(input: T, redact: (input: T) => unknown): unknown {
+  const before = structuredClone(input);
+  const result = redact(input);
+  expect(input).toEqual(before);
+  return result;
+}
+
+describe('redactChatMessages', () => {
+  const messages = [
+    { role: 'system', content: `Escalate to ${EMAIL}.`, cache_hint: 'keep' },
+    {
+      role: 'user',
+      name: 'christian@gmail.com',
+      content: [{ type: 'text', text: 'Card 4111 1111 1111 1111, project Falcon' }, IMAGE],
+    },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_1',
+          type: 'function',
+          function: {
+            name: 'send_mail',
+            arguments: `{"to": "${EMAIL}", "cc": ["+1 (555) 123-4567"], "n": 3}`,
+          },
+        },
+        { id: 'call_2', type: 'function', function: { name: 'notes', arguments: `to ${EMAIL}` } },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'call_1', content: `sent to ${EMAIL}` },
+    { role: 'assistant', content: [{ type: 'refusal', refusal: `No, ${EMAIL}.` }], refusal: `No, ${EMAIL}.` },
+    'not a message',
+  ];
+
+  it('masks every text, keeps everything else, never mutates the input', () => {
+    const result = unchanged(messages, (input) => redactChatMessages(input, SETTINGS));
+    expect(result).toEqual({
+      messages: [
+        { role: 'system', content: `Escalate to ${MASKED_EMAIL}.`, cache_hint: 'keep' },
+        {
+          role: 'user',
+          name: 'christian@gmail.com',
+          content: [{ type: 'text', text: 'Card 41** **** **** ***1, project ****' }, IMAGE],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: {
+                name: 'send_mail',
+                arguments: `{"to": "${MASKED_EMAIL}", "cc": ["+1 (5**) ***-***7"], "n": 3}`,
+              },
+            },
+            { id: 'call_2', type: 'function', function: { name: 'notes', arguments: `to ${MASKED_EMAIL}` } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: `sent to ${MASKED_EMAIL}` },
+        {
+          role: 'assistant',
+          content: [{ type: 'refusal', refusal: `No, ${MASKED_EMAIL}.` }],
+          refusal: `No, ${MASKED_EMAIL}.`,
+        },
+        'not a message',
+      ],
+      counts: { email: 6, credit_card: 1, custom: 1, phone: 1 },
+    });
+  });
+
+  it.each([
+    [
+      'keeps arguments byte-identical when nothing is found',
+      '{ "city" :\n "Paris" }',
+      '{ "city" :\n "Paris" }',
+    ],
+    [
+      'keeps big numbers exact',
+      '{"id": 12345678901234567890, "to": "jo@x.io"}',
+      '{"id": 12345678901234567890, "to": "****@****.io"}',
+    ],
+    ['masks a card sent as a number', '{"card": 4111111111111111}', '{"card": "41*************1"}'],
+    ['never touches keys', '{"Falcon": "Falcon"}', '{"Falcon": "****"}'],
+    [
+      'masks escaped strings',
+      '{"note": "mail \\"christian@gmail.com\\""}',
+      `{"note": "mail \\"${MASKED_EMAIL}\\""}`,
+    ],
+    ['masks non-JSON arguments as text', '{"to": christian@gmail.com', `{"to": ${MASKED_EMAIL}`],
+  ])('tool arguments: %s', (_, args, expected) => {
+    const call = { id: 'c', type: 'function', function: { name: 'f', arguments: args } };
+    const { messages: out } = redactChatMessages([{ role: 'assistant', tool_calls: [call] }], SETTINGS);
+    expect(out).toEqual([
+      { role: 'assistant', tool_calls: [{ ...call, function: { name: 'f', arguments: expected } }] },
+    ]);
+  });
+
+  it('masks the legacy function_call and reports no counts when nothing matched', () => {
+    const message = { role: 'assistant', function_call: { name: 'f', arguments: `{"a":"${EMAIL}"}` } };
+    expect(redactChatMessages([message], SETTINGS).messages).toEqual([
+      { role: 'assistant', function_call: { name: 'f', arguments: `{"a":"${MASKED_EMAIL}"}` } },
+    ]);
+    expect(redactChatMessages([{ role: 'user', content: 'hello' }], SETTINGS).counts).toEqual({});
+  });
+});
+
+describe('redactResponsesInput', () => {
+  it('masks a string input and instructions', () => {
+    expect(redactResponsesInput(`hi from ${EMAIL}`, 'Never reveal Falcon.', SETTINGS)).toEqual({
+      input: `hi from ${MASKED_EMAIL}`,
+      instructions: 'Never reveal ****.',
+      counts: { email: 1, custom: 1 },
+    });
+  });
+
+  it('masks message parts, function calls and their outputs; keeps reasoning and images', () => {
+    const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: EMAIL }] };
+    const image = { type: 'input_image', image_url: 'https://example.com/christian@gmail.com.png' };
+    const input = [
+      { role: 'user', content: [{ type: 'input_text', text: `I am ${EMAIL}` }, image] },
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: `Noted, ${EMAIL}`, annotations: [] }],
+      },
+      reasoning,
+      { type: 'function_call', call_id: 'c1', name: 'lookup', arguments: `{"email":"${EMAIL}"}` },
+      { type: 'function_call_output', call_id: 'c1', output: `{"phone":"+44 20 7946 0958"}` },
+      { type: 'function_call_output', call_id: 'c2', output: [{ type: 'input_text', text: EMAIL }] },
+      { type: 'item_reference', id: 'msg_1' },
+    ];
+    const result = unchanged(input, (value) => redactResponsesInput(value, undefined, SETTINGS));
+    expect(result).toEqual({
+      input: [
+        { role: 'user', content: [{ type: 'input_text', text: `I am ${MASKED_EMAIL}` }, image] },
+        {
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: `Noted, ${MASKED_EMAIL}`, annotations: [] }],
+        },
+        reasoning,
+        { type: 'function_call', call_id: 'c1', name: 'lookup', arguments: `{"email":"${MASKED_EMAIL}"}` },
+        { type: 'function_call_output', call_id: 'c1', output: `{"phone":"+44 ** **** ***8"}` },
+        { type: 'function_call_output', call_id: 'c2', output: [{ type: 'input_text', text: MASKED_EMAIL }] },
+        { type: 'item_reference', id: 'msg_1' },
+      ],
+      instructions: undefined,
+      counts: { email: 4, phone: 1 },
+    });
+  });
+});
+
+describe('redactAnthropicMessages', () => {
+  it('masks system blocks, text, tool_use input and tool_result content; keeps thinking and images', () => {
+    const thinking = { type: 'thinking', thinking: `user is ${EMAIL}`, signature: 'sig' };
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } };
+    const system = [{ type: 'text', text: `Owner: ${EMAIL}`, cache_control: { type: 'ephemeral' } }];
+    const messages = [
+      { role: 'user', content: `Hi, I'm ${EMAIL}` },
+      {
+        role: 'assistant',
+        content: [
+          thinking,
+          { type: 'text', text: 'Looking up Falcon.' },
+          {
+            type: 'tool_use',
+            id: 't1',
+            name: 'crm',
+            input: { query: { email: EMAIL, tags: ['Falcon'] }, limit: 5 },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: `found ${EMAIL}` },
+          { type: 'tool_result', tool_use_id: 't2', content: [{ type: 'text', text: EMAIL }, image] },
+          {
+            type: 'document',
+            source: { type: 'text', media_type: 'text/plain', data: `Call +1 (555) 123-4567` },
+          },
+        ],
+      },
+    ];
+    const result = unchanged({ system, messages }, (value) =>
+      redactAnthropicMessages(value.system, value.messages, SETTINGS),
+    );
+    expect(result).toEqual({
+      system: [{ type: 'text', text: `Owner: ${MASKED_EMAIL}`, cache_control: { type: 'ephemeral' } }],
+      messages: [
+        { role: 'user', content: `Hi, I'm ${MASKED_EMAIL}` },
+        {
+          role: 'assistant',
+          content: [
+            thinking,
+            { type: 'text', text: 'Looking up ****.' },
+            {
+              type: 'tool_use',
+              id: 't1',
+              name: 'crm',
+              input: { query: { email: MASKED_EMAIL, tags: ['****'] }, limit: 5 },
+            },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't1', content: `found ${MASKED_EMAIL}` },
+            {
+              type: 'tool_result',
+              tool_use_id: 't2',
+              content: [{ type: 'text', text: MASKED_EMAIL }, image],
+            },
+            {
+              type: 'document',
+              source: { type: 'text', media_type: 'text/plain', data: 'Call +1 (5**) ***-***7' },
+            },
+          ],
+        },
+      ],
+      counts: { email: 5, custom: 2, phone: 1 },
+    });
+  });
+
+  it('masks a string system prompt', () => {
+    expect(redactAnthropicMessages(`Owner ${EMAIL}`, [], SETTINGS).system).toBe(`Owner ${MASKED_EMAIL}`);
+  });
+});
+
+describe('redactContent', () => {
+  it.each([
+    ['a string', `to ${EMAIL}`, `to ${MASKED_EMAIL}`],
+    ['null', null, null],
+    ['an object that is not content', { text: EMAIL }, { text: EMAIL }],
+    [
+      'unknown part types',
+      [{ type: 'input_audio', input_audio: { data: EMAIL } }],
+      [{ type: 'input_audio', input_audio: { data: EMAIL } }],
+    ],
+    [
+      'tool_use input, numbers a detector recognises included',
+      [{ type: 'tool_use', id: 't', name: 'pay', input: { card: 4111111111111111, cents: 1250 } }],
+      [{ type: 'tool_use', id: 't', name: 'pay', input: { card: '41*************1', cents: 1250 } }],
+    ],
+    [
+      'text parts of every spelling',
+      [{ type: 'output_text', text: EMAIL }],
+      [{ type: 'output_text', text: MASKED_EMAIL }],
+    ],
+  ])('%s', (_, content, expected) => {
+    expect(redactContent(content, SETTINGS).content).toEqual(expected);
+  });
+});

@@ -1,0 +1,123 @@
+import type { RedactSettings } from '../../gateway-settings/gateway-settings.js';
+import { isRecord, type JsonObject } from '../../providers/shared/json.js';
+import { createScrub, type Scrub, scrubArguments, scrubContent } from './redact-content.js';
+import { createRedactor, type RedactCounts } from './redact-text.js';
+
+/**
+ * `gateway.redact` applied to whole requests, for each API's shape. Pure: the inputs are never mutated, the
+ * results are new containers that keep every property they do not know, and the counts say how many
+ * values of each kind were masked (for the record; the values themselves are never kept).
+ */
+
+/** A function-call object (`{ name, arguments }`) with its JSON arguments masked. */
+function scrubFunctionCall(value: unknown, scrub: Scrub): unknown {
+  if (!isRecord(value) || typeof value.arguments !== 'string') return value;
+  return { ...value, arguments: scrubArguments(value.arguments, scrub) };
+}
+
+/** A chat `tool_calls[]` entry: function arguments, or a custom tool's free-text input. */
+function scrubToolCall(call: unknown, scrub: Scrub): unknown {
+  if (!isRecord(call)) return call;
+  if (isRecord(call.function)) return { ...call, function: scrubFunctionCall(call.function, scrub) };
+  if (isRecord(call.custom) && typeof call.custom.input === 'string')
+    return { ...call, custom: { ...call.custom, input: scrub(call.custom.input) } };
+  return call;
+}
+
+function scrubChatMessage(message: unknown, scrub: Scrub): unknown {
+  if (!isRecord(message)) return message;
+  const copy: JsonObject = { ...message };
+  if ('content' in message) copy.content = scrubContent(message.content, scrub);
+  if (typeof message.refusal === 'string') copy.refusal = scrub(message.refusal);
+  if (Array.isArray(message.tool_calls))
+    copy.tool_calls = message.tool_calls.map((call) => scrubToolCall(call, scrub));
+  if ('function_call' in message) copy.function_call = scrubFunctionCall(message.function_call, scrub);
+  return copy;
+}
+
+/**
+ * Chat Completions `messages`: string and part contents of every role (tool results included), refusals,
+ * and assistant `tool_calls[].function.arguments` (legacy `function_call` too).
+ */
+export function redactChatMessages(
+  messages: unknown[],
+  settings: RedactSettings,
+): { messages: unknown[]; counts: RedactCounts } {
+  const { scrub, counts } = createScrub(createRedactor(settings));
+  return { messages: messages.map((message) => scrubChatMessage(message, scrub)), counts: counts() };
+}
+
+function scrubResponsesItem(item: unknown, scrub: Scrub): unknown {
+  if (typeof item === 'string') return scrub(item);
+  if (!isRecord(item)) return item;
+  switch (item.type) {
+    case undefined:
+    case 'message':
+      return 'content' in item ? { ...item, content: scrubContent(item.content, scrub) } : item;
+    case 'function_call':
+      return scrubFunctionCall(item, scrub);
+    case 'function_call_output':
+    case 'custom_tool_call_output':
+      return 'output' in item ? { ...item, output: scrubContent(item.output, scrub) } : item;
+    case 'custom_tool_call':
+      return typeof item.input === 'string' ? { ...item, input: scrub(item.input) } : item;
+    default:
+      return item;
+  }
+}
+
+/** A Responses `input` or `instructions`: a string, or a list of input items. */
+function scrubResponsesValue(value: unknown, scrub: Scrub): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((item) => scrubResponsesItem(item, scrub));
+  return value;
+}
+
+/**
+ * Responses `input` (string or items) and `instructions`: messages' text parts, `function_call.arguments`,
+ * `function_call_output.output` and custom tool calls. Reasoning items are kept as they are: their
+ * encrypted content is opaque and must round-trip unchanged.
+ */
+export function redactResponsesInput(
+  input: unknown,
+  instructions: unknown,
+  settings: RedactSettings,
+): { input: unknown; instructions: unknown; counts: RedactCounts } {
+  const { scrub, counts } = createScrub(createRedactor(settings));
+  return {
+    input: scrubResponsesValue(input, scrub),
+    instructions: scrubResponsesValue(instructions, scrub),
+    counts: counts(),
+  };
+}
+
+/**
+ * Anthropic Messages `system` (string or text blocks) and `messages`: `text` blocks, `tool_result` content
+ * (string or blocks), the string values of `tool_use.input`, and text documents. `thinking` blocks are kept
+ * as they are (their signature covers the text).
+ */
+export function redactAnthropicMessages(
+  system: unknown,
+  messages: unknown[],
+  settings: RedactSettings,
+): { system: unknown; messages: unknown[]; counts: RedactCounts } {
+  const { scrub, counts } = createScrub(createRedactor(settings));
+  const redacted = messages.map((message) =>
+    isRecord(message) && 'content' in message
+      ? { ...message, content: scrubContent(message.content, scrub) }
+      : message,
+  );
+  return { system: scrubContent(system, scrub), messages: redacted, counts: counts() };
+}
+
+/**
+ * Any one message content (string or parts, in chat, Responses or Anthropic spelling), for callers that
+ * hold a single content rather than a whole request.
+ */
+export function redactContent(
+  content: unknown,
+  settings: RedactSettings,
+): { content: unknown; counts: RedactCounts } {
+  const { scrub, counts } = createScrub(createRedactor(settings));
+  return { content: scrubContent(content, scrub), counts: counts() };
+}
