@@ -1,6 +1,6 @@
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import { chatChunkWriter, finalizeChatCompletion } from '../codecs/chat/chat-response.js';
-import { type ChatRequest, parseChatRequest } from '../codecs/chat/parse-chat-request.js';
+import { parseChatRequest } from '../codecs/chat/parse-chat-request.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
@@ -8,12 +8,14 @@ import { SseWriter } from '../http/sse-writer.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { openStream } from '../pipeline/open-stream.js';
+import { prepareRequest } from '../pipeline/prepare-request.js';
 import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 import { DEFAULT_OUTPUT_BOUND, reserveSpend } from '../pipeline/reserve-spend.js';
 import { planFor, resolveModel } from '../pipeline/resolve-model.js';
 import type { InferenceRun } from '../pipeline/run-inference.js';
 import { warningsHeader } from '../pipeline/warnings.js';
 import type { ChatStreamPart } from '../providers/provider-adapter.js';
+import type { JsonObject } from '../providers/shared/json.js';
 import { requestCancelled } from '../providers/shared/upstream-errors.js';
 
 /** POST /v1/chat/completions, plain and streamed. */
@@ -23,15 +25,16 @@ export async function chatCompletions(run: InferenceRun, body: unknown): Promise
   const model = resolveModel(run.deps.catalog, request.model, 'chat');
   run.tracker.model = model.id;
   const plan = planFor(run, model, 'chat', settings);
+  const prepared = await prepareRequest(run, 'chat', request, settings);
   await reserveSpend(run, plan, {
-    promptTokens: promptTokenBound(request.messages) + promptTokenBound(request.tools),
+    promptTokens: promptTokenBound(prepared.messages) + promptTokenBound(prepared.tools),
     outputTokens:
       request.max_completion_tokens ?? request.max_tokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
   });
-  if (request.stream === true) return streamChat(run, request, plan);
+  if (request.stream === true) return streamChat(run, prepared, plan);
 
   const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
-    adapter.chat(upstreamBody(request, endpoint.model), call),
+    adapter.chat(upstreamBody(prepared, endpoint.model), call),
   );
   run.tracker.markFirstToken();
   run.tracker.warnings.push(...value.warnings);
@@ -40,7 +43,7 @@ export async function chatCompletions(run: InferenceRun, body: unknown): Promise
   sendJson(run.ctx.res, 200, answer, warningsHeader(run.ctx.headers, run.tracker.warnings));
 }
 
-async function streamChat(run: InferenceRun, request: ChatRequest, plan: ResolvedEndpoint[]): Promise<void> {
+async function streamChat(run: InferenceRun, request: JsonObject, plan: ResolvedEndpoint[]): Promise<void> {
   const { ctx, deps, tracker } = run;
   tracker.streamed = true;
   const sse = new SseWriter(ctx.res, ctx.headers, deps.config.server.keepAliveIntervalMs);

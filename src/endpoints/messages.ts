@@ -21,6 +21,7 @@ import { SseWriter } from '../http/sse-writer.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { openStream } from '../pipeline/open-stream.js';
+import { prepareRequest } from '../pipeline/prepare-request.js';
 import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 import { reserveSpend } from '../pipeline/reserve-spend.js';
 import { planFor, resolveModel } from '../pipeline/resolve-model.js';
@@ -49,9 +50,10 @@ export async function messages(ctx: RequestContext, deps: AppDeps, principal: Pr
       const plan = planFor(run, model, 'chat', settings);
       const translated = messagesRequestToChat(request);
       run.tracker.warnings.push(...translated.warnings);
+      const chat = await prepareRequest(run, 'chat', translated.body, settings);
       await reserveSpend(run, plan, {
         // Bounded on the chat request: there, inline images are data URIs counted at a flat figure.
-        promptTokens: promptTokenBound(translated.body.messages) + promptTokenBound(translated.body.tools),
+        promptTokens: promptTokenBound(chat.messages) + promptTokenBound(chat.tools),
         outputTokens: request.max_tokens,
       });
       const meta: MessageMeta = {
@@ -59,10 +61,10 @@ export async function messages(ctx: RequestContext, deps: AppDeps, principal: Pr
         model: model.id,
         stopSequences: request.stop_sequences ?? [],
       };
-      if (request.stream === true) return streamMessages(run, translated.body, plan, meta);
+      if (request.stream === true) return streamMessages(run, chat, plan, meta);
 
       const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
-        adapter.chat(upstreamBody(translated.body, endpoint.model), call),
+        adapter.chat(upstreamBody(chat, endpoint.model), call),
       );
       run.tracker.markFirstToken();
       run.tracker.warnings.push(...value.warnings);

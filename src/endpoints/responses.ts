@@ -1,7 +1,7 @@
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import { chatStreamToResponsesEvents } from '../codecs/responses/chat-stream-to-responses-events.js';
 import { chatResultToResponse } from '../codecs/responses/chat-to-responses-result.js';
-import { parseResponsesRequest, type ResponsesRequest } from '../codecs/responses/parse-responses-request.js';
+import { parseResponsesRequest } from '../codecs/responses/parse-responses-request.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import {
   finalizeResponse,
@@ -17,6 +17,7 @@ import { SseWriter } from '../http/sse-writer.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { openStream } from '../pipeline/open-stream.js';
+import { prepareRequest } from '../pipeline/prepare-request.js';
 import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 import { DEFAULT_OUTPUT_BOUND, reserveSpend } from '../pipeline/reserve-spend.js';
 import { planFor, resolveModel } from '../pipeline/resolve-model.js';
@@ -40,17 +41,18 @@ export async function responses(run: InferenceRun, body: unknown): Promise<void>
   const model = resolveModel(run.deps.catalog, request.model, 'responses');
   run.tracker.model = model.id;
   const plan = planFor(run, model, 'responses', settings);
+  const prepared = await prepareRequest(run, 'responses', request, settings);
   await reserveSpend(run, plan, {
     promptTokens:
-      promptTokenBound(request.input) +
-      promptTokenBound(request.instructions) +
-      promptTokenBound(request.tools),
+      promptTokenBound(prepared.input) +
+      promptTokenBound(prepared.instructions) +
+      promptTokenBound(prepared.tools),
     outputTokens: request.max_output_tokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
   });
-  if (request.stream === true) return streamResponses(run, request, plan);
+  if (request.stream === true) return streamResponses(run, prepared, plan);
 
   const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
-    callResponses(adapter, upstreamBody(request, endpoint.model), call),
+    callResponses(adapter, upstreamBody(prepared, endpoint.model), call),
   );
   run.tracker.markFirstToken();
   run.tracker.warnings.push(...value.warnings);
@@ -91,7 +93,7 @@ async function callResponsesStream(
   };
 }
 
-async function streamResponses(run: InferenceRun, request: ResponsesRequest, plan: ResolvedEndpoint[]) {
+async function streamResponses(run: InferenceRun, request: JsonObject, plan: ResolvedEndpoint[]) {
   const { ctx, deps, tracker } = run;
   tracker.streamed = true;
   const sse = new SseWriter(ctx.res, ctx.headers, deps.config.server.keepAliveIntervalMs);
