@@ -83,6 +83,13 @@ const serverSchema = z.strictObject({
   keepAliveIntervalMs: z.number().int().positive().default(2_000),
   /** Default time to the first byte of an upstream answer, when a provider sets no `timeoutMs`. */
   upstreamTimeoutMs: z.number().int().positive().default(60_000),
+  /**
+   * Keep Responses conversations (prompt and completion text) so that `previous_response_id` works. Off by
+   * default: the gateway stores no text unless the operator turns this on.
+   */
+  conversationState: z
+    .strictObject({ enabled: z.boolean().default(false), ttlHours: z.number().positive().default(720) })
+    .default({ enabled: false, ttlHours: 720 }),
 });
 
 export const configSchema = z.strictObject({

@@ -11,10 +11,11 @@ import {
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import type { UsageMeta } from '../codecs/shared/usage-body.js';
 import type { GatewayError } from '../errors/gateway-error.js';
-import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
+import { type GatewaySettings, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
 import { SseWriter } from '../http/sse-writer.js';
 import { account } from '../pipeline/account.js';
+import { keepConversation, resumeConversation } from '../pipeline/conversation-state.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { openStream } from '../pipeline/open-stream.js';
 import { prepareRequest } from '../pipeline/prepare-request.js';
@@ -31,7 +32,7 @@ import type {
   StreamResult,
   UpstreamCall,
 } from '../providers/provider-adapter.js';
-import { type JsonObject, recordMember, stringMember } from '../providers/shared/json.js';
+import { arrayMember, type JsonObject, recordMember, stringMember } from '../providers/shared/json.js';
 import { requestCancelled } from '../providers/shared/upstream-errors.js';
 
 /** POST /v1/responses, plain and streamed; natively where the provider has it, else through chat. */
@@ -41,7 +42,9 @@ export async function responses(run: InferenceRun, body: unknown): Promise<void>
   const model = resolveModel(run.deps.catalog, request.model, 'responses');
   run.tracker.model = model.id;
   const plan = planFor(run, model, 'responses', settings);
-  const prepared = await prepareRequest(run, 'responses', request, settings);
+  const resumed = await resumeConversation(run, request);
+  const prepared = await prepareRequest(run, 'responses', resumed, settings);
+  const previousId = typeof request.previous_response_id === 'string' ? request.previous_response_id : null;
   await reserveSpend(run, plan, {
     promptTokens:
       promptTokenBound(prepared.input) +
@@ -49,7 +52,7 @@ export async function responses(run: InferenceRun, body: unknown): Promise<void>
       promptTokenBound(prepared.tools),
     outputTokens: request.max_output_tokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
   });
-  if (request.stream === true) return streamResponses(run, prepared, plan);
+  if (request.stream === true) return streamResponses(run, prepared, plan, { settings, previousId });
 
   const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
     callResponses(adapter, upstreamBody(prepared, endpoint.model), call),
@@ -57,7 +60,9 @@ export async function responses(run: InferenceRun, body: unknown): Promise<void>
   run.tracker.markFirstToken();
   run.tracker.warnings.push(...value.warnings);
   const meta = account(run, endpoint, value.usage);
+  await keepConversation(run, prepared, arrayMember(value.body, 'output') ?? [], settings);
   const answer = finalizeResponse(value.body, { ...meta, genId: run.tracker.genId, model: model.id });
+  answer.previous_response_id = previousId;
   sendJson(run.ctx.res, 200, answer, warningsHeader(run.ctx.headers, run.tracker.warnings));
 }
 
@@ -93,11 +98,21 @@ async function callResponsesStream(
   };
 }
 
-async function streamResponses(run: InferenceRun, request: JsonObject, plan: ResolvedEndpoint[]) {
+interface StreamOptions {
+  settings: GatewaySettings;
+  previousId: string | null;
+}
+
+async function streamResponses(
+  run: InferenceRun,
+  request: JsonObject,
+  plan: ResolvedEndpoint[],
+  options: StreamOptions,
+) {
   const { ctx, deps, tracker } = run;
   tracker.streamed = true;
   const sse = new SseWriter(ctx.res, ctx.headers, deps.config.server.keepAliveIntervalMs);
-  const write = responsesEventWriter(tracker.genId, tracker.model);
+  const write = responsesEventWriter(tracker.genId, tracker.model, options.previousId);
   run.sse = sse;
   run.streamError = (error) => writeStreamFailure(sse, write, error);
   const { value: stream, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
@@ -113,7 +128,11 @@ async function streamResponses(run: InferenceRun, request: JsonObject, plan: Res
       tracker.markFirstToken();
       let meta: UsageMeta | undefined;
       if (isTerminalEvent(type)) {
-        meta = account(run, endpoint, usage ?? usageFromResponses(recordMember(event, 'response')?.usage));
+        const response = recordMember(event, 'response');
+        meta = account(run, endpoint, usage ?? usageFromResponses(response?.usage));
+        if (type === 'response.completed') {
+          await keepConversation(run, request, arrayMember(response, 'output') ?? [], options.settings);
+        }
       }
       sse.raw(write(event, meta));
     }

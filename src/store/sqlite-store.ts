@@ -4,7 +4,15 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
-import type { ApiKeyInfo, NewApiKey, NewOrganization, Organization, Store } from './store.js';
+import { generationRecordSchema } from '../records/generation-record-schema.js';
+import type {
+  ApiKeyInfo,
+  ConversationState,
+  NewApiKey,
+  NewOrganization,
+  Organization,
+  Store,
+} from './store.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS organizations (
@@ -32,6 +40,12 @@ CREATE TABLE IF NOT EXISTS generation_records (
   body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS generation_records_org_id ON generation_records (org_id);
+CREATE TABLE IF NOT EXISTS conversations (
+  gen_id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  items TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS monthly_spend (
   org_id TEXT NOT NULL,
   month TEXT NOT NULL,
@@ -67,50 +81,7 @@ const apiKeyRow: z.ZodType<ApiKeyInfo> = z.object({
 
 const spendRow = z.object({ cost_nano: z.number().int() });
 const bodyRow = z.object({ body: z.string() });
-
-/** The stored JSON of a generation record; checked on the way out so a corrupt row fails loudly. */
-const generationRecordSchema: z.ZodType<GenerationRecord> = z.object({
-  genId: z.string(),
-  orgId: z.string(),
-  apiKeyId: z.string(),
-  model: z.string(),
-  provider: z.string(),
-  path: z.string(),
-  status: z.enum(['success', 'error', 'cancelled']),
-  httpStatus: z.number(),
-  errorCode: z.string().nullable(),
-  errorMessage: z.string().nullable(),
-  streamed: z.boolean(),
-  totalDurationMs: z.number(),
-  durationMsToFirstToken: z.number(),
-  createdAt: z.string(),
-  reqCost: z.number(),
-  costNanoUsd: z.number(),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cachedInputTokens: z.number(),
-  reasoningTokens: z.number(),
-  planningInputTokens: z.number(),
-  planningOutputTokens: z.number(),
-  planningCost: z.number(),
-  loadedTools: z.string(),
-  routingCost: z.number(),
-  optimizationPercentage: z.number(),
-  score: z.number(),
-  skills: z.string(),
-  tag: z.string(),
-  attempts: z.array(
-    z.object({
-      provider: z.string(),
-      model: z.string(),
-      outcome: z.enum(['success', 'error', 'timeout', 'cancelled']),
-      status: z.number().nullable(),
-      durationMs: z.number(),
-      error: z.string().optional(),
-    }),
-  ),
-  warnings: z.array(z.string()),
-});
+const itemsRow = z.object({ items: z.string() });
 
 /** `YYYY-MM` (UTC) of an ISO-8601 timestamp; throws on a value that is not a date. */
 function monthOf(createdAt: string): string {
@@ -192,12 +163,25 @@ function prepareRecordStatements(db: Database.Database) {
   };
 }
 
+function prepareConversationStatements(db: Database.Database) {
+  return {
+    saveConversation: db.prepare(
+      'INSERT OR REPLACE INTO conversations (gen_id, org_id, expires_at, items) VALUES (?, ?, ?, ?)',
+    ),
+    selectConversation: db.prepare(
+      'SELECT items FROM conversations WHERE gen_id = ? AND org_id = ? AND expires_at > ?',
+    ),
+    dropExpiredConversations: db.prepare('DELETE FROM conversations WHERE expires_at <= ?'),
+  };
+}
+
 /** Every statement and transaction of the store, prepared once per connection. */
 function prepareStatements(db: Database.Database) {
   return {
     ...prepareOrganizationStatements(db),
     ...prepareKeyStatements(db),
     ...prepareRecordStatements(db),
+    ...prepareConversationStatements(db),
   };
 }
 
@@ -323,6 +307,21 @@ export class SqliteStore implements Store {
     if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got "${month}"`);
     const row = spendRow.optional().parse(this.#prepared().selectSpend.get(orgId, month));
     return row?.cost_nano ?? 0;
+  }
+
+  async saveConversation(state: ConversationState): Promise<void> {
+    const s = this.#prepared();
+    s.saveConversation.run(state.genId, state.orgId, state.expiresAt, JSON.stringify(state.items));
+    s.dropExpiredConversations.run(this.#timestamp());
+  }
+
+  async getConversation(genId: string, orgId: string): Promise<unknown[] | undefined> {
+    const row = itemsRow
+      .optional()
+      .parse(this.#prepared().selectConversation.get(genId, orgId, this.#timestamp()));
+    if (!row) return undefined;
+    const items: unknown = JSON.parse(row.items);
+    return Array.isArray(items) ? items : undefined;
   }
 
   async close(): Promise<void> {

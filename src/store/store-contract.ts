@@ -296,6 +296,27 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       });
     });
 
+    describe('conversation state', () => {
+      const later = new Date(Date.now() + 3_600_000).toISOString();
+      const earlier = new Date(Date.now() - 1_000).toISOString();
+      const items = [
+        { role: 'user', content: 'hi' },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello' }] },
+      ];
+
+      it('returns the items to their organization only', async () => {
+        await store.saveConversation({ genId: 'gen_c1', orgId: 'acme', items, expiresAt: later });
+        expect(await store.getConversation('gen_c1', 'acme')).toStrictEqual(items);
+        expect(await store.getConversation('gen_c1', 'beta')).toBeUndefined();
+        expect(await store.getConversation('gen_missing', 'acme')).toBeUndefined();
+      });
+
+      it('forgets an expired state', async () => {
+        await store.saveConversation({ genId: 'gen_c2', orgId: 'acme', items, expiresAt: earlier });
+        expect(await store.getConversation('gen_c2', 'acme')).toBeUndefined();
+      });
+    });
+
     it('migrate() is idempotent and keeps existing data', async () => {
       await store.upsertOrganization({ id: 'acme' });
       await store.migrate();

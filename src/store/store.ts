@@ -41,6 +41,15 @@ export interface NewApiKey {
   keyHash: string;
 }
 
+/** What `previous_response_id` continues from: the conversation so far as Responses input items. */
+export interface ConversationState {
+  genId: string;
+  orgId: string;
+  items: unknown[];
+  /** ISO-8601; afterwards the state is gone. */
+  expiresAt: string;
+}
+
 export interface Store {
   /** Creates tables if needed. Idempotent. */
   migrate(): Promise<void>;
@@ -66,5 +75,12 @@ export interface Store {
   getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined>;
   /** Spend of the organization in the month `YYYY-MM` (UTC), integer nano-USD. */
   getMonthlySpend(orgId: string, month: string): Promise<number>;
+  /**
+   * Keeps the conversation state of a Responses answer, for a later `previous_response_id` (operator opt-in:
+   * this is prompt and completion text). Also drops expired states.
+   */
+  saveConversation(state: ConversationState): Promise<void>;
+  /** The items of a state of this organization that has not expired, or undefined. */
+  getConversation(genId: string, orgId: string): Promise<unknown[] | undefined>;
   close(): Promise<void>;
 }

@@ -1,0 +1,142 @@
+import type { JsonObject } from '../providers/shared/json.js';
+import type { Scorer } from '../scoring/scorer.js';
+import { applyConversationEdits, type TurnEdit } from './apply-conversation-edits.js';
+import {
+  latestUserPosition,
+  type RequestKind,
+  type Turn,
+  type TurnRole,
+  viewConversation,
+} from './conversation-view.js';
+import { shortenText } from './shorten-text.js';
+import { groupTurns } from './turn-groups.js';
+
+/**
+ * `chatHistoryCompression`: when the latest user message depends little on the earlier conversation (the
+ * scorer's `contextDependence` below `options.score`), earlier turns it does not need are dropped and long
+ * old text blocks shortened. At or above the threshold nothing changes.
+ *
+ * Rules:
+ * - Kept always: system and developer messages (and Responses `instructions`, which are not in the
+ *   conversation), the latest user turn and every turn after it (the tool calls and results of the turn in
+ *   progress), and Responses items of types the gateway does not know.
+ * - An earlier turn is kept when the scorer's `relevance` of it to the latest user message is at least
+ *   `KEEP_RELEVANCE`. There is no unconditional "last exchange": a low dependence says the latest message
+ *   stands on its own, and a previous answer it refers to scores as relevant.
+ * - Groups are kept or dropped whole: a tool call with all its results (parallel calls included), a
+ *   Responses reasoning item with the item after it. A group is kept when any of its turns is.
+ * - Validity: if the first kept turn after the system messages would be an assistant turn, a tool result or a
+ *   reasoning item
+ *   (its question dropped), the user turn before it is kept as well, since several vendors reject a
+ *   conversation that opens with the model. Consecutive turns of one role are valid everywhere we send
+ *   (vendors that need alternation get them merged by their adapter) and are left as they are.
+ * - Kept earlier user, assistant and tool turns whose own relevance is below `WHOLE_RELEVANCE` have their
+ *   text blocks longer than `LONG_TEXT_CHARS` shortened to head and tail (see `shorten-text.ts`). Tool-call
+ *   arguments are never shortened: they must stay valid JSON.
+ */
+
+/** Earlier turns scoring below this relevance to the latest user message are dropped. */
+export const KEEP_RELEVANCE = 0.3;
+/** Kept earlier turns scoring at least this are not shortened. */
+export const WHOLE_RELEVANCE = 0.6;
+
+export interface CompressionOptions {
+  /** Compress only when the latest message's dependence on the earlier conversation is below this. */
+  score: number;
+}
+
+export interface CompressionReport {
+  droppedTurns: number;
+  shortenedTurns: number;
+  /** The scorer's dependence of the latest user message on the earlier turns; 0 when there are none. */
+  dependence: number;
+}
+
+/** Roles a conversation must not open with (its question having been dropped). */
+const MODEL_ROLES = new Set<TurnRole>(['assistant', 'tool', 'reasoning']);
+
+/** Kept turns (positions in `turns`): pinned ones, relevant ones, and the groups they belong to. */
+function keptPositions(turns: readonly Turn[], latest: number, relevance: ReadonlyMap<number, number>) {
+  const groups = groupTurns(turns);
+  const keptGroups = new Set<number>();
+  turns.forEach((turn, position) => {
+    const pinned = position >= latest || turn.role === 'system' || turn.role === 'other';
+    if (pinned || (relevance.get(position) ?? 0) >= KEEP_RELEVANCE) keptGroups.add(groups[position] ?? -1);
+  });
+  const kept = new Set(
+    turns.flatMap((_, position) => (keptGroups.has(groups[position] ?? -1) ? [position] : [])),
+  );
+  const first = turns.findIndex((turn, position) => kept.has(position) && turn.role !== 'system');
+  const opener = turns[first];
+  if (first < latest && opener && MODEL_ROLES.has(opener.role)) {
+    const question = turns.findLastIndex((turn, position) => position < first && turn.role === 'user');
+    if (question >= 0) kept.add(question);
+  }
+  return kept;
+}
+
+/** Shortened text blocks of a kept earlier turn, or undefined when none is long. */
+function shortenedTexts(turn: Turn): Map<number, string> | undefined {
+  if (turn.role !== 'user' && turn.role !== 'assistant' && turn.role !== 'tool') return undefined;
+  const texts = new Map<number, string>();
+  for (const block of turn.blocks) {
+    const short = shortenText(block.text);
+    if (short !== block.text) texts.set(block.part, short);
+  }
+  return texts.size > 0 ? texts : undefined;
+}
+
+function planEdits(turns: readonly Turn[], latest: number, relevance: ReadonlyMap<number, number>) {
+  const kept = keptPositions(turns, latest, relevance);
+  const edits = new Map<number, TurnEdit>();
+  let droppedTurns = 0;
+  let shortenedTurns = 0;
+  turns.forEach((turn, position) => {
+    if (!kept.has(position)) {
+      edits.set(turn.index, { drop: true });
+      droppedTurns += 1;
+      return;
+    }
+    if (position >= latest || turn.role === 'system') return;
+    if ((relevance.get(position) ?? 0) >= WHOLE_RELEVANCE) return;
+    const texts = shortenedTexts(turn);
+    if (!texts) return;
+    edits.set(turn.index, { texts });
+    shortenedTurns += 1;
+  });
+  return { edits, droppedTurns, shortenedTurns };
+}
+
+/**
+ * Drops the earlier turns the latest user message does not need and shortens long old text blocks, when
+ * the message depends on the earlier conversation less than `options.score`. Returns a new request (the
+ * input is not mutated) and what was done.
+ */
+export async function compressHistory<R extends JsonObject>(
+  request: R,
+  kind: RequestKind,
+  options: CompressionOptions,
+  scorer: Scorer,
+): Promise<{ request: R; report: CompressionReport }> {
+  const unchanged = (dependence: number) => ({
+    request: { ...request },
+    report: { droppedTurns: 0, shortenedTurns: 0, dependence },
+  });
+  const { turns } = viewConversation(request, kind);
+  const latest = latestUserPosition(turns);
+  const earlier = turns.flatMap((turn, position) =>
+    position < latest && turn.role !== 'system' ? [position] : [],
+  );
+  const latestTurn = turns[latest];
+  if (!latestTurn || earlier.length === 0) return unchanged(0);
+  const earlierTexts = earlier.map((position) => turns[position]?.text ?? '');
+  const dependence = await scorer.contextDependence(latestTurn.text, earlierTexts);
+  if (dependence >= options.score) return unchanged(dependence);
+  const scores = await scorer.relevance(latestTurn.text, earlierTexts);
+  const relevance = new Map(earlier.map((position, i) => [position, scores[i] ?? 0]));
+  const { edits, droppedTurns, shortenedTurns } = planEdits(turns, latest, relevance);
+  return {
+    request: applyConversationEdits(request, kind, edits),
+    report: { droppedTurns, shortenedTurns, dependence },
+  };
+}

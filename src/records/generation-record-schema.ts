@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { GenerationRecord } from './generation-record.js';
+
+/** The stored JSON of a generation record; checked on the way out so a corrupt row fails loudly. */
+export const generationRecordSchema: z.ZodType<GenerationRecord> = z.object({
+  genId: z.string(),
+  orgId: z.string(),
+  apiKeyId: z.string(),
+  model: z.string(),
+  provider: z.string(),
+  path: z.string(),
+  status: z.enum(['success', 'error', 'cancelled']),
+  httpStatus: z.number(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  streamed: z.boolean(),
+  totalDurationMs: z.number(),
+  durationMsToFirstToken: z.number(),
+  createdAt: z.string(),
+  reqCost: z.number(),
+  costNanoUsd: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedInputTokens: z.number(),
+  reasoningTokens: z.number(),
+  planningInputTokens: z.number(),
+  planningOutputTokens: z.number(),
+  planningCost: z.number(),
+  loadedTools: z.string(),
+  routingCost: z.number(),
+  optimizationPercentage: z.number(),
+  score: z.number(),
+  skills: z.string(),
+  tag: z.string(),
+  attempts: z.array(
+    z.object({
+      provider: z.string(),
+      model: z.string(),
+      outcome: z.enum(['success', 'error', 'timeout', 'cancelled']),
+      status: z.number().nullable(),
+      durationMs: z.number(),
+      error: z.string().optional(),
+    }),
+  ),
+  warnings: z.array(z.string()),
+});
