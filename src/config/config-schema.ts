@@ -27,6 +27,17 @@ export const pricingSchema = z.strictObject({
 const endpointKind = z.enum(['chat', 'responses', 'embeddings', 'images']);
 export type EndpointKind = z.infer<typeof endpointKind>;
 
+/** Differences of OpenAI-compatible providers from OpenAI itself (api openai only). */
+export const quirksSchema = z.strictObject({
+  /** Header carrying `apiKey`: `authorization` (Bearer, default) or `api-key` (Azure). */
+  authHeader: z.enum(['authorization', 'api-key']).optional(),
+  /** Whether the provider takes `stream_options.include_usage` (default true). */
+  streamUsageOption: z.boolean().optional(),
+  /** `max_tokens` is sent as `max_completion_tokens` (OpenAI and Azure reasoning models need it). */
+  maxCompletionTokens: z.boolean().optional(),
+});
+export type ProviderQuirks = z.infer<typeof quirksSchema>;
+
 const providerSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be a lowercase slug'),
   api: z.enum(['openai', 'anthropic', 'gemini']),
@@ -36,6 +47,7 @@ const providerSchema = z.strictObject({
   timeoutMs: z.number().int().positive().optional(),
   supports: z.array(endpointKind).optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  quirks: quirksSchema.optional(),
 });
 
 const modelSchema = z.strictObject({

@@ -90,6 +90,9 @@ function checkReferences(config: GatewayConfig, source: string): void {
     if (provider.supports && provider.api !== 'openai') {
       problems.push(`  - providers.${index}.supports: only providers with api openai take "supports"`);
     }
+    if (provider.quirks && provider.api !== 'openai') {
+      problems.push(`  - providers.${index}.quirks: only providers with api openai take "quirks"`);
+    }
   });
   const keys = new Set<string>();
   config.organizations.forEach((org, orgIndex) => {

@@ -23,8 +23,22 @@ import { usageFromChat, usageFromResponses } from './openai-usage.js';
 export function createOpenAIAdapter(provider: ResolvedProvider, client: UpstreamClient): ProviderAdapter {
   const base = new URL(provider.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
+  const quirks = provider.quirks ?? {};
   const headers: Record<string, string> = { ...provider.headers };
-  if (provider.apiKey) headers.authorization = `Bearer ${provider.apiKey}`;
+  if (provider.apiKey && quirks.authHeader === 'api-key') headers['api-key'] = provider.apiKey;
+  else if (provider.apiKey) headers.authorization = `Bearer ${provider.apiKey}`;
+  /** The chat body as this provider takes it. */
+  const chatBody = (body: JsonObject): JsonObject => {
+    if (
+      !quirks.maxCompletionTokens ||
+      body.max_tokens === undefined ||
+      body.max_completion_tokens !== undefined
+    ) {
+      return body;
+    }
+    const { max_tokens, ...rest } = body;
+    return { ...rest, max_completion_tokens: max_tokens };
+  };
 
   const post = (path: string, body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse> =>
     client({ origin: base.origin, path: basePath + path, headers, body: JSON.stringify(body), call });
@@ -44,19 +58,18 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
 
   const adapter: ProviderAdapter = {
     async chat(body, call) {
-      const result = await postJson('/chat/completions', { ...body, stream: false }, call);
+      const result = await postJson('/chat/completions', { ...chatBody(body), stream: false }, call);
       if (!arrayMember(result, 'choices'))
         throw upstreamInvalid(provider.id, 'no choices in the chat completion');
       return { body: result, usage: usageFromChat(result.usage), warnings: [] };
     },
 
     async chatStream(body, call) {
-      const streamOptions = { ...recordMember(body, 'stream_options'), include_usage: true };
-      const response = await post(
-        '/chat/completions',
-        { ...body, stream: true, stream_options: streamOptions },
-        call,
-      );
+      const streamed: JsonObject = { ...chatBody(body), stream: true };
+      if (quirks.streamUsageOption !== false) {
+        streamed.stream_options = { ...recordMember(body, 'stream_options'), include_usage: true };
+      }
+      const response = await post('/chat/completions', streamed, call);
       const events = sseEvents(response.body, (error) => classifyFailure(error, call));
       return { parts: events.pipeThrough(chatChunkParts(provider.id)), warnings: [] };
     },
@@ -113,13 +126,15 @@ function chatChunkParts(providerId: string) {
       const chunk = tryParseJson(event.data);
       if (!isRecord(chunk)) throw upstreamInvalid(providerId, 'a stream event is not JSON');
       if (chunk.error !== undefined) throw midStreamError(providerId, event.data);
-      const { usage, ...rest } = chunk;
+      // Groq also reports streamed usage in `x_groq.usage`.
+      const usage = chunk.usage ?? recordMember(chunk, 'x_groq')?.usage;
+      const { usage: _usage, ...rest } = chunk;
       const choices = arrayMember(chunk, 'choices');
       if (choices?.some((choice) => isRecord(choice) && typeof choice.finish_reason === 'string')) {
         sawFinishReason = true;
       }
       if (choices && choices.length > 0)
-        controller.enqueue({ type: 'chunk', chunk: usage === undefined ? chunk : rest });
+        controller.enqueue({ type: 'chunk', chunk: chunk.usage === undefined ? chunk : rest });
       if (isRecord(usage)) controller.enqueue({ type: 'usage', usage: usageFromChat(usage) });
     },
   });

@@ -1,0 +1,83 @@
+// The requests the benchmark sends, built once per target (targets differ only in model names and headers),
+// and the checks that a target's answer has the OpenAI shape before any of its numbers count.
+
+const MESSAGES = [
+  { role: 'system', content: 'You are a concise assistant. Answer in one sentence.' },
+  { role: 'user', content: 'What should a benchmark of an AI gateway report, in one sentence?' },
+];
+const ONE_MIB = 1024 * 1024;
+
+/** Kinds of request, in the order they are measured. */
+export const KINDS = ['chat', 'stream', 'embed', 'big'];
+export const KIND_TITLES = {
+  chat: 'chat',
+  stream: 'chat streamed',
+  embed: 'embeddings',
+  big: 'chat, 1 MiB body',
+};
+
+function bigMessages() {
+  const words = 'the quick brown fox jumps over the lazy dog while the gateway forwards every byte ';
+  const frame = JSON.stringify({
+    model: '',
+    messages: [{ role: 'user', content: '' }],
+    max_tokens: 64,
+  }).length;
+  const length = ONE_MIB - frame - 64;
+  return [{ role: 'user', content: words.repeat(Math.ceil(length / words.length)).slice(0, length) }];
+}
+
+/** `{ chat, stream, embed, big }`, each `{ path, body }` with `body` a Buffer, for the given model names. */
+export function buildRequests({ chatModel, embedModel }) {
+  const json = (value) => Buffer.from(JSON.stringify(value));
+  return {
+    chat: {
+      path: '/v1/chat/completions',
+      body: json({ model: chatModel, messages: MESSAGES, max_tokens: 64 }),
+    },
+    stream: {
+      path: '/v1/chat/completions',
+      body: json({
+        model: chatModel,
+        messages: MESSAGES,
+        max_tokens: 64,
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    },
+    embed: {
+      path: '/v1/embeddings',
+      body: json({ model: embedModel, input: 'The quick brown fox jumps over the lazy dog.' }),
+    },
+    big: {
+      path: '/v1/chat/completions',
+      body: json({ model: chatModel, messages: bigMessages(), max_tokens: 64 }),
+    },
+  };
+}
+
+/** Returns why an answer is not the OpenAI shape the kind expects, or null when it is. */
+export function checkAnswer(kind, status, text) {
+  if (status !== 200) return `HTTP ${status}: ${text.slice(0, 300)}`;
+  if (kind === 'stream') {
+    if (!text.includes('"chat.completion.chunk"'))
+      return `no chat.completion.chunk in stream: ${text.slice(0, 200)}`;
+    if (!text.includes('data: [DONE]')) return 'stream does not end with data: [DONE]';
+    return null;
+  }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return `not JSON: ${text.slice(0, 200)}`;
+  }
+  if (kind === 'embed') {
+    const first = value?.data?.[0]?.embedding;
+    return Array.isArray(first) || typeof first === 'string'
+      ? null
+      : `no data[0].embedding: ${text.slice(0, 200)}`;
+  }
+  return typeof value?.choices?.[0]?.message?.content === 'string'
+    ? null
+    : `no choices[0].message.content: ${text.slice(0, 200)}`;
+}

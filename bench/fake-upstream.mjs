@@ -1,0 +1,167 @@
+// A fake OpenAI upstream on node:http, as cheap as we can make it, so that the benchmark measures the proxy
+// in front of it rather than the upstream. Every response is precomputed at start-up.
+//
+//   POST /v1/chat/completions   non-stream: one fixed chat.completion with usage
+//                               stream: true: role delta, 20 content deltas, finish_reason chunk, a usage chunk
+//                               when stream_options.include_usage is true, then `data: [DONE]`; one write per
+//                               event, no delays
+//   POST /v1/embeddings         one fixed 256-dimension embedding; `encoding_format: "base64"` answers the same
+//                               vector as base64 little-endian float32
+//
+// Run as a process: `node bench/fake-upstream.mjs [--port=0]` prints `{"port":N}` on stdout once listening,
+// and exits when its stdin closes (so it never outlives the benchmark).
+import http from 'node:http';
+import { exitWhenParentGoes, isMain, printReady, readFlag } from './child-process-protocol.mjs';
+
+const CREATED = 1_767_225_600;
+const CONTENT_PIECES = [
+  'Bench',
+  'marks',
+  ' measure',
+  ' what',
+  ' you',
+  ' ask',
+  ',',
+  ' not',
+  ' what',
+  ' you',
+  ' mean',
+  ';',
+  ' so',
+  ' ask',
+  ' for',
+  ' the',
+  ' tail',
+  ',',
+  ' not',
+  ' the mean.',
+];
+const USAGE = { prompt_tokens: 24, completion_tokens: CONTENT_PIECES.length, total_tokens: 44 };
+const EMBEDDING_DIMENSIONS = 256;
+
+/** Builds every response body once; the request handler only picks one. */
+export function buildResponses() {
+  const id = 'chatcmpl-bench0000000000000000000000';
+  const completion = {
+    id,
+    object: 'chat.completion',
+    created: CREATED,
+    model: 'bench-chat',
+    system_fingerprint: 'fp_bench',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: CONTENT_PIECES.join(''), refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
+    usage: {
+      ...USAGE,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+    },
+  };
+  const chunk = (choices, extra = {}) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created: CREATED,
+    model: 'bench-chat',
+    system_fingerprint: 'fp_bench',
+    choices,
+    ...extra,
+  });
+  const sse = (value) => Buffer.from(`data: ${JSON.stringify(value)}\n\n`);
+  const streamEvents = [
+    sse(
+      chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]),
+    ),
+    ...CONTENT_PIECES.map((content) =>
+      sse(chunk([{ index: 0, delta: { content }, logprobs: null, finish_reason: null }])),
+    ),
+    sse(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }])),
+  ];
+  const usageEvent = sse(chunk([], { usage: completion.usage }));
+  const done = Buffer.from('data: [DONE]\n\n');
+
+  const vector = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => Math.fround(Math.sin(i + 1) / 16));
+  const floats = new Float32Array(vector);
+  const embedding = (value) => ({
+    object: 'list',
+    data: [{ object: 'embedding', index: 0, embedding: value }],
+    model: 'bench-embed',
+    usage: { prompt_tokens: 9, total_tokens: 9 },
+  });
+  return {
+    completion: Buffer.from(JSON.stringify(completion)),
+    streamEvents,
+    usageEvent,
+    done,
+    embeddingFloat: Buffer.from(JSON.stringify(embedding(vector))),
+    embeddingBase64: Buffer.from(
+      JSON.stringify(
+        embedding(Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64')),
+      ),
+    ),
+    notFound: Buffer.from(
+      JSON.stringify({
+        error: { message: 'not found', type: 'invalid_request_error', code: null, param: null },
+      }),
+    ),
+  };
+}
+
+// JSON escapes every quote inside a string, so these only match real keys (a nested key of the same name would
+// match too, which a benchmark request never has). A regex over the raw text is far cheaper than JSON.parse of a
+// 1 MB body.
+const STREAM_TRUE = /"stream"\s*:\s*true/;
+const INCLUDE_USAGE_TRUE = /"include_usage"\s*:\s*true/;
+const BASE64_FORMAT = /"encoding_format"\s*:\s*"base64"/;
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+
+function sendJson(res, status, body) {
+  res.writeHead(status, { ...JSON_HEADERS, 'content-length': body.length });
+  res.end(body);
+}
+
+function sendStream(res, responses, includeUsage) {
+  res.writeHead(200, SSE_HEADERS);
+  for (const event of responses.streamEvents) res.write(event);
+  if (includeUsage) res.write(responses.usageEvent);
+  res.end(responses.done);
+}
+
+/** Creates the fake upstream server (not yet listening). */
+export function createFakeUpstream() {
+  const responses = buildResponses();
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = req.url ?? '';
+      if (req.method === 'POST' && url.startsWith('/v1/chat/completions')) {
+        const body =
+          chunks.length === 1 ? chunks[0].toString('latin1') : Buffer.concat(chunks).toString('latin1');
+        if (STREAM_TRUE.test(body)) sendStream(res, responses, INCLUDE_USAGE_TRUE.test(body));
+        else sendJson(res, 200, responses.completion);
+      } else if (req.method === 'POST' && url.startsWith('/v1/embeddings')) {
+        const body = Buffer.concat(chunks).toString('latin1');
+        sendJson(res, 200, BASE64_FORMAT.test(body) ? responses.embeddingBase64 : responses.embeddingFloat);
+      } else {
+        sendJson(res, 404, responses.notFound);
+      }
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  return server;
+}
+
+if (isMain(import.meta.url)) {
+  const server = createFakeUpstream();
+  server.listen(Number(readFlag('port', '0')), '127.0.0.1', () =>
+    printReady({ port: server.address().port }),
+  );
+  exitWhenParentGoes();
+}

@@ -1,0 +1,78 @@
+// The things we measure. A target is `{ name, title, origin, headers, models, pid }`; one that could not be
+// started is `{ name, title, unavailable: reason }` and is reported as such instead of failing the run.
+import { fileURLToPath } from 'node:url';
+import { startGateway } from './gateway.mjs';
+import { startPortkey } from './portkey.mjs';
+
+export const TARGET_NAMES = ['direct', 'node', 'undici', 'gateway', 'portkey'];
+export const TARGET_TITLES = {
+  direct: 'direct (fake upstream)',
+  node: 'node:http pass-through',
+  undici: 'undici pass-through',
+  gateway: 'our gateway (all features on)',
+  portkey: 'Portkey 1.15.2',
+};
+const UPSTREAM_MODELS = { chatModel: 'bench-chat', embedModel: 'bench-embed' };
+const UPSTREAM_HEADERS = { 'content-type': 'application/json', authorization: 'Bearer sk-upstream' };
+
+const script = (name) => fileURLToPath(new URL(name, import.meta.url));
+
+/** Starts the fake upstream every target talks to. */
+export async function startUpstream(group, cpu) {
+  const { handle, info } = await group.startHelper({
+    name: 'fake upstream',
+    script: script('fake-upstream.mjs'),
+    cpu,
+  });
+  return { handle, port: info.port, origin: `http://127.0.0.1:${info.port}` };
+}
+
+async function startPassthrough(group, { name, file, upstream, cpu }) {
+  const { handle, info } = await group.startHelper({
+    name,
+    script: script(file),
+    args: [`--upstream=${upstream.origin}`],
+    cpu,
+  });
+  return {
+    origin: `http://127.0.0.1:${info.port}`,
+    headers: UPSTREAM_HEADERS,
+    models: UPSTREAM_MODELS,
+    handle,
+  };
+}
+
+const STARTERS = {
+  direct: async (_group, { upstream }) => ({
+    origin: upstream.origin,
+    headers: UPSTREAM_HEADERS,
+    models: UPSTREAM_MODELS,
+    handle: null,
+  }),
+  node: (group, options) =>
+    startPassthrough(group, { ...options, name: 'node', file: 'passthrough-node.mjs' }),
+  undici: (group, options) =>
+    startPassthrough(group, { ...options, name: 'undici', file: 'passthrough-undici.mjs' }),
+  gateway: (group, options) => startGateway(group, options),
+  portkey: (group, options) => startPortkey(group, options),
+};
+
+/**
+ * Starts the named targets in front of `upstream`, servers pinned to `cpu`. Never throws for one target: a
+ * target that fails to start comes back with `unavailable` and the reason.
+ */
+export async function startTargets(group, names, { upstream, cpu, log, gatewayNodeArgs = [] }) {
+  const targets = [];
+  for (const name of names) {
+    const title = TARGET_TITLES[name];
+    try {
+      const started = await STARTERS[name](group, { upstream, cpu, log, gatewayNodeArgs });
+      targets.push({ name, title, ...started, pid: started.handle?.pid ?? null });
+      log(`started ${name}${started.handle ? ` (pid ${started.handle.pid})` : ''}`);
+    } catch (error) {
+      targets.push({ name, title, unavailable: error.message });
+      log(`${name} unavailable: ${error.message}`);
+    }
+  }
+  return targets;
+}
