@@ -1,3 +1,4 @@
+import type { Authenticate } from '../auth/authenticate.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Limiter } from '../limits/limiter.js';
@@ -11,6 +12,8 @@ export interface AppDeps {
   config: GatewayConfig;
   catalog: Catalog;
   store: Store;
+  /** Resolves the caller's key (cached briefly). */
+  authenticate: Authenticate;
   /** Adapter per provider id. */
   adapters: ReadonlyMap<string, ProviderAdapter>;
   records: RecordQueue;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticate, type Principal } from '../auth/authenticate.js';
+import type { Principal } from '../auth/authenticate.js';
 import { isMessagesPath } from '../codecs/messages/messages-error.js';
 import { chatCompletions } from '../endpoints/chat-completions.js';
 import { embeddings } from '../endpoints/embeddings.js';
@@ -98,7 +98,7 @@ async function handle(ctx: RequestContext, deps: AppDeps): Promise<void> {
   ctx.params = match.params;
   const handler = match.handler;
   if (!handler.auth) return handler.run(ctx, deps);
-  const principal = await authenticate(ctx.req, deps.store);
+  const principal = await deps.authenticate(ctx.req);
   await enforceRateLimit(deps.limiter, principal, ctx.headers);
   if ('inference' in handler) {
     return runInference(ctx, deps, principal, async (run) => {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { createAuthenticator } from '../auth/authenticate.js';
 import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
 import { providerPresets } from '../catalog/provider-presets.js';
@@ -57,6 +58,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     config,
     catalog,
     store,
+    authenticate: createAuthenticator({ store }),
     adapters,
     records,
     health: new HealthTracker(),

@@ -21,16 +21,8 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(buffer);
-  }
-  if (size === 0) throw badRequest('The request body is empty; a JSON object is expected.');
-  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+  const bytes = await readBytes(req, maxBytes);
+  if (bytes.length === 0) throw badRequest('The request body is empty; a JSON object is expected.');
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -47,6 +39,40 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     throw badRequest('The request body holds a number too large to represent.');
   }
   return parsed;
+}
+
+/** The whole body, with 'data'/'end' events (cheaper than async iteration); rejects past `maxBytes`. */
+function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        cleanup();
+        req.resume();
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(badRequest(`The request body could not be read: ${error.message}`));
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 function tooLarge(maxBytes: number): GatewayError {

@@ -1,4 +1,3 @@
-import { parseUsdToAtto } from '../accounting/compile-pricing.js';
 import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage } from '../accounting/usage.js';
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
@@ -23,8 +22,8 @@ export const DEFAULT_OUTPUT_BOUND = 32_768;
  */
 export async function reserveSpend(run: InferenceRun, plan: readonly ResolvedEndpoint[], worst: WorstCase) {
   const cap = run.principal.org.monthlyLimitUsd;
-  if (cap === null) return;
-  const capNano = Number(parseUsdToAtto(cap) / 1_000_000_000n);
+  const capNano = run.principal.monthlyLimitNano;
+  if (cap === null || capNano === null) return;
   const usage = {
     ...emptyUsage(),
     inputTokens: worst.promptTokens,

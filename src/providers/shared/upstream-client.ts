@@ -54,9 +54,13 @@ export function createUpstreamDispatcher(): Agent {
 export function createUpstreamClient(dispatcher: Dispatcher): UpstreamClient {
   return async ({ origin, path, headers, body, call }) => {
     // Our own timer bounds the time to first byte precisely (undici's coarse timers fire up to a second late).
+    // One controller per attempt, aborted by the timer or by the request's signal (cheaper than AbortSignal.any).
     const attempt = new AbortController();
     const timer = setTimeout(() => attempt.abort(TIME_TO_FIRST_BYTE), call.timeoutMs);
-    const signal = AbortSignal.any([call.signal, attempt.signal]);
+    const onCancel = () => attempt.abort(call.signal.reason);
+    if (call.signal.aborted) onCancel();
+    else call.signal.addEventListener('abort', onCancel, { once: true });
+    const signal = attempt.signal;
     let response: Dispatcher.ResponseData;
     try {
       response = await dispatcher.request({
