@@ -20,6 +20,13 @@ function pricingView(pricing: Pricing) {
   return view;
 }
 
+/** What the model can be called through: the Messages ingress serves every chat model. */
+function apiCompatibility(model: ResolvedModel) {
+  const list = [...model.api_compatibility];
+  if (list.includes('chat-completion') && !list.includes('vendor-messages')) list.push('vendor-messages');
+  return list;
+}
+
 /**
  * A model as `GET /v1/models` shows it: every field of the spec's Model, plus `object` and `owned_by` so that
  * OpenAI clients read it. Prices are those of the first serving provider; health figures are the gateway's own
@@ -48,7 +55,7 @@ export function modelView(model: ResolvedModel, health: HealthTracker) {
     context_window: model.context_window ?? null,
     max_tokens: model.max_tokens ?? null,
     pricing: pricingView(model.activeEndpoints[0]?.pricing ?? {}),
-    api_compatibility: model.api_compatibility,
+    api_compatibility: apiCompatibility(model),
     capabilities: model.capabilities,
     zdr: model.activeEndpoints.some((endpoint) => endpoint.providerConfig.zdr),
     latency_p50_last_30m: best?.latency_p50_last_30m ?? 0,

@@ -208,7 +208,7 @@ describe('embeddings, images and models through the openai client', () => {
       name: 'Acme Chat Large',
       provider: 'acme',
       pricing: { input: '0.000002', output: '0.000008', input_tiers: [], output_tiers: [] },
-      api_compatibility: ['chat-completion', 'open-responses'],
+      api_compatibility: ['chat-completion', 'open-responses', 'vendor-messages'],
       capabilities: ['tool-use', 'vision'],
       context_window: 128000,
     });
