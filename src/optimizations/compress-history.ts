@@ -23,13 +23,13 @@ import { groupTurns } from './turn-groups.js';
  * - An earlier turn is kept when the scorer's `relevance` of it to the latest user message is at least
  *   `KEEP_RELEVANCE`. There is no unconditional "last exchange": a low dependence says the latest message
  *   stands on its own, and a previous answer it refers to scores as relevant.
- * - Groups are kept or dropped whole: a tool call with all its results (parallel calls included), a
- *   Responses reasoning item with the item after it. A group is kept when any of its turns is.
- * - Validity: if the first kept turn after the system messages would be an assistant turn, a tool result or a
- *   reasoning item
- *   (its question dropped), the user turn before it is kept as well, since several vendors reject a
- *   conversation that opens with the model. Consecutive turns of one role are valid everywhere we send
- *   (vendors that need alternation get them merged by their adapter) and are left as they are.
+ * - Groups are kept or dropped whole (see `turn-groups.ts`): a tool call with all its results (parallel
+ *   calls included), and the consecutive items of one Responses output (reasoning, message, calls). A group
+ *   is kept when any of its turns is.
+ * - Validity: if the first kept turn after the system messages would be an assistant turn, a tool result or
+ *   a reasoning item (its question dropped), the user turn before it is kept as well, since several vendors
+ *   reject a conversation that opens with the model. Consecutive turns of one role are valid everywhere we
+ *   send (the Anthropic and Gemini adapters merge them) and are left as they are.
  * - Kept earlier user, assistant and tool turns whose own relevance is below `WHOLE_RELEVANCE` have their
  *   text blocks longer than `LONG_TEXT_CHARS` shortened to head and tail (see `shorten-text.ts`). Tool-call
  *   arguments are never shortened: they must stay valid JSON.

@@ -32,6 +32,7 @@ export const generationRecordSchema: z.ZodType<GenerationRecord> = z.object({
   score: z.number(),
   skills: z.string(),
   tag: z.string(),
+  planningStatus: z.enum(['none', 'used', 'failed']).default('none'),
   attempts: z.array(
     z.object({
       provider: z.string(),
@@ -40,6 +41,7 @@ export const generationRecordSchema: z.ZodType<GenerationRecord> = z.object({
       status: z.number().nullable(),
       durationMs: z.number(),
       error: z.string().optional(),
+      role: z.literal('planner').optional(),
     }),
   ),
   warnings: z.array(z.string()),

@@ -10,6 +10,8 @@ export interface AttemptRecord {
   status: number | null;
   durationMs: number;
   error?: string;
+  /** Set on the planning model's attempts (the others are the executor's). */
+  role?: 'planner';
 }
 
 export interface GenerationRecord {
@@ -46,6 +48,8 @@ export interface GenerationRecord {
   score: number;
   skills: string;
   tag: string;
+  /** Whether a planning model ran: not asked for / not triggered, used, or failed (executor answered alone). */
+  planningStatus: 'none' | 'used' | 'failed';
   attempts: AttemptRecord[];
   warnings: string[];
 }

@@ -36,6 +36,7 @@ export class GenerationTracker {
   skills: string[] = [];
   tag = '';
   score = 0;
+  planningStatus: GenerationRecord['planningStatus'] = 'none';
   optimizationPercentage = 0;
 
   constructor(private readonly start: TrackerStart) {
@@ -99,6 +100,7 @@ export class GenerationTracker {
       score: this.score,
       skills: this.skills.join(','),
       tag: this.tag,
+      planningStatus: this.planningStatus,
       attempts: this.attempts,
       warnings: this.warnings,
     };

@@ -142,6 +142,7 @@ function sampleRecord(genId: string, costNanoUsd: number): GenerationRecord {
     score: 0,
     skills: '',
     tag: '',
+    planningStatus: 'none',
     attempts: [],
     warnings: [],
   };

@@ -35,6 +35,7 @@ function makeRecord(overrides: Partial<GenerationRecord> = {}): GenerationRecord
     score: 0.42,
     skills: 'pdf,latex',
     tag: 'coding',
+    planningStatus: 'used',
     attempts: [
       { provider: 'slow-cloud', model: 'chat-large-v1', outcome: 'timeout', status: null, durationMs: 30000 },
       {

@@ -1,0 +1,114 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { JsonObject } from '../providers/shared/json.js';
+import type { RequestKind } from './conversation-view.js';
+import {
+  AUDIO_TOKENS,
+  countRequestTokens,
+  IMAGE_TOKENS,
+  loadTokenCounter,
+  MESSAGE_TOKENS,
+  memoizeCounter,
+  REPLY_PRIMING_TOKENS,
+} from './count-tokens.js';
+
+const weatherTool = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'Current weather for a city.',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+};
+
+describe('loadTokenCounter', () => {
+  it('counts with o200k_base, special-token text as plain text', async () => {
+    const count = await loadTokenCounter();
+    expect(count('')).toBe(0);
+    expect(count('Hello world')).toBe(2);
+    expect(count('What is the weather in Paris today?')).toBe(8);
+    expect(count('a <|endoftext|> b')).toBe(9);
+  });
+});
+
+describe('countRequestTokens', () => {
+  it.each<{ name: string; kind: RequestKind; request: JsonObject; expected: number }>([
+    {
+      name: 'one chat message',
+      kind: 'chat',
+      request: { messages: [{ role: 'user', content: 'Hello world' }] },
+      expected: REPLY_PRIMING_TOKENS + MESSAGE_TOKENS + 2,
+    },
+    {
+      name: 'chat text parts, an image and an audio clip',
+      kind: 'chat',
+      request: {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is the weather in Paris today?' },
+              { type: 'image_url', image_url: { url: 'https://example.com/map.png' } },
+              { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } },
+              { type: 'file', file: { file_id: 'file-1' } },
+            ],
+          },
+        ],
+      },
+      expected: REPLY_PRIMING_TOKENS + MESSAGE_TOKENS + 8 + IMAGE_TOKENS + AUDIO_TOKENS,
+    },
+    {
+      name: 'a Responses string input with instructions',
+      kind: 'responses',
+      request: { instructions: 'Hello world', input: 'What is the weather in Paris today?' },
+      expected: REPLY_PRIMING_TOKENS + MESSAGE_TOKENS + 2 + MESSAGE_TOKENS + 8,
+    },
+  ])('$name', async ({ request, kind, expected }) => {
+    expect(countRequestTokens(request, kind, await loadTokenCounter())).toBe(expected);
+  });
+
+  it('counts tool calls by name and arguments, tool results, and each tool definition as JSON', async () => {
+    const count = await loadTokenCounter();
+    const call = {
+      id: 'c1',
+      type: 'function',
+      function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+    };
+    const chat = {
+      messages: [
+        { role: 'user', content: 'What is the weather in Paris today?' },
+        { role: 'assistant', content: null, tool_calls: [call] },
+        { role: 'tool', tool_call_id: 'c1', content: '18°C and sunny' },
+      ],
+      tools: [weatherTool],
+    };
+    const expected =
+      REPLY_PRIMING_TOKENS +
+      3 * MESSAGE_TOKENS +
+      8 +
+      count('get_weather {"city":"Paris"}') +
+      count('18°C and sunny') +
+      count(JSON.stringify(weatherTool));
+    expect(countRequestTokens(chat, 'chat', count)).toBe(expected);
+    expect(count(JSON.stringify(weatherTool))).toBeGreaterThan(30);
+    const responses = {
+      input: [
+        { role: 'user', content: 'What is the weather in Paris today?' },
+        { type: 'function_call', call_id: 'c1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'c1', output: '18°C and sunny' },
+      ],
+      tools: [{ type: 'function', ...weatherTool.function }],
+    };
+    expect(countRequestTokens(responses, 'responses', count)).toBe(
+      expected - count(JSON.stringify(weatherTool)) + count(JSON.stringify(responses.tools[0])),
+    );
+  });
+});
+
+describe('memoizeCounter', () => {
+  it('tokenizes each distinct text once', () => {
+    const count = vi.fn((text: string) => text.length);
+    const memo = memoizeCounter(count);
+    expect([memo('abc'), memo('abc'), memo('de')]).toEqual([3, 3, 2]);
+    expect(count).toHaveBeenCalledTimes(2);
+  });
+});
