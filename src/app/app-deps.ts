@@ -5,6 +5,7 @@ import type { Limiter } from '../limits/limiter.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { RecordQueue } from '../records/record-queue.js';
 import type { HealthTracker } from '../routing/health-tracker.js';
+import type { ScorerFactory } from '../scoring/scorer.js';
 import type { Store } from '../store/store.js';
 
 /** Everything a request handler may use; built once at start-up and injected (no module state). */
@@ -18,6 +19,8 @@ export interface AppDeps {
   adapters: ReadonlyMap<string, ProviderAdapter>;
   records: RecordQueue;
   health: HealthTracker;
+  /** Makes the scorer of one request (the judgements of optimizations and smart routing). */
+  scorers: ScorerFactory;
   /** Rate limits and monthly spend reservations. */
   limiter: Limiter;
   /** Every provider id that exists (configured or preset), for validating `gateway.only`. */

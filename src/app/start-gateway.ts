@@ -12,6 +12,7 @@ import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
 import { RecordQueue } from '../records/record-queue.js';
 import { HealthTracker } from '../routing/health-tracker.js';
+import { createLocalScorer } from '../scoring/local-scorer.js';
 import { openStore } from '../store/open-store.js';
 import type { AppDeps } from './app-deps.js';
 import { bootstrapOrganizations } from './bootstrap-organizations.js';
@@ -62,6 +63,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     adapters,
     records,
     health: new HealthTracker(),
+    scorers: createLocalScorer,
     limiter: new MemoryLimiter((orgId, month) => store.getMonthlySpend(orgId, month)),
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now: () => performance.now(),

@@ -1,40 +1,43 @@
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import { chatChunkWriter, finalizeChatCompletion } from '../codecs/chat/chat-response.js';
-import { parseChatRequest } from '../codecs/chat/parse-chat-request.js';
+import { chatImageChunks, chatImageCompletion } from '../codecs/chat/image-answer.js';
+import { type ChatRequest, parseChatRequest } from '../codecs/chat/parse-chat-request.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
-import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
+import { type GatewaySettings, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
 import { SseWriter } from '../http/sse-writer.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { openStream } from '../pipeline/open-stream.js';
-import { prepareRequest } from '../pipeline/prepare-request.js';
 import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 import { DEFAULT_OUTPUT_BOUND, reserveSpend } from '../pipeline/reserve-spend.js';
-import { planFor, resolveModel } from '../pipeline/resolve-model.js';
 import type { InferenceRun } from '../pipeline/run-inference.js';
 import { warningsHeader } from '../pipeline/warnings.js';
 import type { ChatStreamPart } from '../providers/provider-adapter.js';
 import type { JsonObject } from '../providers/shared/json.js';
 import { requestCancelled } from '../providers/shared/upstream-errors.js';
+import { generateImage } from '../smart-routing/generate-image.js';
+import { routeRequest } from '../smart-routing/route-request.js';
 
-/** POST /v1/chat/completions, plain and streamed. */
+/**
+ * POST /v1/chat/completions, plain and streamed. A streamed request opens its event stream first, so that
+ * keep-alive comments flow while routing, the planner or the provider work before the first token.
+ */
 export async function chatCompletions(run: InferenceRun, body: unknown): Promise<void> {
   const request = parseChatRequest(body);
   const settings = parseGatewaySettings(request.gateway);
-  const model = resolveModel(run.deps.catalog, request.model, 'chat');
-  run.tracker.model = model.id;
-  const plan = planFor(run, model, 'chat', settings);
-  const prepared = await prepareRequest(run, 'chat', request, settings);
+  const sse = request.stream === true ? openChatStream(run) : undefined;
+  const routed = await routeRequest(run, { kind: 'chat', request, settings, imageFallback: true });
+  if (routed.kind === 'image') return answerWithImage(run, routed, settings, sse);
+  const { model, plan, body: prepared } = routed;
   await reserveSpend(run, plan, {
     promptTokens: promptTokenBound(prepared.messages) + promptTokenBound(prepared.tools),
-    outputTokens:
-      request.max_completion_tokens ?? request.max_tokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
+    outputTokens: outputBound(request) ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
   });
-  if (request.stream === true) return streamChat(run, prepared, plan);
+  if (sse) return streamChat(run, sse, prepared, plan);
 
-  const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
-    adapter.chat(upstreamBody(prepared, endpoint.model), call),
+  const { value, endpoint } = await dispatch(run, plan, (adapter, target, call) =>
+    adapter.chat(upstreamBody(prepared, target.model), call),
   );
   run.tracker.markFirstToken();
   run.tracker.warnings.push(...value.warnings);
@@ -43,7 +46,10 @@ export async function chatCompletions(run: InferenceRun, body: unknown): Promise
   sendJson(run.ctx.res, 200, answer, warningsHeader(run.ctx.headers, run.tracker.warnings));
 }
 
-async function streamChat(run: InferenceRun, request: JsonObject, plan: ResolvedEndpoint[]): Promise<void> {
+const outputBound = (request: ChatRequest): number | undefined =>
+  request.max_completion_tokens ?? request.max_tokens;
+
+function openChatStream(run: InferenceRun): SseWriter {
   const { ctx, deps, tracker } = run;
   tracker.streamed = true;
   const sse = new SseWriter(ctx.res, ctx.headers, deps.config.server.keepAliveIntervalMs);
@@ -52,11 +58,16 @@ async function streamChat(run: InferenceRun, request: JsonObject, plan: Resolved
     sse.data(JSON.stringify(error.toBody()));
     sse.data('[DONE]');
   };
-  const { value: stream, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
-    openStream(adapter.chatStream(upstreamBody(request, endpoint.model), call), call),
+  return sse;
+}
+
+async function streamChat(run: InferenceRun, sse: SseWriter, request: JsonObject, plan: ResolvedEndpoint[]) {
+  const { ctx, tracker } = run;
+  const { value: stream, endpoint } = await dispatch(run, plan, (adapter, target, call) =>
+    openStream(adapter.chatStream(upstreamBody(request, target.model), call), call),
   );
   tracker.warnings.push(...stream.warnings);
-  Object.assign(ctx.headers, warningsHeader({}, stream.warnings));
+  Object.assign(ctx.headers, warningsHeader({}, tracker.warnings));
   const writer = chatChunkWriter(tracker.genId, tracker.model);
   let usage: Extract<ChatStreamPart, { type: 'usage' }>['usage'] | undefined;
   try {
@@ -77,5 +88,26 @@ async function streamChat(run: InferenceRun, request: JsonObject, plan: Resolved
   if (!usage) tracker.warnings.push(`provider ${endpoint.provider} reported no usage; cost not counted`);
   const meta = account(run, endpoint, usage ?? tracker.usage);
   sse.data(writer.usage(meta));
+  sse.done();
+}
+
+/** `imageGenerationModel`: the image comes back as an assistant message carrying a data URI. */
+async function answerWithImage(
+  run: InferenceRun,
+  routed: { imageModel: string; prompt: string },
+  settings: GatewaySettings,
+  sse: SseWriter | undefined,
+): Promise<void> {
+  const image = await generateImage(run, routed.imageModel, routed.prompt, settings);
+  const { genId, model } = run.tracker;
+  if (!sse) {
+    const answer = chatImageCompletion(genId, model, image.dataUri, image.meta);
+    sendJson(run.ctx.res, 200, answer, warningsHeader(run.ctx.headers, run.tracker.warnings));
+    return;
+  }
+  Object.assign(run.ctx.headers, warningsHeader({}, run.tracker.warnings));
+  const writer = chatChunkWriter(genId, model);
+  for (const chunk of chatImageChunks(genId, model, image.dataUri)) sse.data(writer.chunk(chunk));
+  sse.data(writer.usage(image.meta));
   sse.done();
 }

@@ -21,14 +21,13 @@ import { SseWriter } from '../http/sse-writer.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { openStream } from '../pipeline/open-stream.js';
-import { prepareRequest } from '../pipeline/prepare-request.js';
 import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 import { reserveSpend } from '../pipeline/reserve-spend.js';
-import { planFor, resolveModel } from '../pipeline/resolve-model.js';
 import { type InferenceRun, runInference } from '../pipeline/run-inference.js';
 import { warningsHeader } from '../pipeline/warnings.js';
 import type { JsonObject } from '../providers/shared/json.js';
 import { requestCancelled } from '../providers/shared/upstream-errors.js';
+import { routeRequest } from '../smart-routing/route-request.js';
 
 /**
  * POST /v1/messages: the Anthropic Messages API as an ingress, plain and streamed, served by any model with
@@ -45,12 +44,17 @@ export async function messages(ctx: RequestContext, deps: AppDeps, principal: Pr
     async (run) => {
       const request = parseMessagesRequest(await readJsonBody(ctx.req, deps.config.server.maxBodyBytes));
       const settings = parseGatewaySettings(request.gateway);
-      const model = resolveModel(deps.catalog, request.model, 'chat');
-      run.tracker.model = model.id;
-      const plan = planFor(run, model, 'chat', settings);
       const translated = messagesRequestToChat(request);
       run.tracker.warnings.push(...translated.warnings);
-      const chat = await prepareRequest(run, 'chat', translated.body, settings);
+      const sse = request.stream === true ? openMessagesStream(run) : undefined;
+      const routed = await routeRequest(run, {
+        kind: 'chat',
+        request: translated.body,
+        settings,
+        imageFallback: false,
+      });
+      if (routed.kind !== 'model') throw new Error('unreachable: no image fallback on the Messages ingress');
+      const { model, plan, body: chat } = routed;
       await reserveSpend(run, plan, {
         // Bounded on the chat request: there, inline images are data URIs counted at a flat figure.
         promptTokens: promptTokenBound(chat.messages) + promptTokenBound(chat.tools),
@@ -61,7 +65,7 @@ export async function messages(ctx: RequestContext, deps: AppDeps, principal: Pr
         model: model.id,
         stopSequences: request.stop_sequences ?? [],
       };
-      if (request.stream === true) return streamMessages(run, chat, plan, meta);
+      if (sse) return streamMessages(run, sse, chat, plan, meta);
 
       const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
         adapter.chat(upstreamBody(chat, endpoint.model), call),
@@ -76,12 +80,7 @@ export async function messages(ctx: RequestContext, deps: AppDeps, principal: Pr
   );
 }
 
-async function streamMessages(
-  run: InferenceRun,
-  chat: JsonObject,
-  plan: ResolvedEndpoint[],
-  meta: MessageMeta,
-): Promise<void> {
+function openMessagesStream(run: InferenceRun): SseWriter {
   const { ctx, deps, tracker } = run;
   tracker.streamed = true;
   Object.assign(ctx.headers, warningsHeader({}, tracker.warnings));
@@ -89,6 +88,17 @@ async function streamMessages(
   run.sse = sse;
   // Anthropic ends a failed stream with an `error` event, and no message_stop.
   run.streamError = (error) => sse.raw(messagesEventFrame(messagesErrorBody(error)));
+  return sse;
+}
+
+async function streamMessages(
+  run: InferenceRun,
+  sse: SseWriter,
+  chat: JsonObject,
+  plan: ResolvedEndpoint[],
+  meta: MessageMeta,
+): Promise<void> {
+  const { ctx, tracker } = run;
   const { value: stream, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
     openStream(
       adapter.chatStream(upstreamBody(chat, endpoint.model), call).then((result) => ({

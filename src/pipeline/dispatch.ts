@@ -5,6 +5,13 @@ import { parseRetryAfterMs } from '../providers/shared/retry-after.js';
 import { executeWithFallback } from '../routing/execute-with-fallback.js';
 import type { InferenceRun } from './run-inference.js';
 
+export interface DispatchOptions {
+  /** The model the plan serves, for health figures (default: the request's model). */
+  modelId?: string;
+  /** A planner call: its attempts are marked, and the request's provider is not set from it. */
+  role?: 'planner';
+}
+
 /**
  * Runs `attempt` over the plan with fallback, recording each attempt in the tracker and the health figures.
  * Resolves with the first success and the endpoint that served it.
@@ -13,8 +20,10 @@ export async function dispatch<T>(
   run: InferenceRun,
   plan: readonly ResolvedEndpoint[],
   attempt: (adapter: ProviderAdapter, endpoint: ResolvedEndpoint, call: UpstreamCall) => Promise<T>,
+  options: DispatchOptions = {},
 ): Promise<{ value: T; endpoint: ResolvedEndpoint }> {
   const { deps, tracker, ctx } = run;
+  const modelId = options.modelId ?? tracker.model;
   const result = await executeWithFallback({
     plan,
     signal: ctx.signal,
@@ -27,15 +36,12 @@ export async function dispatch<T>(
       return attempt(adapter, endpoint, call);
     },
     onAttempt: (record, error) => {
-      tracker.attempts.push(record);
+      tracker.attempts.push(options.role ? { ...record, role: options.role } : record);
       if (error && error.type !== 'request_cancelled' && error.retryable) {
-        deps.health.observe(tracker.model, record.provider, {
-          ok: false,
-          retryAfterMs: parseRetryAfterMs(error),
-        });
+        deps.health.observe(modelId, record.provider, { ok: false, retryAfterMs: parseRetryAfterMs(error) });
       }
     },
   });
-  tracker.provider = result.endpoint.provider;
+  if (!options.role) tracker.provider = result.endpoint.provider;
   return result;
 }

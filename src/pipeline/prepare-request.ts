@@ -1,36 +1,43 @@
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { redactChatMessages, redactResponsesInput } from '../optimizations/redact/redact-request.js';
+import { runOptimizations } from '../optimizations/run-optimizations.js';
 import type { JsonObject } from '../providers/shared/json.js';
+import type { Scorer } from '../scoring/scorer.js';
 import type { InferenceRun } from './run-inference.js';
 
 /** The request shapes the pipeline steps understand (the Messages ingress is translated to chat first). */
 export type RequestKind = 'chat' | 'responses';
 
 /**
- * The pipeline between parsing and routing, in its declared order: redaction first (so that nothing after
- * it, and no provider, ever sees the original values), then the token optimizations. Returns the request to
- * send; the original is never modified.
+ * First step of the pipeline: redaction, so that nothing after it — scorers that call models, providers,
+ * stored conversation state — ever sees the original values. Returns a new request; the original is kept.
  */
-export async function prepareRequest(
+export function redactRequest(kind: RequestKind, body: JsonObject, settings: GatewaySettings): JsonObject {
+  const redact = settings.redact;
+  if (!redact) return body;
+  if (kind === 'chat') {
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    return { ...body, messages: redactChatMessages(messages, redact).messages };
+  }
+  const { input, instructions } = redactResponsesInput(body.input, body.instructions, redact);
+  const redacted: JsonObject = { ...body, input };
+  if (instructions !== undefined) redacted.instructions = instructions;
+  return redacted;
+}
+
+/**
+ * The token optimizations (media, history compression, tool selection, in that order); their report goes to
+ * the generation record (`optimizationPercentage`, `loadedTools`).
+ */
+export async function optimizeRequest(
   run: InferenceRun,
   kind: RequestKind,
   body: JsonObject,
   settings: GatewaySettings,
+  scorer: Scorer,
 ): Promise<JsonObject> {
-  return settings.redact ? redact(kind, body, settings.redact) : body;
-}
-
-function redact(
-  kind: RequestKind,
-  body: JsonObject,
-  settings: NonNullable<GatewaySettings['redact']>,
-): JsonObject {
-  if (kind === 'chat') {
-    const messages = Array.isArray(body.messages) ? body.messages : [];
-    return { ...body, messages: redactChatMessages(messages, settings).messages };
-  }
-  const { input, instructions } = redactResponsesInput(body.input, body.instructions, settings);
-  const redacted: JsonObject = { ...body, input };
-  if (instructions !== undefined) redacted.instructions = instructions;
-  return redacted;
+  const { request, report } = await runOptimizations(body, kind, settings, scorer);
+  run.tracker.optimizationPercentage = report.optimizationPercentage;
+  run.tracker.loadedTools = report.loadedTools;
+  return request;
 }

@@ -18,7 +18,8 @@ export const DEFAULT_OUTPUT_BOUND = 32_768;
 /**
  * Reserves the request's worst-case cost (at the most expensive endpoint of the plan) against the
  * organization's monthly cap, before anything is sent upstream. Over the cap: 402 EXCEEDS_MONTHLY_LIMIT.
- * `runInference` settles the reservation to the actual cost when the request ends, whatever happened.
+ * `runInference` settles the reservations to the actual cost when the request ends, whatever happened (a
+ * request may hold two: its planner's and its executor's).
  */
 export async function reserveSpend(run: InferenceRun, plan: readonly ResolvedEndpoint[], worst: WorstCase) {
   const cap = run.principal.org.monthlyLimitUsd;
@@ -41,5 +42,5 @@ export async function reserveSpend(run: InferenceRun, plan: readonly ResolvedEnd
       { status: 402, code: 'EXCEEDS_MONTHLY_LIMIT', type: 'payment_required' },
     );
   }
-  run.reservationId = result.reservationId;
+  run.reservations.push(result.reservationId);
 }

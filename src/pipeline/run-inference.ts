@@ -17,8 +17,8 @@ export interface InferenceRun {
   sse?: SseWriter;
   /** How this endpoint reports an error inside an already started stream. */
   streamError?: (error: GatewayError) => void;
-  /** The monthly-cap reservation to settle when the request ends. */
-  reservationId?: string;
+  /** Monthly-cap reservations to settle when the request ends. */
+  reservations: string[];
 }
 
 /** Writes an error answer before anything was streamed (the contract's shape, or an ingress's own). */
@@ -47,7 +47,7 @@ export async function runInference(
     now: deps.now,
   });
   ctx.headers['x-generation-id'] = tracker.genId;
-  const run: InferenceRun = { ctx, deps, principal, tracker };
+  const run: InferenceRun = { ctx, deps, principal, tracker, reservations: [] };
   let status = 200;
   let failure: GatewayError | undefined;
   try {
@@ -60,9 +60,10 @@ export async function runInference(
     }
     answerError(run, failure, writeError);
   }
-  if (run.reservationId) {
+  // The whole actual cost settles the first reservation; the others are released.
+  for (const [index, reservationId] of run.reservations.entries()) {
     await deps.limiter
-      .settle(run.reservationId, tracker.totalCostNano)
+      .settle(reservationId, index === 0 ? tracker.totalCostNano : 0)
       .catch((error: unknown) => deps.log(`settling spend of ${tracker.genId} failed: ${String(error)}`));
   }
   deps.records.push(tracker.finish(status, failure));

@@ -31,6 +31,24 @@ export interface FakeUpstream {
   reply: string;
   /** When set, the model also calls these tools after its text (finish_reason `tool_calls`). */
   toolCalls?: FakeToolCall[];
+  /**
+   * Opt-in: `toolCalls` are answered only to requests that offer tools and whose last turn is not a tool
+   * result (as the Anthropic and Gemini fakes do), so that a tool loop ends with text. Default: always.
+   */
+  toolCallsWhenOffered?: boolean;
+  /**
+   * Opt-in: `/responses` answers carry `toolCalls` too, as `function_call` items after the message
+   * (streamed: `output_item.added`, two `function_call_arguments.delta`, `.done`, `output_item.done`).
+   * Default: `/responses` answers with text only.
+   */
+  responsesToolCalls?: boolean;
+  /**
+   * Opt-in: the finish reason of chat answers instead of `stop` / `tool_calls` (e.g. `length`); on
+   * `/responses`, `length` makes the answer `incomplete` (`max_output_tokens`).
+   */
+  finishReason?: string;
+  /** Opt-in: chat answers carry this as `reasoning_content` (streamed first), as DeepSeek and vLLM do. */
+  reasoningContent?: string;
   /** Requests whose client (the gateway) went away before the answer ended. */
   cancelledStreams: number;
   close(): Promise<void>;
@@ -110,18 +128,33 @@ function route(
   fault?: Fault,
 ) {
   const model = typeof body.model === 'string' ? body.model : 'unknown';
+  const toolCalls = toolCallsFor(body, state);
+  const extra = { finishReason: state.finishReason, reasoningContent: state.reasoningContent };
   if (path.endsWith('/chat/completions')) {
-    if (body.stream === true) return streamChat(res, model, state.reply, body, fault, state.toolCalls);
-    return json(res, chatCompletion(model, state.reply, state.toolCalls));
+    if (body.stream === true) return streamChat(res, model, state.reply, body, fault, toolCalls, extra);
+    return json(res, chatCompletion(model, state.reply, toolCalls, extra));
   }
   if (path.endsWith('/responses')) {
-    if (body.stream === true) return streamResponses(res, model, state.reply);
-    return json(res, responseObject(model, state.reply, 'completed'));
+    const calls = state.responsesToolCalls ? (toolCalls ?? []) : [];
+    const status = state.finishReason === 'length' ? 'incomplete' : 'completed';
+    if (body.stream === true) return streamResponses(res, model, state.reply, calls, status);
+    return json(res, responseObject(model, state.reply, status, calls));
   }
   if (path.endsWith('/embeddings')) return json(res, embeddingsAnswer(model, body));
   if (path.endsWith('/images/generations')) return json(res, imagesAnswer(body));
   res.writeHead(404, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ error: { message: `fake upstream has no ${path}` } }));
+}
+
+/** `toolCalls`, unless `toolCallsWhenOffered` and the request offers no tools or ends with a tool result. */
+function toolCallsFor(body: Record<string, unknown>, state: FakeUpstream): FakeToolCall[] | undefined {
+  if (!state.toolCallsWhenOffered) return state.toolCalls;
+  const offered = Array.isArray(body.tools) && body.tools.length > 0;
+  const turns = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : [];
+  const last: unknown = turns.at(-1);
+  const turn = typeof last === 'object' && last !== null ? (last as Record<string, unknown>) : {};
+  const answered = turn.role === 'tool' || turn.type === 'function_call_output';
+  return offered && !answered ? state.toolCalls : undefined;
 }
 
 function json(res: ServerResponse, body: unknown): void {
@@ -132,7 +165,13 @@ function json(res: ServerResponse, body: unknown): void {
 
 export const FAKE_USAGE = { prompt_tokens: 12, completion_tokens: 7 };
 
-function chatCompletion(model: string, reply: string, toolCalls?: FakeToolCall[]) {
+/** Opt-in answer details (see `FakeUpstream.finishReason` and `reasoningContent`). */
+interface AnswerExtra {
+  finishReason?: string | undefined;
+  reasoningContent?: string | undefined;
+}
+
+function chatCompletion(model: string, reply: string, toolCalls?: FakeToolCall[], extra: AnswerExtra = {}) {
   const calls = (toolCalls ?? []).map((call) => ({
     id: call.id,
     type: 'function',
@@ -151,10 +190,11 @@ function chatCompletion(model: string, reply: string, toolCalls?: FakeToolCall[]
           role: 'assistant',
           content: reply,
           refusal: null,
+          ...(extra.reasoningContent === undefined ? {} : { reasoning_content: extra.reasoningContent }),
           ...(calls.length ? { tool_calls: calls } : {}),
         },
         logprobs: null,
-        finish_reason: calls.length ? 'tool_calls' : 'stop',
+        finish_reason: extra.finishReason ?? (calls.length ? 'tool_calls' : 'stop'),
       },
     ],
     usage: {
@@ -174,6 +214,7 @@ function streamChat(
   body: Record<string, unknown>,
   fault?: Fault,
   toolCalls: FakeToolCall[] = [],
+  extra: AnswerExtra = {},
 ) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const base = { id: 'chatcmpl-fake123', object: 'chat.completion.chunk', created: 1_763_000_000, model };
@@ -196,6 +237,10 @@ function streamChat(
     ...base,
     choices: [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, finish_reason: null }],
   });
+  if (extra.reasoningContent !== undefined) {
+    const delta = { reasoning_content: extra.reasoningContent };
+    send({ ...base, choices: [{ index: 0, delta, finish_reason: null }] });
+  }
   if (fault?.kind === 'reset-mid-stream') {
     // Let the first chunks reach the gateway, then cut the connection.
     for (const word of words.slice(0, fault.afterChunks)) {
@@ -217,7 +262,7 @@ function streamChat(
     send(delta({ function: { arguments: call.arguments.slice(0, half) } }));
     send(delta({ function: { arguments: call.arguments.slice(half) } }));
   });
-  const finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
+  const finishReason = extra.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }] });
   const options = body.stream_options;
   if (
@@ -256,7 +301,18 @@ function slowStream(res: ServerResponse, base: Record<string, unknown>, words: s
   }, delayMs);
 }
 
-function responseObject(model: string, reply: string, status: string) {
+function functionCallItem(call: FakeToolCall, status: string) {
+  return {
+    type: 'function_call',
+    id: `fc_${call.id}`,
+    call_id: call.id,
+    name: call.name,
+    arguments: status === 'completed' ? call.arguments : '',
+    status,
+  };
+}
+
+function responseObject(model: string, reply: string, status: string, toolCalls: FakeToolCall[] = []) {
   return {
     id: 'resp_fake123',
     object: 'response',
@@ -277,6 +333,7 @@ function responseObject(model: string, reply: string, status: string) {
               role: 'assistant',
               content: [{ type: 'output_text', text: reply, annotations: [], logprobs: [] }],
             },
+            ...toolCalls.map((call) => functionCallItem(call, 'completed')),
           ]
         : [],
     parallel_tool_calls: true,
@@ -299,7 +356,13 @@ function responseObject(model: string, reply: string, status: string) {
   };
 }
 
-function streamResponses(res: ServerResponse, model: string, reply: string) {
+function streamResponses(
+  res: ServerResponse,
+  model: string,
+  reply: string,
+  toolCalls: FakeToolCall[],
+  status: string,
+) {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   let sequence = 0;
   const send = (event: Record<string, unknown>) =>
@@ -342,9 +405,22 @@ function streamResponses(res: ServerResponse, model: string, reply: string) {
     content_index: 0,
     part: done,
   });
-  const completed = responseObject(model, reply, 'completed');
+  const completed = responseObject(model, reply, status, toolCalls);
   send({ type: 'response.output_item.done', output_index: 0, item: completed.output[0] });
-  send({ type: 'response.completed', response: completed });
+  // Each function call as OpenAI streams it: the item, then its arguments in two fragments.
+  toolCalls.forEach((call, index) => {
+    const output_index = index + 1;
+    const item_id = `fc_${call.id}`;
+    const half = Math.ceil(call.arguments.length / 2);
+    send({ type: 'response.output_item.added', output_index, item: functionCallItem(call, 'in_progress') });
+    for (const delta of [call.arguments.slice(0, half), call.arguments.slice(half)]) {
+      send({ type: 'response.function_call_arguments.delta', item_id, output_index, delta });
+    }
+    send({ type: 'response.function_call_arguments.done', item_id, output_index, arguments: call.arguments });
+    send({ type: 'response.output_item.done', output_index, item: functionCallItem(call, 'completed') });
+  });
+  const terminal = status === 'completed' ? 'response.completed' : 'response.incomplete';
+  send({ type: terminal, response: completed });
   res.end();
 }
 

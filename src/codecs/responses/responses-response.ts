@@ -52,7 +52,11 @@ export const isTerminalEvent = (type: string): boolean =>
  * Rewrites a streamed Responses event: our response id and model slug, our own gap-free `sequence_number`,
  * and, on the terminal event, usage with cost.
  */
-export function responsesEventWriter(genId: string, model: string, previousResponseId: string | null = null) {
+export function responsesEventWriter(
+  genId: string,
+  model: () => string,
+  previousResponseId: string | null = null,
+) {
   let sequence = 0;
   return (event: JsonObject, meta?: UsageMeta): string => {
     event.sequence_number = sequence++;
@@ -60,7 +64,7 @@ export function responsesEventWriter(genId: string, model: string, previousRespo
     const response = recordMember(event, 'response');
     if (RESPONSE_EVENTS.has(type) && response) {
       response.id = genId;
-      response.model = model;
+      response.model = model();
       response.previous_response_id = previousResponseId;
       if (meta) response.usage = responsesUsageBody(meta);
       if (isTerminalEvent(type)) response.output_text = outputText(arrayMember(response, 'output'));

@@ -1,0 +1,47 @@
+import { createLocalScorer } from '../scoring/local-scorer.js';
+import { findEvalDir, loadEvalData } from './eval-data.js';
+import {
+  evaluateComplexity,
+  evaluateDependence,
+  evaluateImageIntent,
+  evaluateRelevance,
+  evaluateTags,
+} from './evaluate.js';
+import { formatMistakes, formatReport } from './report.js';
+import { measureTypicalRequest } from './typical-request.js';
+
+/**
+ * Entry of `npm run eval`: scores the labelled set under `eval/` with the local scorer and prints a
+ * Markdown table (metric, cases, mean latency per call), then the latency of a typical request.
+ * `--verbose` also lists the cases each judgement got wrong. The model scorer needs a live model and is
+ * not evaluated here; `GATEWAY_EVAL_MODEL_SCORER` only makes that explicit.
+ */
+async function main(argv: readonly string[], modelScorerRequested: boolean): Promise<void> {
+  const dir = findEvalDir();
+  const data = loadEvalData(dir);
+  const newScorer = () => createLocalScorer();
+  const reports = [
+    await evaluateRelevance(newScorer, data.relevance),
+    await evaluateDependence(newScorer, data.contextDependence),
+    await evaluateComplexity(newScorer, data.complexity),
+    await evaluateImageIntent(newScorer, data.imageIntent),
+    await evaluateTags(newScorer, data.tagIntent),
+  ];
+  console.log(formatReport('local scorer', reports));
+  const typical = await measureTypicalRequest(newScorer, data);
+  const { micros } = typical;
+  console.log(
+    `\nTypical request (${typical.promptWords}-word prompt, ${typical.tools} tools, ${typical.earlierTurns} earlier turns), ` +
+      `mean µs per call: relevance ${micros.relevance.toFixed(1)}, contextDependence ${micros.contextDependence.toFixed(1)}, ` +
+      `complexity ${micros.complexity.toFixed(1)}, imageIntent ${micros.imageIntent.toFixed(1)}; all four ${micros.all.toFixed(1)}.`,
+  );
+  if (modelScorerRequested) {
+    console.log('\nModel scorer: not evaluated (it needs a live embeddings or judge model).');
+  }
+  if (argv.includes('--verbose')) console.log(`\n${formatMistakes(reports)}`);
+}
+
+main(process.argv.slice(2), Boolean(process.env.GATEWAY_EVAL_MODEL_SCORER)).catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

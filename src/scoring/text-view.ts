@@ -1,0 +1,49 @@
+/**
+ * A prompt prepared once for many vocabulary look-ups: its lower-case words as a set, and the words
+ * joined by single spaces for phrases. Checking a hundred cue words against a set is far cheaper than
+ * running a hundred regular expressions over a long prompt.
+ */
+export interface TextView {
+  words: ReadonlySet<string>;
+  /** ` word word … ` (padded with spaces), for phrase look-ups. */
+  padded: string;
+}
+
+const EDGES = /^['-]+|['-]+$/g;
+const isEdge = (char: string): boolean => char === "'" || char === '-';
+
+/** Words keep inner hyphens, apostrophes and plus signs (`trade-off`, `don't`, `c++`). */
+export function textView(text: string): TextView {
+  const words: string[] = [];
+  for (const raw of text.toLowerCase().replace(/[’‘]/g, "'").split(/[^a-z0-9'+-]+/)) {
+    const word = isEdge(raw.charAt(0)) || isEdge(raw.charAt(raw.length - 1)) ? raw.replace(EDGES, '') : raw;
+    if (word.length > 0) words.push(word);
+  }
+  return { words: new Set(words), padded: ` ${words.join(' ')} ` };
+}
+
+/** A list of words and phrases, compiled from `'word|other word|…'`. */
+export interface Vocabulary {
+  words: readonly string[];
+  phrases: readonly string[];
+}
+
+export function vocabulary(terms: string): Vocabulary {
+  const all = terms.split('|');
+  return {
+    words: all.filter((term) => !term.includes(' ')),
+    phrases: all.filter((term) => term.includes(' ')).map((phrase) => ` ${phrase} `),
+  };
+}
+
+/** Whether any word or phrase of the vocabulary occurs in the text. */
+export function mentions(view: TextView, terms: Vocabulary): boolean {
+  return (
+    terms.words.some((word) => view.words.has(word)) || terms.phrases.some((phrase) => view.padded.includes(phrase))
+  );
+}
+
+/** How many of the vocabularies the text mentions. */
+export function countMentioned(view: TextView, groups: readonly Vocabulary[]): number {
+  return groups.filter((terms) => mentions(view, terms)).length;
+}
