@@ -136,9 +136,8 @@ describe('planning model', () => {
     expect(plannerCall?.body.model).toBe('planner-1');
     expect(JSON.stringify(plannerCall?.body.messages)).toContain(PLANNER_INSTRUCTION);
     expect(executorCall?.body.model).toBe('executor-1');
-    const system = (executorCall?.body.messages as { role: string; content: string }[]).find(
-      (m) => m.role === 'system',
-    );
+    const messages = (executorCall?.body.messages ?? []) as { role: string; content: string }[];
+    const system = messages.find((m) => m.role === 'system');
     expect(system?.content).toContain('Hello from the fake upstream!');
     const usage = data.usage as unknown as {
       cost: number;
