@@ -36,14 +36,18 @@ const TIMED_REPEATS = 20;
  * the mean time per call in microseconds. Each call gets a fresh scorer from `newScorer`, as each request
  * does in the gateway, so nothing is cached from one call to the next.
  */
-async function timed<Result>(newScorer: () => Scorer, calls: ReadonlyArray<(scorer: Scorer) => Promise<Result>>) {
+async function timed<Result>(
+  newScorer: () => Scorer,
+  calls: ReadonlyArray<(scorer: Scorer) => Promise<Result>>,
+) {
   const results: Result[] = [];
   for (const call of calls) results.push(await call(newScorer()));
   const start = performance.now();
   for (let repeat = 0; repeat < TIMED_REPEATS; repeat += 1) {
     for (const call of calls) await call(newScorer());
   }
-  const meanLatencyMicros = ((performance.now() - start) * 1000) / (TIMED_REPEATS * Math.max(1, calls.length));
+  const meanLatencyMicros =
+    ((performance.now() - start) * 1000) / (TIMED_REPEATS * Math.max(1, calls.length));
   return { results, meanLatencyMicros };
 }
 

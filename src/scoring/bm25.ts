@@ -49,7 +49,8 @@ function invertedIndex(documents: ReadonlyArray<readonly string[]>): Map<string,
     for (const term of doc) {
       const postings = index.get(term);
       if (!postings) index.set(term, [docIndex, 1]);
-      else if (postings[postings.length - 2] === docIndex) postings[postings.length - 1] = (postings.at(-1) ?? 0) + 1;
+      else if (postings[postings.length - 2] === docIndex)
+        postings[postings.length - 1] = (postings.at(-1) ?? 0) + 1;
       else postings.push(docIndex, 1);
     }
   });

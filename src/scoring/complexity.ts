@@ -1,4 +1,11 @@
-import { countMentioned, mentions, type TextView, textView, type Vocabulary, vocabulary } from './text-view.js';
+import {
+  countMentioned,
+  mentions,
+  type TextView,
+  textView,
+  type Vocabulary,
+  vocabulary,
+} from './text-view.js';
 
 /**
  * How hard a prompt is to answer well, 0..1, from what the text asks for rather than what it is about.
@@ -58,7 +65,8 @@ const TASK = vocabulary(
 );
 const WHY_QUESTION = /^why (does|do|is|are|did)\b/;
 
-const isTask = (view: TextView, request: string): boolean => mentions(view, TASK) || WHY_QUESTION.test(request);
+const isTask = (view: TextView, request: string): boolean =>
+  mentions(view, TASK) || WHY_QUESTION.test(request);
 
 const DEEP: readonly Vocabulary[] = [
   'prove|proving|proof|proofs',
@@ -131,6 +139,7 @@ function stripQuoted(text: string): string {
     .replace(/"[^"]{12,}"/g, ' ');
 }
 
-const repeat = (weight: number, times: number): number[] => Array.from({ length: Math.max(0, times) }, () => weight);
+const repeat = (weight: number, times: number): number[] =>
+  Array.from({ length: Math.max(0, times) }, () => weight);
 
 const clamp01 = (value: number): number => Math.min(1, Math.max(0, value));

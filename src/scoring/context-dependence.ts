@@ -39,7 +39,9 @@ export function contextDependence(
   if (text.length === 0 || GREETING_ONLY.test(text)) return 0.1;
   const strong = combine(matchingWeights(STRONG_CUES, text));
   if (TOPIC_SHIFT.test(text)) return round(0.1 + 0.8 * strong * strong);
-  const weak = combine(weakEvidence(text, recentOverlap(latest, earlier, tokenizer))) * dampening(latest, text, tokenizer);
+  const weak =
+    combine(weakEvidence(text, recentOverlap(latest, earlier, tokenizer))) *
+    dampening(latest, text, tokenizer);
   return round(0.1 + 0.9 * combine([strong, weak]));
 }
 

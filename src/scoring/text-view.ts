@@ -15,7 +15,10 @@ const isEdge = (char: string): boolean => char === "'" || char === '-';
 /** Words keep inner hyphens, apostrophes and plus signs (`trade-off`, `don't`, `c++`). */
 export function textView(text: string): TextView {
   const words: string[] = [];
-  for (const raw of text.toLowerCase().replace(/[’‘]/g, "'").split(/[^a-z0-9'+-]+/)) {
+  for (const raw of text
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .split(/[^a-z0-9'+-]+/)) {
     const word = isEdge(raw.charAt(0)) || isEdge(raw.charAt(raw.length - 1)) ? raw.replace(EDGES, '') : raw;
     if (word.length > 0) words.push(word);
   }
@@ -39,7 +42,8 @@ export function vocabulary(terms: string): Vocabulary {
 /** Whether any word or phrase of the vocabulary occurs in the text. */
 export function mentions(view: TextView, terms: Vocabulary): boolean {
   return (
-    terms.words.some((word) => view.words.has(word)) || terms.phrases.some((phrase) => view.padded.includes(phrase))
+    terms.words.some((word) => view.words.has(word)) ||
+    terms.phrases.some((phrase) => view.padded.includes(phrase))
   );
 }
 

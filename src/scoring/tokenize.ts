@@ -59,7 +59,8 @@ function stripVerbEnding(word: string): string {
     if (word.endsWith('ied') && word.length > 4) return `${word.slice(0, -3)}y`;
     return word.endsWith('eed') ? word : plausibleStem(word, 2, word);
   }
-  if (last === 'y' && word.endsWith('ly') && !word.endsWith('ply') && word.length >= 6) return word.slice(0, -2);
+  if (last === 'y' && word.endsWith('ly') && !word.endsWith('ply') && word.length >= 6)
+    return word.slice(0, -2);
   return word;
 }
 
@@ -88,7 +89,11 @@ export function stem(word: string): string {
   let result = americanise(word);
   if (result.charAt(result.length - 1) === 's') result = stripPlural(result);
   result = stripVerbEnding(result);
-  if (result.length > 3 && result.charAt(result.length - 1) === 'e' && result.charAt(result.length - 2) !== 'e') {
+  if (
+    result.length > 3 &&
+    result.charAt(result.length - 1) === 'e' &&
+    result.charAt(result.length - 2) !== 'e'
+  ) {
     result = result.slice(0, -1);
   }
   return result;
