@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // SIGHUP reloads the skills directory (it is also watched for changes).
+  process.on('SIGHUP', () => void gateway.deps.skills.reload());
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { generateApiKey } from '../auth/api-keys.js';
+import { skillCommands } from '../skills/skill-commands.js';
 import type { Organization, Store } from '../store/store.js';
 
 /** Exit codes of the admin command line. */
@@ -9,12 +10,20 @@ export const EXIT_USAGE = 2;
 
 type Out = (line: string) => void;
 
+/** What some commands need besides the store. */
+export interface AdminOptions {
+  /** The skills directory (config `skills.dir`), asked for only by `skills` commands. */
+  skillsDir?: () => string;
+}
+
 /** A mistake in how the command was called: reported with the usage line and exit code 2. */
 class UsageError extends Error {}
 
 interface ParsedArgs {
   positionals: string[];
   values: Record<string, string | undefined>;
+  /** The `--flag` switches given. */
+  switches: ReadonlySet<string>;
 }
 
 interface Command {
@@ -25,7 +34,9 @@ interface Command {
   positionals: string[];
   /** Names of the `--option VALUE` flags the command takes. */
   options: string[];
-  run(args: ParsedArgs, store: Store, out: Out): Promise<number>;
+  /** Names of the `--flag` switches (no value) the command takes. */
+  switches?: string[];
+  run(args: ParsedArgs, store: Store, out: Out, options: AdminOptions): Promise<number>;
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -180,6 +191,7 @@ const COMMANDS: Record<string, Command> = {
       return EXIT_OK;
     },
   },
+  ...skillCommands({ usageError: (message) => new UsageError(message), formatTable }),
 };
 
 function printHelp(out: Out): void {
@@ -194,8 +206,11 @@ function printHelp(out: Out): void {
 }
 
 /** node:util `parseArgs` in strict mode, its complaints turned into usage errors. */
-function parseOrThrowUsage(args: string[], optionNames: string[]) {
-  const options = Object.fromEntries(optionNames.map((option) => [option, { type: 'string' as const }]));
+function parseOrThrowUsage(args: string[], optionNames: string[], switchNames: string[]) {
+  const options = Object.fromEntries([
+    ...optionNames.map((option) => [option, { type: 'string' as const }] as const),
+    ...switchNames.map((name) => [name, { type: 'boolean' as const }] as const),
+  ]);
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
@@ -206,7 +221,7 @@ function parseOrThrowUsage(args: string[], optionNames: string[]) {
 
 /** Parses the words after the command name against the command's positionals and options. */
 function parseCommandArgs(name: string, command: Command, args: string[]): ParsedArgs {
-  const parsed = parseOrThrowUsage(args, command.options);
+  const parsed = parseOrThrowUsage(args, command.options, command.switches ?? []);
   const expected = command.positionals.length;
   if (parsed.positionals.length !== expected) {
     const names = command.positionals.map((p) => `<${p}>`).join(' ');
@@ -217,18 +232,26 @@ function parseCommandArgs(name: string, command: Command, args: string[]): Parse
     );
   }
   const values: Record<string, string | undefined> = {};
+  const switches = new Set<string>();
   for (const [key, value] of Object.entries(parsed.values)) {
     if (typeof value === 'string') values[key] = value;
+    else if (value === true) switches.add(key);
   }
-  return { positionals: parsed.positionals, values };
+  return { positionals: parsed.positionals, values, switches };
 }
 
 /**
  * Runs one admin command (`org create acme --monthly-limit 25`, `key create acme`, …) against the store and
  * returns the process exit code: 0 done, 1 the command failed, 2 it was called wrongly. Output goes through
- * `out` one line at a time, so the command line and the tests share this function.
+ * `out` one line at a time, so the command line and the tests share this function. The `skills` commands
+ * manage the skills directory of `options.skillsDir`.
  */
-export async function runAdminCommand(argv: string[], store: Store, out: Out): Promise<number> {
+export async function runAdminCommand(
+  argv: string[],
+  store: Store,
+  out: Out,
+  options: AdminOptions = {},
+): Promise<number> {
   const [group, action, ...rest] = argv;
   if (group === 'help' || group === '--help' || group === '-h') {
     printHelp(out);
@@ -242,7 +265,7 @@ export async function runAdminCommand(argv: string[], store: Store, out: Out): P
     return EXIT_USAGE;
   }
   try {
-    return await command.run(parseCommandArgs(name, command, rest), store, out);
+    return await command.run(parseCommandArgs(name, command, rest), store, out, options);
   } catch (error) {
     if (error instanceof UsageError) {
       out(`error: ${error.message}`);

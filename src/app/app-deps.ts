@@ -6,6 +6,7 @@ import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { RecordQueue } from '../records/record-queue.js';
 import type { HealthTracker } from '../routing/health-tracker.js';
 import type { ScorerFactory } from '../scoring/scorer.js';
+import type { SkillRegistry } from '../skills/skill-registry.js';
 import type { Store } from '../store/store.js';
 
 /** Everything a request handler may use; built once at start-up and injected (no module state). */
@@ -21,6 +22,8 @@ export interface AppDeps {
   health: HealthTracker;
   /** Makes the scorer of one request (the judgements of optimizations and smart routing). */
   scorers: ScorerFactory;
+  /** The skills directory, loaded at start-up and reloaded on changes and SIGHUP. */
+  skills: SkillRegistry;
   /** Rate limits and monthly spend reservations. */
   limiter: Limiter;
   /** Every provider id that exists (configured or preset), for validating `gateway.only`. */

@@ -13,6 +13,7 @@ import { createUpstreamClient, createUpstreamDispatcher } from '../providers/sha
 import { RecordQueue } from '../records/record-queue.js';
 import { HealthTracker } from '../routing/health-tracker.js';
 import { createLocalScorer } from '../scoring/local-scorer.js';
+import { SkillRegistry } from '../skills/skill-registry.js';
 import { openStore } from '../store/open-store.js';
 import type { AppDeps } from './app-deps.js';
 import { bootstrapOrganizations } from './bootstrap-organizations.js';
@@ -55,6 +56,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const dispatcher = options.dispatcher ?? createUpstreamDispatcher();
   const adapters = createAdapters(catalog.providers.values(), createUpstreamClient(dispatcher));
   const records = new RecordQueue({ store, log });
+  const skills = await SkillRegistry.create(config.skills.dir, log);
+  const stopWatchingSkills = skills.watch();
   const deps: AppDeps = {
     config,
     catalog,
@@ -64,6 +67,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     records,
     health: new HealthTracker(),
     scorers: createLocalScorer,
+    skills,
     limiter: new MemoryLimiter((orgId, month) => store.getMonthlySpend(orgId, month)),
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now: () => performance.now(),
@@ -77,6 +81,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const stop = async (): Promise<void> => {
+    stopWatchingSkills();
     await closeServer(server, config.server.shutdownGraceMs);
     await records.close();
     await deps.limiter.close();

@@ -30,10 +30,10 @@ export async function chatCompletions(run: InferenceRun, body: unknown): Promise
   const routed = await routeRequest(run, { kind: 'chat', request, settings, imageFallback: true });
   if (routed.kind === 'image') return answerWithImage(run, routed, settings, sse);
   const { model, plan, body: prepared } = routed;
-  await reserveSpend(run, plan, {
+  await reserveSpend(run, plan, () => ({
     promptTokens: promptTokenBound(prepared.messages) + promptTokenBound(prepared.tools),
     outputTokens: outputBound(request) ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
-  });
+  }));
   if (sse) return streamChat(run, sse, prepared, plan);
 
   const { value, endpoint } = await dispatch(run, plan, (adapter, target, call) =>

@@ -18,7 +18,7 @@ export async function embeddings(run: InferenceRun, body: unknown): Promise<void
   const model = resolveModel(run.deps.catalog, request.model, 'embeddings');
   run.tracker.model = model.id;
   const plan = planFor(run, model, 'embeddings', defaultGatewaySettings);
-  await reserveSpend(run, plan, { promptTokens: promptTokenBound(request.input), outputTokens: 0 });
+  await reserveSpend(run, plan, () => ({ promptTokens: promptTokenBound(request.input), outputTokens: 0 }));
   const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) => {
     if (!adapter.embed) throw internalError(`Provider ${endpoint.provider} cannot embed.`);
     return adapter.embed(upstreamBody(request, endpoint.model), call);

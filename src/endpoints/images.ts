@@ -20,11 +20,11 @@ export async function images(run: InferenceRun, body: unknown): Promise<void> {
   const plan = planFor(run, model, 'images', defaultGatewaySettings);
   const images = request.n ?? 1;
   // Token-priced image models bill each picture as output tokens: bound them generously.
-  await reserveSpend(run, plan, {
+  await reserveSpend(run, plan, () => ({
     promptTokens: promptTokenBound(request.prompt),
     outputTokens: images * 10_000,
     images,
-  });
+  }));
   const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) => {
     if (!adapter.generateImage) throw internalError(`Provider ${endpoint.provider} cannot generate images.`);
     return adapter.generateImage(upstreamBody(request, endpoint.model), call);

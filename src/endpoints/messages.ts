@@ -55,11 +55,11 @@ export async function messages(ctx: RequestContext, deps: AppDeps, principal: Pr
       });
       if (routed.kind !== 'model') throw new Error('unreachable: no image fallback on the Messages ingress');
       const { model, plan, body: chat } = routed;
-      await reserveSpend(run, plan, {
+      await reserveSpend(run, plan, () => ({
         // Bounded on the chat request: there, inline images are data URIs counted at a flat figure.
         promptTokens: promptTokenBound(chat.messages) + promptTokenBound(chat.tools),
         outputTokens: request.max_tokens,
-      });
+      }));
       const meta: MessageMeta = {
         id: run.tracker.genId,
         model: model.id,

@@ -54,13 +54,13 @@ export async function responses(run: InferenceRun, body: unknown): Promise<void>
   });
   if (routed.kind === 'image') return answerWithImage(run, routed, settings, stream);
   const { model, plan, body: prepared } = routed;
-  await reserveSpend(run, plan, {
+  await reserveSpend(run, plan, () => ({
     promptTokens:
       promptTokenBound(prepared.input) +
       promptTokenBound(prepared.instructions) +
       promptTokenBound(prepared.tools),
     outputTokens: request.max_output_tokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
-  });
+  }));
   if (stream) return streamResponses(run, stream, prepared, plan, settings);
 
   const { value, endpoint } = await dispatch(run, plan, (adapter, target, call) =>

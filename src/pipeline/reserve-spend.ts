@@ -16,15 +16,20 @@ export interface WorstCase {
 export const DEFAULT_OUTPUT_BOUND = 32_768;
 
 /**
- * Reserves the request's worst-case cost (at the most expensive endpoint of the plan) against the
+ * Reserves the request's worst-case cost (computed only when the organization has a cap) (at the most expensive endpoint of the plan) against the
  * organization's monthly cap, before anything is sent upstream. Over the cap: 402 EXCEEDS_MONTHLY_LIMIT.
  * `runInference` settles the reservations to the actual cost when the request ends, whatever happened (a
  * request may hold two: its planner's and its executor's).
  */
-export async function reserveSpend(run: InferenceRun, plan: readonly ResolvedEndpoint[], worst: WorstCase) {
+export async function reserveSpend(
+  run: InferenceRun,
+  plan: readonly ResolvedEndpoint[],
+  worstCase: () => WorstCase,
+) {
   const cap = run.principal.org.monthlyLimitUsd;
   const capNano = run.principal.monthlyLimitNano;
   if (cap === null || capNano === null) return;
+  const worst = worstCase();
   const usage = {
     ...emptyUsage(),
     inputTokens: worst.promptTokens,

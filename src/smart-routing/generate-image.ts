@@ -32,7 +32,11 @@ export async function generateImage(
   const model = resolveModel(run.deps.catalog, imageModel, 'images');
   run.tracker.model = model.id;
   const plan = planFor(run, model, 'images', settings);
-  await reserveSpend(run, plan, { promptTokens: promptTokenBound(prompt), outputTokens: 10_000, images: 1 });
+  await reserveSpend(run, plan, () => ({
+    promptTokens: promptTokenBound(prompt),
+    outputTokens: 10_000,
+    images: 1,
+  }));
   const { value, endpoint } = await dispatch(run, plan, (adapter, target, call) => {
     if (!adapter.generateImage) throw internalError(`Provider ${target.provider} cannot generate images.`);
     return adapter.generateImage({ model: target.model, prompt, n: 1, response_format: 'b64_json' }, call);

@@ -9,6 +9,8 @@ import type { InferenceRun } from '../pipeline/run-inference.js';
 import type { JsonObject } from '../providers/shared/json.js';
 import { matchTag } from '../scoring/match-tag.js';
 import type { RequestScorer } from '../scoring/scorer.js';
+import { injectSkills, skillsSystemText } from '../skills/inject-skills.js';
+import { selectSkills } from '../skills/select-skills.js';
 import { wantsImage } from './image-fallback.js';
 import { indexForScore, parseModelSpec } from './model-spec.js';
 import { withPlan } from './planner-prompt.js';
@@ -32,7 +34,7 @@ export interface RouteInput {
 /**
  * The routing step of the pipeline, in its order: redact; choose the model (`tags` by intent and complexity,
  * else `model`); the image-output fallback; the provider plan (`order`, `only`, `zdr`, health); the token
- * optimizations; the planning model when the prompt is complex enough. The record gets `tag`, `score`,
+ * optimizations; the skills; the planning model when the prompt is complex enough. The record gets `tag`, `score`,
  * `routingCost` (scorer model calls) and the planner's figures.
  */
 export async function routeRequest(run: InferenceRun, input: RouteInput): Promise<Routed> {
@@ -40,19 +42,26 @@ export async function routeRequest(run: InferenceRun, input: RouteInput): Promis
   const scorer = run.deps.scorers();
   try {
     const redacted = redactRequest(kind, input.request, settings);
-    const prompt = latestPrompt(redacted, kind);
+    // Only tags, the image fallback and planning need the prompt's text: read it once, and only for them.
+    let promptText: string | undefined;
+    const prompt = () => {
+      promptText ??= latestPrompt(redacted, kind);
+      return promptText;
+    };
     const choice = await chooseModel(run, redacted, settings, prompt, scorer);
     const spec = parseModelSpec(choice.slug, choice.param);
     const model = resolveModel(run.deps.catalog, spec.executor, kind);
     run.tracker.model = model.id;
     const imageModel = settings.imageGenerationModel;
     if (input.imageFallback && imageModel && !model.capabilities.includes('image-generation')) {
-      if (await wantsImage(redacted, prompt, scorer)) return { kind: 'image', imageModel, prompt };
+      if (await wantsImage(redacted, prompt(), scorer))
+        return { kind: 'image', imageModel, prompt: prompt() };
     }
     const plan = planFor(run, model, kind, settings);
     let body = await optimizeRequest(run, kind, redacted, settings, scorer);
+    if (settings.skills) body = await addSkills(run, kind, body, settings.skills, prompt(), scorer);
     if (spec.planner) {
-      const score = choice.score ?? (await scorer.complexity(prompt));
+      const score = choice.score ?? (await scorer.complexity(prompt()));
       run.tracker.score = score;
       if (score > (settings.planningTriggerScore ?? DEFAULT_PLANNING_TRIGGER)) {
         const messages = kind === 'chat' ? body.messages : responsesRequestToChat(body).body.messages;
@@ -64,6 +73,30 @@ export async function routeRequest(run: InferenceRun, input: RouteInput): Promis
   } finally {
     run.tracker.routingCostNano = scorer.spentNano();
   }
+}
+
+/**
+ * `skills`: the listed skills (with `enableAutoSearch`, only those relevant to the prompt) go into the system
+ * prompt; an unknown id is 400 INVALID_GATEWAY_SETTINGS. The record's `skills` lists those added.
+ */
+async function addSkills(
+  run: InferenceRun,
+  kind: RequestKind,
+  body: JsonObject,
+  settings: NonNullable<GatewaySettings['skills']>,
+  prompt: string,
+  scorer: RequestScorer,
+): Promise<JsonObject> {
+  const selection = await selectSkills(run.deps.skills, settings, prompt, scorer);
+  if (selection.unknown.length > 0) {
+    throw invalidGatewaySettings(
+      `gateway.skills.skillIds names unknown skills: ${selection.unknown.join(', ')}.`,
+      'gateway.skills.skillIds',
+    );
+  }
+  run.tracker.skills = selection.skills.map((skill) => skill.id);
+  if (selection.skills.length === 0) return body;
+  return injectSkills(body, kind, skillsSystemText(selection.skills));
 }
 
 /** The text of the latest user turn: what intent, complexity and image intent are judged on. */
@@ -84,15 +117,15 @@ async function chooseModel(
   run: InferenceRun,
   request: JsonObject,
   settings: GatewaySettings,
-  prompt: string,
+  prompt: () => string,
   scorer: RequestScorer,
 ): Promise<ModelChoice> {
   const requested = typeof request.model === 'string' ? request.model : undefined;
   const tags = settings.tags ?? [];
   if (tags.length > 0) {
-    const match = await matchTag(prompt, tags, scorer);
+    const match = await matchTag(prompt(), tags, scorer);
     if (match) {
-      const score = await scorer.complexity(prompt);
+      const score = await scorer.complexity(prompt());
       const slug =
         match.tag.models[indexForScore(score, match.tag.models.length)] ?? match.tag.models[0] ?? '';
       run.tracker.tag = match.tag.name;

@@ -31,7 +31,10 @@ export async function runPlanner(
     const plan = planFor(run, model, 'chat', settings);
     const maxTokens = Math.min(PLAN_MAX_TOKENS, model.max_tokens ?? DEFAULT_OUTPUT_BOUND);
     const request = { ...plannerRequest(messages), max_tokens: maxTokens };
-    await reserveSpend(run, plan, { promptTokens: promptTokenBound(messages), outputTokens: maxTokens });
+    await reserveSpend(run, plan, () => ({
+      promptTokens: promptTokenBound(messages),
+      outputTokens: maxTokens,
+    }));
     const { value, endpoint } = await dispatch(
       run,
       plan,
