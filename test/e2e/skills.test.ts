@@ -88,7 +88,6 @@ describe('skills', () => {
     const stream = client.responses.stream({
       model: 'acme/chat-large',
       input: 'Fill the PDF form',
-      // @ts-expect-error gateway is our extension
       gateway: { skills: { skillIds: ['pdf-forms'] } },
     });
     await stream.finalResponse();
