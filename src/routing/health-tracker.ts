@@ -56,7 +56,8 @@ export class HealthTracker {
         ? (outcome.outputTokens * 1000) / outcome.generationMs
         : undefined;
     list.push({ at, ok: outcome.ok, ttftMs: outcome.ttftMs, tokensPerSecond });
-    if (list.length > MAX_SAMPLES) list.splice(0, list.length - MAX_SAMPLES);
+    // Trimmed in chunks: dropping one sample from the front on every request would copy the whole list.
+    if (list.length > 2 * MAX_SAMPLES) list.splice(0, list.length - MAX_SAMPLES);
     this.samples.set(key, list);
     this.updateCooldown(providerId, outcome, at);
   }
@@ -77,7 +78,7 @@ export class HealthTracker {
     const cached = this.stats.get(key);
     const at = this.now();
     if (cached && at - cached.at < STATS_TTL_MS) return cached.value;
-    const list = (this.samples.get(key) ?? []).filter((sample) => at - sample.at <= WINDOW_MS);
+    const list = (this.samples.get(key) ?? []).filter((sample) => at - sample.at <= WINDOW_MS).slice(-MAX_SAMPLES);
     this.samples.set(key, list);
     const value: HealthStats = {
       latencyP50Ms: median(list.flatMap((s) => (s.ok && s.ttftMs !== undefined ? [s.ttftMs] : []))),
