@@ -12,12 +12,12 @@ import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
 import { RecordQueue } from '../records/record-queue.js';
 import { HealthTracker } from '../routing/health-tracker.js';
-import { createLocalScorer } from '../scoring/local-scorer.js';
 import { SkillRegistry } from '../skills/skill-registry.js';
 import { openStore } from '../store/open-store.js';
 import type { AppDeps } from './app-deps.js';
 import { bootstrapOrganizations } from './bootstrap-organizations.js';
 import { createApp } from './create-app.js';
+import { createScorerFactory } from './create-scorer-factory.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -66,7 +66,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     adapters,
     records,
     health: new HealthTracker(),
-    scorers: createLocalScorer,
+    scorers: createScorerFactory({
+      scoring: config.scoring,
+      catalog,
+      adapters,
+      timeoutMs: config.server.upstreamTimeoutMs,
+    }),
     skills,
     limiter: new MemoryLimiter((orgId, month) => store.getMonthlySpend(orgId, month)),
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),

@@ -104,11 +104,24 @@ const serverSchema = z.strictObject({
     .default({ enabled: false, ttlHours: 720 }),
 });
 
+/**
+ * Which scorer judges relevance, context dependence, complexity and image intent: the local one (default, no
+ * network) or models reached through the gateway's own providers (their cost is the record's routingCost).
+ */
+const scoringSchema = z.strictObject({
+  scorer: z.enum(['local', 'model']).default('local'),
+  /** Embeddings model for relevance and context dependence (scorer: model). */
+  embeddingModel: z.string().optional(),
+  /** Small chat model for complexity and image intent (scorer: model). */
+  judgeModel: z.string().optional(),
+});
+
 export const configSchema = z.strictObject({
   server: serverSchema.default(serverSchema.parse({})),
   providers: z.array(providerSchema).default([]),
   models: z.array(modelSchema).default([]),
   skills: z.strictObject({ dir: z.string().default('./skills') }).default({ dir: './skills' }),
+  scoring: scoringSchema.default({ scorer: 'local' }),
   organizations: z.array(organizationSchema).default([]),
 });
 
@@ -117,3 +130,4 @@ export type ProviderConfig = z.infer<typeof providerSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
 export type OrganizationConfig = z.infer<typeof organizationSchema>;
 export type ServerConfig = z.infer<typeof serverSchema>;
+export type ScoringConfig = z.infer<typeof scoringSchema>;
