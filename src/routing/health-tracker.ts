@@ -78,7 +78,9 @@ export class HealthTracker {
     const cached = this.stats.get(key);
     const at = this.now();
     if (cached && at - cached.at < STATS_TTL_MS) return cached.value;
-    const list = (this.samples.get(key) ?? []).filter((sample) => at - sample.at <= WINDOW_MS).slice(-MAX_SAMPLES);
+    const list = (this.samples.get(key) ?? [])
+      .filter((sample) => at - sample.at <= WINDOW_MS)
+      .slice(-MAX_SAMPLES);
     this.samples.set(key, list);
     const value: HealthStats = {
       latencyP50Ms: median(list.flatMap((s) => (s.ok && s.ttftMs !== undefined ? [s.ttftMs] : []))),
