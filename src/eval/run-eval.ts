@@ -1,33 +1,48 @@
+import { join } from 'node:path';
 import { createLocalScorer } from '../scoring/local-scorer.js';
-import { findEvalDir, loadEvalData } from './eval-data.js';
+import type { ScorerFactory } from '../scoring/scorer.js';
+import { type EvalData, findEvalDir, loadEvalData } from './eval-data.js';
 import {
   evaluateComplexity,
   evaluateDependence,
   evaluateImageIntent,
   evaluateRelevance,
   evaluateTags,
+  type JudgementReport,
 } from './evaluate.js';
 import { formatMistakes, formatReport } from './report.js';
 import { measureTypicalRequest } from './typical-request.js';
 
-/**
- * Entry of `npm run eval`: scores the labelled set under `eval/` with the local scorer and prints a
- * Markdown table (metric, cases, mean latency per call), then the latency of a typical request.
- * `--verbose` also lists the cases each judgement got wrong. The model scorer needs a live model and is
- * not evaluated here; `GATEWAY_EVAL_MODEL_SCORER` only makes that explicit.
- */
-async function main(argv: readonly string[], modelScorerRequested: boolean): Promise<void> {
-  const dir = findEvalDir();
-  const data = loadEvalData(dir);
-  const newScorer = () => createLocalScorer();
-  const reports = [
+async function evaluateAll(newScorer: ScorerFactory, data: EvalData): Promise<JudgementReport[]> {
+  return [
     await evaluateRelevance(newScorer, data.relevance),
     await evaluateDependence(newScorer, data.contextDependence),
     await evaluateComplexity(newScorer, data.complexity),
     await evaluateImageIntent(newScorer, data.imageIntent),
     await evaluateTags(newScorer, data.tagIntent),
   ];
-  console.log(formatReport('local scorer', reports));
+}
+
+/**
+ * Entry of `npm run eval`: scores the labelled set under `eval/` (the heuristics were developed on it)
+ * and the held-out set under `eval/holdout/` (never tuned on) with the local scorer, prints a Markdown
+ * table for each (metric, cases, mean latency per call), then the latency of a typical request.
+ * `--verbose` also lists the cases each judgement got wrong. The model scorer needs a live model and is
+ * not evaluated here; `GATEWAY_EVAL_MODEL_SCORER` only makes that explicit.
+ */
+async function main(argv: readonly string[], modelScorerRequested: boolean): Promise<void> {
+  const dir = findEvalDir();
+  const data = loadEvalData(dir);
+  const holdout = loadEvalData(join(dir, 'holdout'));
+  const newScorer = () => createLocalScorer();
+  const reports = await evaluateAll(newScorer, data);
+  const holdoutReports = await evaluateAll(newScorer, holdout);
+  console.log(
+    `Labelled set (eval/, the heuristics were developed on it):\n\n${formatReport('local scorer', reports)}`,
+  );
+  console.log(
+    `\nHeld-out set (eval/holdout/, written afterwards, never tuned on):\n\n${formatReport('local scorer', holdoutReports)}`,
+  );
   const typical = await measureTypicalRequest(newScorer, data);
   const { micros } = typical;
   console.log(
@@ -38,7 +53,9 @@ async function main(argv: readonly string[], modelScorerRequested: boolean): Pro
   if (modelScorerRequested) {
     console.log('\nModel scorer: not evaluated (it needs a live embeddings or judge model).');
   }
-  if (argv.includes('--verbose')) console.log(`\n${formatMistakes(reports)}`);
+  if (argv.includes('--verbose')) {
+    console.log(`\n${formatMistakes(reports)}\n\n## Held-out set\n\n${formatMistakes(holdoutReports)}`);
+  }
 }
 
 main(process.argv.slice(2), Boolean(process.env.GATEWAY_EVAL_MODEL_SCORER)).catch((error: unknown) => {

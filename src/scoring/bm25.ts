@@ -73,7 +73,7 @@ export function bm25Scores(
   const lengthFactor = documents.map((doc) => k1 * (1 - b + (b * doc.length) / averageLength));
   const collectionSize = documents.length + backgroundDocuments;
   const index = invertedIndex(documents);
-  for (const [term, queryFrequency] of termCounts(query)) {
+  for (const [term, queryFrequency] of termCounts(query.filter((term) => index.has(term)))) {
     const postings = index.get(term);
     if (!postings) continue;
     const containing = postings.length / 2;

@@ -1,5 +1,6 @@
 import {
   countMentioned,
+  countTerms,
   mentions,
   type TextView,
   textView,
@@ -17,15 +18,17 @@ import {
  * | -------------------------------------------------------------------------- | ------------------------- |
  * | length: `0.5 × (log2(words) - 3) / 6`, clamped (8 words 0, 512 words 0.5)   | 0 … 0.5                   |
  * | a task that produces something (write, explain, design, "how do I")         | 0.35, less under 12 words |
- * | deep reasoning (prove, derive, step by step, design a …, walk me through)  | 0.5 each                  |
- * | analysis (analyse, compare, trade-offs, evaluate, optimise, justify)       | 0.25 each                 |
- * | hard subject matter (distributed, concurrency, compiler, theorem …)        | 0.12 each, up to 5        |
+ * | deep reasoning (prove, derive, step by step, design a …, walk me through)  | 0.55 each                 |
+ * | analysis (analyse, compare, trade-offs, evaluate, optimise, justify)       | 0.3 each                  |
+ * | hard subject matter (distributed, lock-free, compiler, theorem …), per term | 0.15 each, up to 5        |
  * | a code block / code-like text                                               | 0.25 / 0.12               |
  * | mathematical notation                                                       | 0.3                       |
  * | parts of the request (clauses, list items), beyond the first               | 0.08 each, up to 6        |
  * | constraints (must, without, at most, budget, edge cases …)                 | 0.08 each, up to 3        |
  *
- * Quoted or pasted material (code blocks, quotations) counts for length and code, not for what is asked.
+ * Routine requests (a task, some length, a code block) stay in the middle band; it takes reasoning, analysis
+ * or hard subject matter on top to pass 0.75. Quoted or pasted material (code blocks, quotations) counts
+ * for length and code, not for what is asked.
  * Small talk scores 0.05; a short factual question ("what is / who wrote / how many …", under 11 words,
  * with no reasoning cue) is halved. Bands as a three-model tag uses them: below 0.25 the last model,
  * above 0.75 the first (`index = round((1 - score) × (n - 1))`).
@@ -41,9 +44,9 @@ export function complexity(prompt: string): number {
   const weights = [
     0.5 * clamp01((Math.log2(words) - 3) / 6),
     isTask(view, request) ? 0.35 * Math.min(1, words / 12) : 0,
-    ...repeat(0.5, deep),
-    ...repeat(0.25, analytical),
-    ...repeat(0.12, Math.min(5, countMentioned(view, HARD_SUBJECTS))),
+    ...repeat(0.55, deep),
+    ...repeat(0.3, analytical),
+    ...repeat(0.15, Math.min(5, countTerms(view, HARD_SUBJECTS))),
     codeWeight(prompt),
     MATH_NOTATION.test(text) ? 0.3 : 0,
     ...repeat(0.08, Math.min(6, requestParts(request) - 1)),

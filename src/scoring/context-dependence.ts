@@ -5,6 +5,7 @@ import {
   EDIT_COMMAND,
   GREETING_ONLY,
   GREETING_OPENER,
+  POLITE_OPENING,
   STRONG_CUES,
   TOPIC_SHIFT,
   WEAK_CUES,
@@ -20,6 +21,8 @@ import { tokenize } from './tokenize.js';
  *   and **weak cues** (anaphora, "and …?" openers, "again", "instead", a few-word edit command, a fragment
  *   such as "python version?", words shared with recent turns by BM25) are combined as independent
  *   evidence: `evidence = 1 - Π(1 - weight)`.
+ * - Cues anchored at the start of the message ("and …?", a short edit command) are read after a polite
+ *   opening ("can you …", "please …") and a bare interjection ("great, now …", itself a weak cue).
  * - Weak cues count less in a message that carries its own material (a code block, a quotation, text
  *   pasted after a colon: ×0.35) or is a fully specified request (nine content words or more: ×0.6), and
  *   less after a greeting ("Hello, can you …": ×0.5).
@@ -45,6 +48,11 @@ export function contextDependence(
   return round(0.1 + 0.9 * combine([strong, weak]));
 }
 
+/** Whether the message says it starts something new ("new topic", "unrelated", "forget that" …). */
+export function announcesTopicShift(message: string): boolean {
+  return TOPIC_SHIFT.test(normalise(message));
+}
+
 function normalise(message: string): string {
   return message.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
 }
@@ -60,7 +68,8 @@ function combine(weights: readonly number[]): number {
 
 function weakEvidence(text: string, overlap: number): number[] {
   const interjection = CONTINUING_INTERJECTION.exec(text);
-  const body = interjection ? text.slice(interjection[0].length) : text;
+  const afterInterjection = interjection ? text.slice(interjection[0].length) : text;
+  const body = afterInterjection.replace(POLITE_OPENING, '');
   const weights = matchingWeights(WEAK_CUES, body);
   if (interjection) weights.push(0.35);
   const words = body.split(' ').length;

@@ -69,12 +69,12 @@ export const WEAK_CUES: readonly Cue[] = [
   {
     pattern:
       /\b(it|them|they|these|those)\b(?=\s*([.?!,;:)]|$)|\s(to|into|in|for|with|on|from|as|so|but|and|or|again|too|instead|shorter|longer|more|less|better|work|works|worked|working|do|does|did|is|was|would|will|should|could|can|take|takes|mean|means|apply|applies|fail|fails|failed|return|returns|run|runs|handle|handles|up|out|look|looks|sound|sounds|at|by)\b)/,
-    weight: 0.55,
+    weight: 0.6,
   },
   {
     pattern:
       /\b(that|this)\b(?=\s*([.?!,;)]|$)|\s(to|into|in|for|with|on|from|as|again|too|instead|shorter|longer|more|less|better|work|works|worked|mean|means|apply|applies|take|takes)\b)/,
-    weight: 0.5,
+    weight: 0.6,
   },
   { pattern: /\b(again|once more|instead|as well)\b/, weight: 0.5 },
   { pattern: /\btoo[.!?]*$/, weight: 0.4 },
@@ -105,6 +105,10 @@ export const GREETING_ONLY =
 
 /** A message that opens with a greeting: usually the start of a new thread. */
 export const GREETING_OPENER = /^(hi|hello|hey|hiya|good (morning|afternoon|evening))\b/;
+
+/** A polite opening that does not change what the message refers to ("can you …", "please …"). */
+export const POLITE_OPENING =
+  /^((can|could|would|will) (you|we)( please)?|please|pls|kindly|i'd like you to|i want you to|i need you to)\b[,\s]*/;
 
 /** A bare interjection before the message proper ("great, now …"), itself a sign of continuing. */
 export const CONTINUING_INTERJECTION =

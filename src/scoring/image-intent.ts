@@ -4,7 +4,8 @@
  *
  * - an imperative at the start of a clause (after "please", "can you", "I'd like you to", "… and"):
  *   a making verb with a picture noun as its object ("generate an image of", "create a logo for",
- *   "design an app icon"), or a drawing verb with any concrete object ("draw a cat", "sketch a cabin");
+ *   "design an app icon"), or a drawing verb with any concrete object ("draw a cat", "sketch a cabin",
+ *   "illustrate a page where …");
  * - "show me a picture/photo of …", or a wish for a picture ("I'd like a cartoon of …", "give me an image").
  *
  * It does not count: verbs that are not imperatives ("diffusion models generate images", "a script that
@@ -53,13 +54,13 @@ const DETERMINER =
 const VARIANTS =
   '(?:(?:variations?|versions?|variants?|options?|examples?|styles?) of (?:a|an|the|my|our)?\\s*)?';
 /** Adjectives and noun modifiers before the head noun; a preposition ends the noun phrase. */
-const MODIFIERS = "(?:(?!(?:for|of|with|in|on|to|from|that|which|about|as|and)\\b)[\\w'-]+,?\\s+){0,5}?";
+const MODIFIERS = '(?:(?!(?:for|of|with|in|on|to|from|that|which|about|as|and)\\b)[^\\s,]+,?\\s+){0,5}?';
 
 const MAKING = new RegExp(
   `${REQUEST_PREFIX}${MAKING_VERB}\\s+${DETERMINER}${VARIANTS}${MODIFIERS}${PICTURE_NOUN}\\b(.*)$`,
 );
 const DRAWING = new RegExp(
-  `${REQUEST_PREFIX}${DRAWING_VERB}\\s+(?:(?:me|us)\\s+)?(a|an|some|the|\\d+)\\s+(\\S+)`,
+  `${REQUEST_PREFIX}(?:${DRAWING_VERB}\\s+(?:(?:me|us)\\s+)?(?:a|an|some|the|\\d+)|illustrate\\s+(?:(?:me|us)\\s+)?(?:a|an|some|\\d+))\\s+(\\S+)`,
 );
 const SCHEMATIC = new RegExp(
   `${REQUEST_PREFIX}${MAKING_VERB}\\s+${DETERMINER}${MODIFIERS}${SCHEMATIC_NOUN}\\b.*\\bas (?:an? )?(?:png|jpe?g|image|picture)\\b`,
@@ -71,9 +72,12 @@ const WISH = new RegExp(
   `\\b(?:i want|i'd like|i would like|i need|can i (?:have|get)|could i (?:have|get)|give me|get me|send me)\\s+(?:a|an|some|\\d+)\\s+${MODIFIERS}${PICTURE_NOUN}\\b(.*)$`,
 );
 
-/** Objects of "draw" that are not pictures: "draw conclusions", "draw a card", "draw a line between". */
+/**
+ * Objects of "draw" or "illustrate" that are not pictures: "draw conclusions", "draw a card", "draw a line
+ * between", "illustrate a point".
+ */
 const NOT_DRAWN =
-  /^(conclusions?|comparisons?|distinctions?|parallels?|attention|inspiration|cards?|blanks?|crowds?|straws?|lots?|breath|line|lines|salary|power|water|blood|card|sword|weapon)\b/;
+  /^(conclusions?|comparisons?|distinctions?|parallels?|attention|inspiration|cards?|blanks?|crowds?|straws?|lots?|breath|lines?|salary|power|water|blood|swords?|weapons?|points?|concepts?|ideas?|differences?|examples?|principles?)\b/;
 
 const NEGATED_CLAUSE =
   /^(?:please\s+)?(?:don'?t|do not|never|stop|no need to|without|not|instead of|rather than)\b/;
@@ -89,7 +93,7 @@ function clauseIntent(clause: string): number {
   if (making && !MODIFIED.test(making[1] ?? '')) return 0.9;
   if (SCHEMATIC.test(clause)) return 0.9;
   const drawing = DRAWING.exec(clause);
-  if (drawing && !NOT_DRAWN.test(drawing[2] ?? '') && !/\bsketch out\b/.test(clause)) return 0.85;
+  if (drawing && !NOT_DRAWN.test(drawing[1] ?? '') && !/\bsketch out\b/.test(clause)) return 0.85;
   if (SHOW_ME.test(clause)) return 0.85;
   const wish = WISH.exec(clause);
   if (wish && !MODIFIED.test(wish[1] ?? '')) return 0.8;

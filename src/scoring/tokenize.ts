@@ -1,7 +1,7 @@
 /**
  * Words for lexical matching: identifiers split into words (`get_weather`, `getWeather`, `get-weather` all
- * give `get weather`), lower-cased, apostrophes dropped (`customer's` → `customers`), stop words and single
- * characters removed, and a light suffix stemmer so that plurals and -ing/-ed/-ly forms meet their base
+ * give `get weather`), lower-cased, stop words and single characters removed (`customer's` → `customer`),
+ * common abbreviations expanded (`PR` → `pull request`), and a light suffix stemmer so that plurals and -ing/-ed/-ly forms meet their base
  * word (`files`/`file`, `coding`/`code`, `created`/`create`, `monthly`/`month`). Deliberately small: a
  * stemmer that is too eager merges unrelated words, and every false match costs precision.
  */
@@ -18,14 +18,9 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
     'then there theres these they this those though through thus to too under until up upon us use very ' +
     'want was way we were what whats when where whether which while who whom whose why will with within ' +
     'without wont would yes yet you youd youll your youre yours yourself hi hello hey tell give make show ' +
-    'know help go going using used uses'
+    'know help go going using used uses don doesn didn isn aren wasn weren won couldn shouldn wouldn'
   ).split(' '),
 );
-
-/** Splits camelCase, PascalCase and acronym boundaries, so `parseHTTPResponse` reads `parse HTTP Response`. */
-function splitIdentifiers(text: string): string {
-  return text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
-}
 
 /** Whether the word has a vowel (y included): a stem without one is not a word (`str` of `string`). */
 function hasVowel(word: string): boolean {
@@ -126,28 +121,38 @@ const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map([
   ['ml', ['machin', 'learn']],
 ]);
 
+/** Words with a fixed reading: stop words (nothing) and abbreviations (their expansion). One look-up per word. */
+const FIXED: ReadonlyMap<string, readonly string[]> = new Map([
+  ...[...STOP_WORDS].map((word): [string, readonly string[]] => [word, []]),
+  ...ABBREVIATIONS,
+]);
+
 function pushWord(word: string, tokens: string[]): void {
-  if (word.length < 2 || STOP_WORDS.has(word)) return;
-  const expanded = ABBREVIATIONS.get(word);
-  if (expanded) {
-    tokens.push(...expanded);
+  if (word.length < 2) return;
+  const fixed = FIXED.get(word);
+  if (fixed) {
+    for (const token of fixed) tokens.push(token);
     return;
   }
   const stemmed = stem(word);
-  if (!STOP_WORDS.has(stemmed)) tokens.push(stemmed);
+  if (stemmed === word || !STOP_WORDS.has(stemmed)) tokens.push(stemmed);
 }
 
 /**
+ * One word of an identifier or of prose: an upper-case run not followed by lower case (`HTTP`, `EC2`), a
+ * capitalised or lower-case word with its digits (`Weather`, `k8s`), or a run of another script. So
+ * `parseHTTPResponse` gives `parse HTTP Response`, `get_weather` gives `get weather`, `don't` gives `don`.
+ */
+const WORD =
+  /[A-Z0-9\u00c0-\u00d6\u00d8-\u00de]+(?![a-z\u00df-\u00f6\u00f8-\u00ff])|[A-Z\u00c0-\u00d6\u00d8-\u00de]?[a-z0-9\u00df-\u00f6\u00f8-\u024f]+|[\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufdff]+/g;
+
+/**
  * Content words of a text, stemmed, in order (repeats kept: term frequency matters to BM25).
- * Linear in the text; used on every request.
+ * One regular-expression pass over the text; used on every request.
  */
 export function tokenize(text: string): string[] {
-  const words = splitIdentifiers(text)
-    .toLowerCase()
-    .replace(/['’]/g, '')
-    .split(/[^\p{L}\p{N}]+/u);
   const tokens: string[] = [];
-  for (const word of words) pushWord(word, tokens);
+  for (const word of text.match(WORD) ?? []) pushWord(word.toLowerCase(), tokens);
   return tokens;
 }
 
