@@ -54,7 +54,7 @@ function createSimilarities(
       if (!result) return undefined;
       addCost(result.costNano);
       if (result.vectors.length !== missing.length) return undefined;
-      missing.forEach((text, index) => vectors.set(text, result.vectors[index] ?? []));
+      for (const [index, text] of missing.entries()) vectors.set(text, result.vectors[index] ?? []);
     }
     return texts.map((text) => vectors.get(text) ?? []);
   }
