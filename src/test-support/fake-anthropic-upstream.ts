@@ -25,6 +25,17 @@ export interface FakeAnthropicUpstream {
     cache_creation_input_tokens: number;
     output_tokens: number;
   };
+  /**
+   * Opt-in: the `stop_reason` of every answer (e.g. `max_tokens`); with `stop_sequence`, the answer's
+   * `stop_sequence` is the request's first stop sequence.
+   */
+  stopReason?: string;
+  /**
+   * Opt-in extended thinking: when set, answers to requests with `thinking` enabled begin with this thinking
+   * block, and, as the real API, such a request whose last assistant turn has `tool_use` must begin that turn
+   * with a thinking block carrying this signature (400 `invalid_request_error` otherwise).
+   */
+  thinking?: { thinking: string; signature: string };
   close(): Promise<void>;
 }
 
@@ -61,9 +72,11 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
       }
       if (typeof body.max_tokens !== 'number')
         return sendError(res, 400, 'invalid_request_error', 'max_tokens: Field required');
+      const replayError = thinkingReplayError(body, state);
+      if (replayError) return sendError(res, 400, 'invalid_request_error', replayError);
       const content = answerContent(body, state);
       if (body.stream === true) return streamMessage(res, body, content, state);
-      const message = messageObject(body, content, stopReason(content), state.usage);
+      const message = messageObject(body, content, stopReason(content, state), state.usage);
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_fake_01' });
       res.end(JSON.stringify(message));
     });
@@ -84,8 +97,44 @@ function sendError(res: ServerResponse, status: number, type: string, message: s
   res.end(JSON.stringify({ type: 'error', error: { type, message }, request_id: 'req_fake_err' }));
 }
 
-/** A tool call when tools are offered and the last user turn is not a tool result; else text. */
+const thinkingOn = (body: Record<string, unknown>, state: FakeAnthropicUpstream): boolean =>
+  state.thinking !== undefined && isObject(body.thinking) && body.thinking.type === 'enabled';
+
+/**
+ * With thinking on, the API wants the last assistant turn that used tools to begin with its (signed)
+ * thinking block. https://docs.claude.com/en/docs/build-with-claude/extended-thinking#extended-thinking-with-tool-use
+ */
+function thinkingReplayError(
+  body: Record<string, unknown>,
+  state: FakeAnthropicUpstream,
+): string | undefined {
+  if (!thinkingOn(body, state)) return undefined;
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const index = messages.findLastIndex((message) => isObject(message) && message.role === 'assistant');
+  const turn: unknown = messages[index];
+  const content = isObject(turn) && Array.isArray(turn.content) ? turn.content : [];
+  if (!content.some((block) => isObject(block) && block.type === 'tool_use')) return undefined;
+  const first: unknown = content[0];
+  if (!isObject(first) || first.type !== 'thinking') {
+    return `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${
+      isObject(first) ? String(first.type) : 'nothing'
+    }\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`;
+  }
+  if (first.signature !== state.thinking?.signature) {
+    return `messages.${index}.content.0: Invalid \`signature\` in \`thinking\` block`;
+  }
+  return undefined;
+}
+
+/** The answer's blocks, after the thinking block when thinking is on (opt-in). */
 function answerContent(body: Record<string, unknown>, state: FakeAnthropicUpstream): Block[] {
+  const blocks = answerBlocks(body, state);
+  const thinking = state.thinking;
+  return thinking && thinkingOn(body, state) ? [{ type: 'thinking', ...thinking }, ...blocks] : blocks;
+}
+
+/** A tool call when tools are offered and the last user turn is not a tool result; else text. */
+function answerBlocks(body: Record<string, unknown>, state: FakeAnthropicUpstream): Block[] {
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const last: unknown = messages.at(-1);
   const lastContent = isObject(last) && Array.isArray(last.content) ? last.content : [];
@@ -118,8 +167,14 @@ function toolResultText(content: unknown): string {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const stopReason = (content: Block[]) =>
-  content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
+const stopReason = (content: Block[], state: FakeAnthropicUpstream) =>
+  state.stopReason ?? (content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
+
+/** The request's first stop sequence when the answer ends on one (opt-in `stopReason: 'stop_sequence'`). */
+function stopSequence(body: Record<string, unknown>, stop: string | null): string | null {
+  const sequences = Array.isArray(body.stop_sequences) ? body.stop_sequences : [];
+  return stop === 'stop_sequence' && typeof sequences[0] === 'string' ? sequences[0] : null;
+}
 
 function messageObject(
   body: Record<string, unknown>,
@@ -134,7 +189,7 @@ function messageObject(
     model: body.model,
     content,
     stop_reason: stop,
-    stop_sequence: null,
+    stop_sequence: stopSequence(body, stop),
     usage: { ...usage, service_tier: 'standard' },
   };
 }
@@ -157,7 +212,16 @@ function streamMessage(
   send({ type: 'message_start', message: { ...messageObject(body, [], null, startUsage), content: [] } });
   send({ type: 'ping' });
   content.forEach((block, index) => {
-    if (block.type === 'tool_use') {
+    if (block.type === 'thinking') {
+      send({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } });
+      const thinking = { type: 'thinking_delta', thinking: block.thinking };
+      send({ type: 'content_block_delta', index, delta: thinking });
+      send({
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'signature_delta', signature: block.signature },
+      });
+    } else if (block.type === 'tool_use') {
       send({ type: 'content_block_start', index, content_block: { ...block, input: {} } });
       const json = JSON.stringify(block.input);
       for (let offset = 0; offset < json.length; offset += 5) {
@@ -178,7 +242,10 @@ function streamMessage(
   });
   send({
     type: 'message_delta',
-    delta: { stop_reason: stopReason(content), stop_sequence: null },
+    delta: {
+      stop_reason: stopReason(content, state),
+      stop_sequence: stopSequence(body, stopReason(content, state)),
+    },
     usage: { output_tokens: state.usage.output_tokens },
   });
   send({ type: 'message_stop' });

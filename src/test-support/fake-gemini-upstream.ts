@@ -28,6 +28,13 @@ export interface FakeGeminiUpstream {
   faults: GeminiFault[];
   /** Text the model "answers". */
   reply: string;
+  /** Opt-in: the `finishReason` of every answer (e.g. `MAX_TOKENS`) instead of `STOP`. */
+  finishReason?: string;
+  /**
+   * Opt-in: when set, answers to requests asking for thoughts (`thinkingConfig.includeThoughts`) begin with
+   * this thought summary (a `thought: true` part; streamed as its own chunk).
+   */
+  thought?: string;
   close(): Promise<void>;
 }
 
@@ -90,8 +97,11 @@ function route(
   }
   const match = /^\/v1beta\/models\/([^:/]+):(\w+)(\?alt=sse)?$/.exec(path);
   const model = match?.[1] ?? 'unknown';
-  if (match?.[2] === 'generateContent') return json(res, answer(model, body, state.reply, true));
-  if (match?.[2] === 'streamGenerateContent' && match[3]) return stream(res, model, body, state.reply, fault);
+  const options = { finishReason: state.finishReason, thought: state.thought };
+  if (match?.[2] === 'generateContent') return json(res, answer(model, body, state.reply, true, options));
+  if (match?.[2] === 'streamGenerateContent' && match[3]) {
+    return stream(res, model, body, state.reply, fault, options);
+  }
   if (match?.[2] === 'batchEmbedContents') return json(res, embeddings(body));
   json(res, { error: { code: 404, message: `fake Gemini has no ${path}`, status: 'NOT_FOUND' } }, 404);
 }
@@ -127,13 +137,37 @@ function replyText(body: Record<string, unknown>, reply: string): string {
   return result ? `The tool said: ${JSON.stringify(result.response)}` : reply;
 }
 
-function answer(model: string, body: Record<string, unknown>, reply: string, final: boolean) {
+/** Opt-in answer details (see `FakeGeminiUpstream.finishReason` and `thought`). */
+interface AnswerOptions {
+  finishReason?: string | undefined;
+  thought?: string | undefined;
+}
+
+/** The thought summary part, when the fake has one and the request asks for thoughts. */
+function thoughtParts(body: Record<string, unknown>, options: AnswerOptions): Record<string, unknown>[] {
+  const thinking = recordMember(recordMember(body, 'generationConfig'), 'thinkingConfig');
+  return options.thought !== undefined && thinking?.includeThoughts === true
+    ? [{ text: options.thought, thought: true }]
+    : [];
+}
+
+function answer(
+  model: string,
+  body: Record<string, unknown>,
+  reply: string,
+  final: boolean,
+  options: AnswerOptions = {},
+) {
   const name = functionToCall(body);
-  const parts = name
-    ? [{ functionCall: { name, args: { city: 'Paris' } }, thoughtSignature: FAKE_THOUGHT_SIGNATURE }]
-    : [{ text: replyText(body, reply) }];
+  const parts = [
+    ...thoughtParts(body, options),
+    ...(name
+      ? [{ functionCall: { name, args: { city: 'Paris' } }, thoughtSignature: FAKE_THOUGHT_SIGNATURE }]
+      : [{ text: replyText(body, reply) }]),
+  ];
+  const finishReason = options.finishReason ?? 'STOP';
   return {
-    candidates: [{ content: { parts, role: 'model' }, ...(final ? { finishReason: 'STOP' } : {}), index: 0 }],
+    candidates: [{ content: { parts, role: 'model' }, ...(final ? { finishReason } : {}), index: 0 }],
     usageMetadata: FAKE_GEMINI_USAGE,
     modelVersion: model,
     responseId: 'fakeGeminiResponse01',
@@ -146,13 +180,19 @@ function stream(
   body: Record<string, unknown>,
   reply: string,
   fault?: GeminiFault,
+  options: AnswerOptions = {},
 ) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (event: unknown) => res.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
   if (functionToCall(body)) {
-    send(answer(model, body, reply, true));
+    send(answer(model, body, reply, true, options));
     res.end();
     return;
+  }
+  const thought = thoughtParts(body, options);
+  if (thought.length > 0) {
+    const content = { parts: thought, role: 'model' };
+    send({ candidates: [{ content, index: 0 }], modelVersion: model, responseId: 'fakeGeminiResponse01' });
   }
   const words = replyText(body, reply).split(/(?<= )/);
   const partial = { promptTokenCount: FAKE_GEMINI_USAGE.promptTokenCount, totalTokenCount: 20 };
@@ -172,7 +212,7 @@ function stream(
       candidates: [
         {
           content: { parts: [{ text: word }], role: 'model' },
-          ...(last ? { finishReason: 'STOP' } : {}),
+          ...(last ? { finishReason: options.finishReason ?? 'STOP' } : {}),
           index: 0,
         },
       ],

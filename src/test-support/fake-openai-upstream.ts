@@ -313,29 +313,30 @@ function functionCallItem(call: FakeToolCall, status: string) {
 }
 
 function responseObject(model: string, reply: string, status: string, toolCalls: FakeToolCall[] = []) {
+  // `incomplete` (opt-in, see `finishReason`) is a finished answer cut at max_output_tokens.
+  const finished = status === 'completed' || status === 'incomplete';
   return {
     id: 'resp_fake123',
     object: 'response',
     created_at: 1_763_000_000,
     status,
     error: null,
-    incomplete_details: null,
+    incomplete_details: status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
     instructions: null,
     max_output_tokens: null,
     model,
-    output:
-      status === 'completed'
-        ? [
-            {
-              type: 'message',
-              id: 'msg_fake123',
-              status: 'completed',
-              role: 'assistant',
-              content: [{ type: 'output_text', text: reply, annotations: [], logprobs: [] }],
-            },
-            ...toolCalls.map((call) => functionCallItem(call, 'completed')),
-          ]
-        : [],
+    output: finished
+      ? [
+          {
+            type: 'message',
+            id: 'msg_fake123',
+            status,
+            role: 'assistant',
+            content: [{ type: 'output_text', text: reply, annotations: [], logprobs: [] }],
+          },
+          ...toolCalls.map((call) => functionCallItem(call, 'completed')),
+        ]
+      : [],
     parallel_tool_calls: true,
     previous_response_id: null,
     temperature: 1,
@@ -343,16 +344,15 @@ function responseObject(model: string, reply: string, status: string, toolCalls:
     tool_choice: 'auto',
     tools: [],
     text: { format: { type: 'text' } },
-    usage:
-      status === 'completed'
-        ? {
-            input_tokens: FAKE_USAGE.prompt_tokens,
-            input_tokens_details: { cached_tokens: 0 },
-            output_tokens: FAKE_USAGE.completion_tokens,
-            output_tokens_details: { reasoning_tokens: 0 },
-            total_tokens: FAKE_USAGE.prompt_tokens + FAKE_USAGE.completion_tokens,
-          }
-        : null,
+    usage: finished
+      ? {
+          input_tokens: FAKE_USAGE.prompt_tokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: FAKE_USAGE.completion_tokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: FAKE_USAGE.prompt_tokens + FAKE_USAGE.completion_tokens,
+        }
+      : null,
   };
 }
 
