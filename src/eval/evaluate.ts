@@ -9,6 +9,7 @@ import type {
   TagCase,
 } from './eval-data.js';
 import { accuracy, averagePrecision, meanOf, precisionRecall, spearman } from './metrics.js';
+import { startStopwatch } from './stopwatch.js';
 
 /** What one judgement scored on its labelled cases. */
 export interface JudgementReport {
@@ -16,8 +17,10 @@ export interface JudgementReport {
   /** The metric, in words, with the threshold it was measured at. */
   metric: string;
   cases: number;
-  /** Mean time of one scorer call, in microseconds, after a warm-up pass. */
+  /** Mean wall-clock time of one scorer call, in microseconds, after a warm-up pass. */
   meanLatencyMicros: number;
+  /** Mean CPU time of one scorer call, in microseconds (robust to a busy machine). */
+  meanCpuMicros: number;
   /** The headline numbers, by name (`accuracy`, `f1`, `map`, `spearman` …). */
   values: Record<string, number>;
   /** The cases judged wrongly: `id: expected → got`. */
@@ -42,20 +45,20 @@ async function timed<Result>(
 ) {
   const results: Result[] = [];
   for (const call of calls) results.push(await call(newScorer()));
-  const start = performance.now();
+  const stop = startStopwatch();
   for (let repeat = 0; repeat < TIMED_REPEATS; repeat += 1) {
     for (const call of calls) await call(newScorer());
   }
-  const meanLatencyMicros =
-    ((performance.now() - start) * 1000) / (TIMED_REPEATS * Math.max(1, calls.length));
-  return { results, meanLatencyMicros };
+  const { wallMicros, cpuMicros } = stop();
+  const count = TIMED_REPEATS * Math.max(1, calls.length);
+  return { results, latency: { meanLatencyMicros: wallMicros / count, meanCpuMicros: cpuMicros / count } };
 }
 
 const fixed = (value: number): string => value.toFixed(2);
 
 /** Tool/skill relevance: micro precision, recall and F1 at `acceptScore`, and mean average precision. */
 export async function evaluateRelevance(newScorer: ScorerFactory, cases: readonly RelevanceCase[]) {
-  const { results, meanLatencyMicros } = await timed(
+  const { results, latency } = await timed(
     newScorer,
     cases.map((entry) => (scorer) => scorer.relevance(entry.query, entry.documents)),
   );
@@ -82,7 +85,7 @@ export async function evaluateRelevance(newScorer: ScorerFactory, cases: readonl
     judgement: 'relevance',
     metric: `precision ${fixed(precision)}, recall ${fixed(recall)}, F1 ${fixed(f1)} at acceptScore ${RELEVANCE_ACCEPT_SCORE}; MAP ${fixed(map)}`,
     cases: cases.length,
-    meanLatencyMicros,
+    ...latency,
     values: { precision, recall, f1, map },
     mistakes,
   } satisfies JudgementReport;
@@ -90,7 +93,7 @@ export async function evaluateRelevance(newScorer: ScorerFactory, cases: readonl
 
 /** Context dependence: accuracy of `score ≥ 0.6` ⇔ `high`. */
 export async function evaluateDependence(newScorer: ScorerFactory, cases: readonly DependenceCase[]) {
-  const { results, meanLatencyMicros } = await timed(
+  const { results, latency } = await timed(
     newScorer,
     cases.map((entry) => (scorer) => scorer.contextDependence(entry.latest, entry.earlier)),
   );
@@ -102,13 +105,13 @@ export async function evaluateDependence(newScorer: ScorerFactory, cases: readon
     predicted,
     expected: cases.map((entry) => entry.label),
     scores: results,
-    meanLatencyMicros,
+    latency,
   });
 }
 
 /** Image intent: accuracy of `score ≥ 0.5` ⇔ asks for a picture. */
 export async function evaluateImageIntent(newScorer: ScorerFactory, cases: readonly ImageIntentCase[]) {
-  const { results, meanLatencyMicros } = await timed(
+  const { results, latency } = await timed(
     newScorer,
     cases.map((entry) => (scorer) => scorer.imageIntent(entry.prompt)),
   );
@@ -119,7 +122,7 @@ export async function evaluateImageIntent(newScorer: ScorerFactory, cases: reado
     predicted: results.map((score) => score >= IMAGE_INTENT_THRESHOLD),
     expected: cases.map((entry) => entry.expected),
     scores: results,
-    meanLatencyMicros,
+    latency,
   });
 }
 
@@ -130,7 +133,7 @@ interface BinaryOutcome<Label> {
   predicted: Label[];
   expected: Label[];
   scores: number[];
-  meanLatencyMicros: number;
+  latency: Pick<JudgementReport, 'meanLatencyMicros' | 'meanCpuMicros'>;
 }
 
 function binaryReport<Label>(outcome: BinaryOutcome<Label>): JudgementReport {
@@ -146,7 +149,7 @@ function binaryReport<Label>(outcome: BinaryOutcome<Label>): JudgementReport {
     judgement: outcome.judgement,
     metric: `accuracy ${fixed(value)} at ${outcome.threshold}`,
     cases: outcome.ids.length,
-    meanLatencyMicros: outcome.meanLatencyMicros,
+    ...outcome.latency,
     values: { accuracy: value },
     mistakes,
   };
@@ -165,7 +168,7 @@ const LABEL_RANK: Record<ComplexityLabel, number> = { low: 0, medium: 1, high: 2
 
 /** Complexity: accuracy of the band, and Spearman correlation of the score with the label's order. */
 export async function evaluateComplexity(newScorer: ScorerFactory, cases: readonly ComplexityCase[]) {
-  const { results, meanLatencyMicros } = await timed(
+  const { results, latency } = await timed(
     newScorer,
     cases.map((entry) => (scorer) => scorer.complexity(entry.prompt)),
   );
@@ -187,7 +190,7 @@ export async function evaluateComplexity(newScorer: ScorerFactory, cases: readon
     judgement: 'complexity',
     metric: `band accuracy ${fixed(value)} (low < 0.25 ≤ medium ≤ 0.75 < high); Spearman ${fixed(correlation)}`,
     cases: cases.length,
-    meanLatencyMicros,
+    ...latency,
     values: { accuracy: value, spearman: correlation },
     mistakes,
   } satisfies JudgementReport;
@@ -198,7 +201,7 @@ export async function evaluateComplexity(newScorer: ScorerFactory, cases: readon
  * spurious `null` are all errors), and the threshold that would score best on this set, for reference.
  */
 export async function evaluateTags(newScorer: ScorerFactory, cases: readonly TagCase[]) {
-  const { results, meanLatencyMicros } = await timed(
+  const { results, latency } = await timed(
     newScorer,
     cases.map((entry) => (scorer) => matchTag(entry.prompt, entry.tags, scorer, 0)),
   );
@@ -222,7 +225,7 @@ export async function evaluateTags(newScorer: ScorerFactory, cases: readonly Tag
     judgement: 'tagIntent (matchTag)',
     metric: `accuracy ${fixed(value)} at threshold ${DEFAULT_TAG_MATCH_THRESHOLD} (best on this set: ${fixed(bestAccuracy)} at ${bestRange.join(', ')})`,
     cases: cases.length,
-    meanLatencyMicros,
+    ...latency,
     values: { accuracy: value, bestAccuracy },
     mistakes,
   } satisfies JudgementReport;

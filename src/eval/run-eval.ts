@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createLocalScorer } from '../scoring/local-scorer.js';
+import { createLocalScorer, createLocalScorerFactory } from '../scoring/local-scorer.js';
 import type { ScorerFactory } from '../scoring/scorer.js';
 import { type EvalData, findEvalDir, loadEvalData } from './eval-data.js';
 import {
@@ -43,12 +43,13 @@ async function main(argv: readonly string[], modelScorerRequested: boolean): Pro
   console.log(
     `\nHeld-out set (eval/holdout/, written afterwards, never tuned on):\n\n${formatReport('local scorer', holdoutReports)}`,
   );
-  const typical = await measureTypicalRequest(newScorer, data);
+  const typical = await measureTypicalRequest(newScorer, createLocalScorerFactory(), data);
   const { micros } = typical;
   console.log(
     `\nTypical request (${typical.promptWords}-word prompt, ${typical.tools} tools, ${typical.earlierTurns} earlier turns), ` +
       `mean µs per call: relevance ${micros.relevance.toFixed(1)}, contextDependence ${micros.contextDependence.toFixed(1)}, ` +
-      `complexity ${micros.complexity.toFixed(1)}, imageIntent ${micros.imageIntent.toFixed(1)}; all four ${micros.all.toFixed(1)}.`,
+      `complexity ${micros.complexity.toFixed(1)}, imageIntent ${micros.imageIntent.toFixed(1)}; all four ${micros.all.toFixed(1)} ` +
+      `(CPU ${micros.allCpu.toFixed(1)}; ${micros.allSharedCache.toFixed(1)} with createLocalScorerFactory's shared cache, tool descriptions already seen).`,
   );
   if (modelScorerRequested) {
     console.log('\nModel scorer: not evaluated (it needs a live embeddings or judge model).');

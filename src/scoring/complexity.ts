@@ -1,3 +1,4 @@
+import { clipText } from './clip-text.js';
 import {
   countMentioned,
   countTerms,
@@ -26,6 +27,7 @@ import {
  * | parts of the request (clauses, list items), beyond the first               | 0.08 each, up to 6        |
  * | constraints (must, without, at most, budget, edge cases …)                 | 0.08 each, up to 3        |
  *
+ * A prompt longer than 8,000 characters is read by its head and tail, its length estimated from them.
  * Routine requests (a task, some length, a code block) stay in the middle band; it takes reasoning, analysis
  * or hard subject matter on top to pass 0.75. Quoted or pasted material (code blocks, quotations) counts
  * for length and code, not for what is asked.
@@ -34,8 +36,10 @@ import {
  * above 0.75 the first (`index = round((1 - score) × (n - 1))`).
  */
 export function complexity(prompt: string): number {
-  const text = prompt.toLowerCase().replace(/[’‘]/g, "'").trim();
-  const words = text.split(/\s+/).filter((word) => word.length > 0).length;
+  const clipped = clipText(prompt);
+  const text = clipped.toLowerCase().replace(/[’‘]/g, "'").trim();
+  const clippedWords = text.split(/\s+/).filter((word) => word.length > 0).length;
+  const words = Math.round(clippedWords * (prompt.length / Math.max(1, clipped.length)));
   if (words === 0 || (words <= 6 && SMALL_TALK.test(text))) return 0.05;
   const request = stripQuoted(text);
   const view = textView(request);

@@ -1,3 +1,4 @@
+import { clipText } from './clip-text.js';
 import {
   COMPLETE_QUESTION,
   CONTINUING_INTERJECTION,
@@ -38,19 +39,20 @@ export function contextDependence(
   tokenizer: Tokenizer = tokenize,
 ): number {
   if (earlier.length === 0) return 0;
-  const text = normalise(latest);
+  const message = clipText(latest);
+  const text = normalise(message);
   if (text.length === 0 || GREETING_ONLY.test(text)) return 0.1;
   const strong = combine(matchingWeights(STRONG_CUES, text));
   if (TOPIC_SHIFT.test(text)) return round(0.1 + 0.8 * strong * strong);
   const weak =
-    combine(weakEvidence(text, recentOverlap(latest, earlier, tokenizer))) *
-    dampening(latest, text, tokenizer);
+    combine(weakEvidence(text, recentOverlap(message, earlier, tokenizer))) *
+    dampening(message, text, tokenizer);
   return round(0.1 + 0.9 * combine([strong, weak]));
 }
 
 /** Whether the message says it starts something new ("new topic", "unrelated", "forget that" …). */
 export function announcesTopicShift(message: string): boolean {
-  return TOPIC_SHIFT.test(normalise(message));
+  return TOPIC_SHIFT.test(normalise(clipText(message)));
 }
 
 function normalise(message: string): string {
@@ -95,7 +97,7 @@ function dampening(latest: string, text: string, tokenizer: Tokenizer): number {
   let factor = 1;
   const pasted =
     latest.includes('```') ||
-    /["'][^"']{20,}["']/.test(latest) ||
+    /(^|[\s:(])["'“‘][^"'“”‘’]{20,}["'”’]([\s.,;:!?)]|$)/.test(latest) ||
     /:\s*(\S+\s+){11,}/.test(latest) ||
     latest.split('\n').length >= 4;
   if (pasted) factor *= 0.35;

@@ -23,7 +23,10 @@ export const STRONG_CUES: readonly Cue[] = [
       /\byou (just |already |previously |earlier |originally )?(sent|said|wrote|gave|suggested|mentioned|recommended|showed|shown|provided|proposed|shared|listed|described|made|meant|created|generated|posted|used|did|told|came up with|picked|chose)\b/,
     weight: 0.9,
   },
-  { pattern: /\b(why|how|where) did you\b/, weight: 0.85 },
+  {
+    pattern: /\b((why|how|where) did you|what did you (mean|do|change|use|pick|choose|get|say))\b/,
+    weight: 0.85,
+  },
   {
     pattern: new RegExp(
       `\\byour (last |previous |first |second |earlier |original |new |updated |latest )?(${ARTIFACT})s?\\b`,

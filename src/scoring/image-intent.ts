@@ -1,3 +1,5 @@
+import { clipText } from './clip-text.js';
+
 /**
  * Whether a prompt asks for a picture to be produced, 0..1. Mentioning, analysing or coding around images
  * is not asking for one, so the detector looks for a *request*, clause by clause:
@@ -20,7 +22,7 @@
  * for a wish, 0.7 for "show me what … looks like"; 0.15 when pictures are only mentioned; 0.05 otherwise.
  */
 export function imageIntent(prompt: string): number {
-  const text = prompt.toLowerCase().replace(/[’‘]/g, "'");
+  const text = clipText(prompt).toLowerCase().replace(/[’‘]/g, "'");
   if (WORDS_ONLY.test(text)) return MENTION.test(text) ? 0.15 : 0.05;
   let best = 0;
   for (const clause of text.split(/[.!?;]+(?=\s|$)|\n+|:\s/)) {

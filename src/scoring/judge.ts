@@ -1,3 +1,5 @@
+import { clipText } from './clip-text.js';
+
 /**
  * What the scorer asks a small judge model, and how it reads the answer. The instructions ask for a
  * single number and say the input is material to rate, not a request to answer; the parser accepts the
@@ -24,9 +26,7 @@ export const IMAGE_INTENT_INSTRUCTION = [
 
 /** Keeps the head and the tail of a long input, so a judge call stays small whatever the prompt. */
 export function clipForJudge(input: string, maxChars: number): string {
-  if (input.length <= maxChars) return input;
-  const head = Math.ceil(maxChars * 0.7);
-  return `${input.slice(0, head)}\n[…]\n${input.slice(input.length - (maxChars - head))}`;
+  return clipText(input, maxChars);
 }
 
 const NUMBER = String.raw`(\d+(?:[.,]\d+)?|[.,]\d+)`;
@@ -54,7 +54,9 @@ export function parseJudgeScore(answer: string): number | undefined {
   const labelled = LABELLED.exec(text);
   if (labelled) return inRange(toNumber(labelled[1] ?? ''));
   const percent = /\b(\d{1,3}(?:\.\d+)?)\s*%/.exec(text);
-  const numbers = [...text.matchAll(/(?<![\d.])(\d*\.\d+|\d+)(?![\d.])/g)].map((match) => Number(match[1]));
+  const numbers = [...text.matchAll(/(?<![\d.])(-?\d*\.\d+|-?\d+)(?![\d.])/g)].map((match) =>
+    Number(match[1]),
+  );
   if (percent && numbers.length === 1) return inRange(Number(percent[1]) / 100);
   const distinct = [...new Set(numbers)];
   return distinct.length === 1 ? inRange(distinct[0] ?? Number.NaN) : undefined;

@@ -1,4 +1,5 @@
 import { bm25Scores, normalizeBm25 } from './bm25.js';
+import { clipText } from './clip-text.js';
 import type { Tokenizer } from './token-cache.js';
 import { tokenize } from './tokenize.js';
 
@@ -22,6 +23,7 @@ import { tokenize } from './tokenize.js';
  * So at the default `acceptScore` 0.5 a tool is kept when the request names something only it does, or two
  * things it does; keeping a tool too many costs a few tokens, dropping a needed one breaks the request,
  * and the saturation leans towards keeping. Words only, no synonyms: "rain" does not find "weather".
+ * Texts longer than 8,000 characters are read by their head and tail (`clip-text.ts`).
  */
 export function lexicalRelevance(
   query: string,
@@ -29,9 +31,9 @@ export function lexicalRelevance(
   tokenizer: Tokenizer = tokenize,
 ): number[] {
   if (documents.length === 0) return [];
-  const queryTokens = tokenizer(query);
+  const queryTokens = tokenizer(clipText(query));
   if (queryTokens.length === 0) return documents.map(() => 0);
-  const documentTokens = documents.map(tokenizer);
+  const documentTokens = documents.map((document) => tokenizer(clipText(document)));
   const words = bm25Scores(queryTokens, documentTokens);
   const related = bm25Scores(prefixes(queryTokens), documentTokens.map(prefixes));
   const queryTerms = new Set(queryTokens).size;

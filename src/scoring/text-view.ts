@@ -38,6 +38,7 @@ export interface Vocabulary {
   phrases: readonly Phrase[];
 }
 
+/** Compiles `'word|other word|…'` into words looked up in the set and phrases searched in the text. */
 export function vocabulary(terms: string): Vocabulary {
   const all = terms.split('|');
   return {

@@ -1,7 +1,8 @@
 /**
  * Words for lexical matching: identifiers split into words (`get_weather`, `getWeather`, `get-weather` all
  * give `get weather`), lower-cased, stop words and single characters removed (`customer's` → `customer`),
- * common abbreviations expanded (`PR` → `pull request`), and a light suffix stemmer so that plurals and -ing/-ed/-ly forms meet their base
+ * common abbreviations expanded (`PR` → `pull request`), British spellings met with American ones
+ * (`colour`/`color`), and a light suffix stemmer so that plurals and -ing/-ed/-ly forms meet their base
  * word (`files`/`file`, `coding`/`code`, `created`/`create`, `monthly`/`month`). Deliberately small: a
  * stemmer that is too eager merges unrelated words, and every false match costs precision.
  */
@@ -54,9 +55,8 @@ function stripVerbEnding(word: string): string {
     if (word.endsWith('ied') && word.length > 4) return `${word.slice(0, -3)}y`;
     return word.endsWith('eed') ? word : plausibleStem(word, 2, word);
   }
-  if (last === 'y' && word.endsWith('ly') && !word.endsWith('ply') && word.length >= 6)
-    return word.slice(0, -2);
-  return word;
+  const adverb = last === 'y' && word.endsWith('ly') && !word.endsWith('ply') && word.length >= 6;
+  return adverb ? word.slice(0, -2) : word;
 }
 
 function plausibleStem(word: string, suffixLength: number, fallback: string): string {
@@ -95,31 +95,33 @@ export function stem(word: string): string {
 }
 
 /** Common abbreviations, so that "PR" meets "pull request" and "repo" meets "repository". */
-const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['pr', ['pull', 'request']],
-  ['prs', ['pull', 'request']],
-  ['repo', ['repository']],
-  ['repos', ['repository']],
-  ['db', ['databas']],
-  ['dbs', ['databas']],
-  ['doc', ['document']],
-  ['docs', ['documentation']],
-  ['k8s', ['kubernet']],
-  ['env', ['environment']],
-  ['config', ['configuration']],
-  ['auth', ['authentication']],
-  ['msg', ['messag']],
-  ['dir', ['directory']],
-  ['stats', ['statistic']],
-  ['img', ['imag']],
-  ['pic', ['pictur']],
-  ['pics', ['pictur']],
-  ['js', ['javascript']],
-  ['ts', ['typescript']],
-  ['py', ['python']],
-  ['ui', ['user', 'interfac']],
-  ['ml', ['machin', 'learn']],
-]);
+const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    pr: 'pull request',
+    prs: 'pull requests',
+    repo: 'repository',
+    repos: 'repositories',
+    db: 'database',
+    dbs: 'databases',
+    doc: 'document',
+    docs: 'documentation',
+    k8s: 'kubernetes',
+    env: 'environment',
+    config: 'configuration',
+    auth: 'authentication',
+    msg: 'message',
+    dir: 'directory',
+    stats: 'statistics',
+    img: 'image',
+    pic: 'picture',
+    pics: 'pictures',
+    js: 'javascript',
+    ts: 'typescript',
+    py: 'python',
+    ui: 'user interface',
+    ml: 'machine learning',
+  }).map(([abbreviation, words]) => [abbreviation, words.split(' ').map(stem)]),
+);
 
 /** Words with a fixed reading: stop words (nothing) and abbreviations (their expansion). One look-up per word. */
 const FIXED: ReadonlyMap<string, readonly string[]> = new Map([
@@ -154,9 +156,4 @@ export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   for (const word of text.match(WORD) ?? []) pushWord(word.toLowerCase(), tokens);
   return tokens;
-}
-
-/** Whether a lower-case word is a stop word; exported for tests and for counting content words. */
-export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word);
 }

@@ -155,10 +155,17 @@ function prepareRecordStatements(db: Database.Database) {
     selectSpend: db.prepare('SELECT cost_nano FROM monthly_spend WHERE org_id = ? AND month = ?'),
     /** Spend is added only for records actually inserted, so a retried batch is not counted twice. */
     insertBatch: db.transaction((rows: RecordRow[]) => {
+      // One spend update per organization and month of the batch, not one per record.
+      const spend = new Map<string, { orgId: string; month: string; nano: number }>();
       for (const { record, month, body } of rows) {
         const inserted = insertRecord.run(record.genId, record.orgId, record.createdAt, body).changes > 0;
-        if (inserted && record.costNanoUsd > 0) addSpend.run(record.orgId, month, record.costNanoUsd);
+        if (!inserted || record.costNanoUsd <= 0) continue;
+        const key = `${record.orgId}\u0000${month}`;
+        const entry = spend.get(key) ?? { orgId: record.orgId, month, nano: 0 };
+        entry.nano += record.costNanoUsd;
+        spend.set(key, entry);
       }
+      for (const { orgId, month, nano } of spend.values()) addSpend.run(orgId, month, nano);
     }),
   };
 }

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { complexity } from './complexity.js';
+
+describe('complexity', () => {
+  it.each([
+    ['hello!'],
+    ['thanks a lot'],
+    ["What's the capital of France?"],
+    ['Who wrote War and Peace?'],
+    ['How many grams in a kilogram?'],
+    ['Tell me a joke.'],
+    ['Give me a synonym for "quick".'],
+  ])('small talk and lookups score low: %s', (prompt) => {
+    expect(complexity(prompt)).toBeLessThan(0.25);
+  });
+
+  it.each([
+    ['Write a friendly email reminding the team about Friday’s deadline for expense reports.'],
+    ['Explain the difference between a list and a set in Python.'],
+    ['Write a bash script that renames every .txt file in a folder to .md.'],
+    ['Summarize the causes of the First World War in three paragraphs.'],
+    ['How do I add a GitHub Actions workflow that runs npm test on pull requests?'],
+  ])('routine tasks score in the middle: %s', (prompt) => {
+    const score = complexity(prompt);
+    expect(score).toBeGreaterThanOrEqual(0.25);
+    expect(score).toBeLessThanOrEqual(0.75);
+  });
+
+  it.each([
+    [
+      'Prove that the sum of the first n odd numbers is n^2 by induction, then generalise to arithmetic series.',
+    ],
+    [
+      'Design a distributed job scheduler that guarantees at-least-once execution across regions; discuss consistency trade-offs, failure modes and how you would test it.',
+    ],
+    [
+      'Derive the gradient of the logistic regression loss, explain step by step why it is convex, and analyse the complexity of one epoch of gradient descent.',
+    ],
+    [
+      'Compare optimistic and pessimistic locking for an inventory service handling 10k orders per second, analyse the race conditions of each, and recommend one with justification.',
+    ],
+  ])('multi-step reasoning and hard design score high: %s', (prompt) => {
+    expect(complexity(prompt)).toBeGreaterThan(0.75);
+  });
+
+  it('rises with reasoning added to the same request', () => {
+    const plain = complexity('Write a function that sorts a list of users by age.');
+    const harder = complexity(
+      'Write a function that sorts a list of users by age, prove it is stable, and analyse its complexity.',
+    );
+    expect(harder).toBeGreaterThan(plain);
+  });
+
+  it('counts pasted material for length, not for what is asked', () => {
+    const quoted = complexity(
+      'Fix the typo in this sentence: "We must prove, step by step, that the distributed algorithm is correct."',
+    );
+    expect(quoted).toBeLessThanOrEqual(0.75);
+  });
+
+  it('stays in 0..1 for empty and huge prompts', () => {
+    expect(complexity('')).toBe(0.05);
+    const huge = complexity('Design and prove a distributed consensus protocol. '.repeat(2000));
+    expect(huge).toBeLessThanOrEqual(1);
+    expect(huge).toBeGreaterThan(0.75);
+  });
+});
