@@ -9,8 +9,13 @@ import type {
   UpstreamCall,
 } from '../provider-adapter.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../shared/json.js';
-import { sseEvents } from '../shared/sse-events.js';
-import { classifyFailure, type UpstreamClient, type UpstreamResponse } from '../shared/upstream-client.js';
+import { sseParts } from '../shared/sse-parts.js';
+import {
+  classifyFailure,
+  type UpstreamBody,
+  type UpstreamClient,
+  type UpstreamResponse,
+} from '../shared/upstream-client.js';
 import { upstreamInvalid, upstreamMessage } from '../shared/upstream-errors.js';
 import { usageFromChat, usageFromResponses } from './openai-usage.js';
 
@@ -70,8 +75,7 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
         streamed.stream_options = { ...recordMember(body, 'stream_options'), include_usage: true };
       }
       const response = await post('/chat/completions', streamed, call);
-      const events = sseEvents(response.body, (error) => classifyFailure(error, call));
-      return { parts: events.pipeThrough(chatChunkParts(provider.id)), warnings: [] };
+      return { parts: chatChunkParts(response.body, provider.id, call), warnings: [] };
     },
 
     async embed(body, call) {
@@ -101,23 +105,27 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
     };
     adapter.responsesStream = async (body, call): Promise<StreamResult<ResponsesStreamPart>> => {
       const response = await post('/responses', { ...body, stream: true }, call);
-      const events = sseEvents(response.body, (error) => classifyFailure(error, call));
-      return { parts: events.pipeThrough(responsesEventParts(provider.id)), warnings: [] };
+      return { parts: responsesEventParts(response.body, provider.id, call), warnings: [] };
     };
   }
   return adapter;
 }
 
 /** `chat.completion.chunk` events to stream parts; the usage chunk becomes a usage part. */
-function chatChunkParts(providerId: string) {
+function chatChunkParts(
+  body: UpstreamBody,
+  providerId: string,
+  call: UpstreamCall,
+): ReadableStream<ChatStreamPart> {
   let finished = false;
   let sawFinishReason = false;
-  return new TransformStream<{ data: string }, ChatStreamPart>({
-    flush() {
+  return sseParts<ChatStreamPart>(body, {
+    mapError: (error) => classifyFailure(error, call),
+    onEnd() {
       if (!finished && !sawFinishReason)
         throw upstreamInvalid(providerId, 'the stream ended before it finished');
     },
-    transform(event, controller) {
+    onEvent(event, emit) {
       if (finished) return;
       if (event.data === '[DONE]') {
         finished = true;
@@ -133,23 +141,25 @@ function chatChunkParts(providerId: string) {
       if (choices?.some((choice) => isRecord(choice) && typeof choice.finish_reason === 'string')) {
         sawFinishReason = true;
       }
-      if (choices && choices.length > 0)
-        controller.enqueue({ type: 'chunk', chunk: chunk.usage === undefined ? chunk : rest });
-      if (isRecord(usage)) controller.enqueue({ type: 'usage', usage: usageFromChat(usage) });
+      if (choices && choices.length > 0) {
+        emit({ type: 'chunk', chunk: chunk.usage === undefined ? chunk : rest });
+      }
+      if (isRecord(usage)) emit({ type: 'usage', usage: usageFromChat(usage) });
     },
   });
 }
 
 /** Responses events, validated as JSON objects with a `type`. */
-function responsesEventParts(providerId: string) {
-  return new TransformStream<{ data: string }, ResponsesStreamPart>({
-    transform(message, controller) {
+function responsesEventParts(body: UpstreamBody, providerId: string, call: UpstreamCall) {
+  return sseParts<ResponsesStreamPart>(body, {
+    mapError: (error) => classifyFailure(error, call),
+    onEvent(message, emit) {
       if (message.data === '[DONE]') return;
       const event = tryParseJson(message.data);
       if (!isRecord(event) || typeof event.type !== 'string') {
         throw upstreamInvalid(providerId, 'a stream event is not a Responses event');
       }
-      controller.enqueue({ type: 'event', event });
+      emit({ type: 'event', event });
     },
   });
 }
