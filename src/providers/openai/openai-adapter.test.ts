@@ -55,6 +55,59 @@ describe('OpenAI adapter: requests out', () => {
   });
 });
 
+describe('OpenAI adapter: provider quirks', () => {
+  it('Azure: the key goes in api-key, max_tokens becomes max_completion_tokens', async () => {
+    const azure = testProvider({ quirks: { authHeader: 'api-key', maxCompletionTokens: true } });
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
+    await createOpenAIAdapter(azure, client).chat(
+      { model: 'm', messages: [], max_tokens: 50 },
+      testCall(azure),
+    );
+    expect(requests[0]?.headers).toEqual({ 'api-key': 'sk-test' });
+    expect(requests[0]?.json).toMatchObject({ max_completion_tokens: 50 });
+    expect(requests[0]?.json).not.toHaveProperty('max_tokens');
+  });
+
+  it('keeps an explicit max_completion_tokens', async () => {
+    const openai = testProvider({ quirks: { maxCompletionTokens: true } });
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
+    const body = { model: 'm', messages: [], max_tokens: 50, max_completion_tokens: 70 };
+    await createOpenAIAdapter(openai, client).chat(body, testCall(openai));
+    expect(requests[0]?.json).toMatchObject({ max_tokens: 50, max_completion_tokens: 70 });
+  });
+
+  it('Mistral: no stream_options, usage read from its last chunk', async () => {
+    const mistral = testProvider({ quirks: { streamUsageOption: false } });
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-stream-tool-calls.sse')));
+    const result = await createOpenAIAdapter(mistral, client).chatStream(
+      { model: 'm', messages: [] },
+      testCall(mistral),
+    );
+    const parts = await collect(result.parts);
+    expect(requests[0]?.json).not.toHaveProperty('stream_options');
+    expect(parts.at(-1)?.type).toBe('usage');
+  });
+
+  it('Groq: usage in x_groq.usage is read', async () => {
+    const groqStream = [
+      'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}',
+      'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"x_groq":{"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}}}',
+      'data: [DONE]',
+      '',
+    ].join('\n\n');
+    const { client } = fakeUpstreamClient(() => okBody(groqStream));
+    const result = await createOpenAIAdapter(provider, client).chatStream(
+      { model: 'm', messages: [] },
+      testCall(provider),
+    );
+    const parts = await collect(result.parts);
+    expect(parts.at(-1)).toEqual({
+      type: 'usage',
+      usage: expect.objectContaining({ inputTokens: 9, outputTokens: 3 }),
+    });
+  });
+});
+
 describe('OpenAI adapter: bodies in', () => {
   it('reads a tool-call completion and its cached-token usage', async () => {
     const { client } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
