@@ -79,7 +79,7 @@ async function streamChat(run: InferenceRun, sse: SseWriter, request: JsonObject
         continue;
       }
       tracker.markFirstToken();
-      sse.data(writer.chunk(part.chunk));
+      sse.data(writer.chunk(part.chunk, part.raw));
     }
   } catch (error) {
     await stream.reader.cancel().catch(() => undefined);

@@ -29,8 +29,14 @@ export interface JsonResult {
   warnings: string[];
 }
 
-/** A streamed chat answer: canonical `chat.completion.chunk` objects, and the usage once known. */
-export type ChatStreamPart = { type: 'chunk'; chunk: JsonObject } | { type: 'usage'; usage: Usage };
+/**
+ * A streamed chat answer: canonical `chat.completion.chunk` objects, and the usage once known. `raw` is the
+ * upstream's exact JSON text of `chunk` when the two are the same (OpenAI-protocol pass-through): the chat
+ * codec may then rewrite the text instead of serialising the object again.
+ */
+export type ChatStreamPart =
+  | { type: 'chunk'; chunk: JsonObject; raw?: string }
+  | { type: 'usage'; usage: Usage };
 
 /**
  * A streamed Responses answer: the standard Responses events. Usage is read from the final event, unless the

@@ -20,14 +20,22 @@ export function finalizeChatCompletion(body: JsonObject, meta: ChatMeta): JsonOb
 
 /**
  * Serialises streamed chunks with our id and model. The first chunk is checked to carry `role` in its delta
- * (some providers omit it); every choice keeps its `index`.
+ * (some providers omit it); every choice keeps its `index`. Later chunks that arrive as the upstream's own JSON
+ * text with the first chunk's id and model are rewritten as text (two substitutions) instead of being
+ * serialised again: on a long stream that is most of the codec's work saved.
  */
 export function chatChunkWriter(genId: string, model: string) {
   let first = true;
   let created = Math.floor(Date.now() / 1000);
+  let rewrite: ((raw: string) => string | undefined) | undefined;
   return {
-    chunk(chunk: JsonObject): string {
+    chunk(chunk: JsonObject, raw?: string): string {
+      if (!first && raw !== undefined && rewrite) {
+        const text = rewrite(raw);
+        if (text !== undefined) return text;
+      }
       if (first) {
+        rewrite = textRewriter(chunk, genId, model);
         first = false;
         if (typeof chunk.created === 'number') created = chunk.created;
         for (const choice of arrayMember(chunk, 'choices') ?? []) {
@@ -54,5 +62,27 @@ export function chatChunkWriter(genId: string, model: string) {
         usage: chatUsageBody(meta),
       });
     },
+  };
+}
+
+/**
+ * Rewrites a chunk's JSON text that starts with the upstream's `{"id":"<id>",` and names the upstream model
+ * before `"choices"` (OpenAI's key order), or answers undefined so that the caller serialises the object.
+ * Inside JSON strings quotes are escaped, so the patterns cannot match text the model wrote.
+ */
+function textRewriter(firstChunk: JsonObject, genId: string, model: string) {
+  const upstreamId = firstChunk.id;
+  const upstreamModel = firstChunk.model;
+  if (typeof upstreamId !== 'string' || typeof upstreamModel !== 'string') return undefined;
+  const idPrefix = `{"id":${JSON.stringify(upstreamId)},`;
+  const modelField = `"model":${JSON.stringify(upstreamModel)}`;
+  const newIdPrefix = `{"id":${JSON.stringify(genId)},`;
+  const newModelField = `"model":${JSON.stringify(model)}`;
+  return (raw: string): string | undefined => {
+    if (!raw.startsWith(idPrefix) || !raw.includes('"object":"chat.completion.chunk"')) return undefined;
+    const at = raw.indexOf(modelField, idPrefix.length);
+    const choices = raw.indexOf('"choices"');
+    if (at < 0 || (choices >= 0 && at > choices)) return undefined;
+    return newIdPrefix + raw.slice(idPrefix.length, at) + newModelField + raw.slice(at + modelField.length);
   };
 }

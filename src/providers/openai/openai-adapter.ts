@@ -136,13 +136,18 @@ function chatChunkParts(
       if (chunk.error !== undefined) throw midStreamError(providerId, event.data);
       // Groq also reports streamed usage in `x_groq.usage`.
       const usage = chunk.usage ?? recordMember(chunk, 'x_groq')?.usage;
-      const { usage: _usage, ...rest } = chunk;
       const choices = arrayMember(chunk, 'choices');
       if (choices?.some((choice) => isRecord(choice) && typeof choice.finish_reason === 'string')) {
         sawFinishReason = true;
       }
       if (choices && choices.length > 0) {
-        emit({ type: 'chunk', chunk: chunk.usage === undefined ? chunk : rest });
+        // `"usage": null` (OpenAI's chunks before the last) passes as it is, with the raw text.
+        if (chunk.usage === undefined || chunk.usage === null)
+          emit({ type: 'chunk', chunk, raw: event.data });
+        else {
+          const { usage: _usage, ...rest } = chunk;
+          emit({ type: 'chunk', chunk: rest });
+        }
       }
       if (isRecord(usage)) emit({ type: 'usage', usage: usageFromChat(usage) });
     },

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { chatChunkWriter } from './chat-response.js';
+
+const upstream = (content: string, extra = '') =>
+  `{"id":"chatcmpl-9","object":"chat.completion.chunk","created":1,"model":"gpt-4.1","system_fingerprint":"fp","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]${extra}}`;
+
+describe('chatChunkWriter', () => {
+  it('puts role in the first delta and our id and model in every chunk', () => {
+    const writer = chatChunkWriter('gen_1', 'acme/m');
+    const first = JSON.parse(writer.chunk(JSON.parse(upstream('Hel')), upstream('Hel')));
+    expect(first).toMatchObject({
+      id: 'gen_1',
+      model: 'acme/m',
+      choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' } }],
+    });
+  });
+
+  it.each([
+    ['plain text', 'lo'],
+    ['text that looks like the fields', '{"id":"chatcmpl-9","model":"gpt-4.1"} "model":"gpt-4.1"'],
+    ['unicode', 'naïve — ✓'],
+  ])('rewrites later chunks as text exactly like serialising them (%s)', (_name, content) => {
+    const writer = chatChunkWriter('gen_1', 'acme/m');
+    writer.chunk(JSON.parse(upstream('Hel')), upstream('Hel'));
+    const raw = upstream(content, ',"usage":null');
+    const text = writer.chunk(JSON.parse(raw), raw);
+    expect(JSON.parse(text)).toEqual({ ...JSON.parse(raw), id: 'gen_1', model: 'acme/m' });
+    expect(text).not.toContain('chatcmpl-9",');
+  });
+
+  it('falls back to serialising a chunk whose text does not have the expected shape', () => {
+    const writer = chatChunkWriter('gen_1', 'acme/m');
+    writer.chunk(JSON.parse(upstream('Hel')), upstream('Hel'));
+    const other = upstream('x').replace('chatcmpl-9', 'chatcmpl-other');
+    expect(JSON.parse(writer.chunk(JSON.parse(other), other))).toMatchObject({
+      id: 'gen_1',
+      model: 'acme/m',
+    });
+    const noRaw = JSON.parse(upstream('y'));
+    expect(JSON.parse(writer.chunk(noRaw))).toMatchObject({ id: 'gen_1', model: 'acme/m' });
+  });
+});
