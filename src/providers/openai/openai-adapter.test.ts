@@ -162,7 +162,7 @@ describe('OpenAI adapter: SSE in', () => {
       );
       expect(chunks).toHaveLength(6);
       // A null usage (OpenAI's chunks before the last) may stay; real usage only comes as a usage part.
-    expect(chunks.every((part) => part.chunk.usage === undefined || part.chunk.usage === null)).toBe(true);
+      expect(chunks.every((part) => part.chunk.usage === undefined || part.chunk.usage === null)).toBe(true);
       const args = new Map<number, string>();
       for (const { chunk } of chunks) {
         const choice = (
