@@ -252,8 +252,11 @@ function responsesDriver(client: OpenAI): IngressDriver {
         const items = data.output.filter(
           (
             item,
-          ): item is OpenAI.Responses.ResponseOutputMessage | OpenAI.Responses.ResponseFunctionToolCall =>
-            item.type === 'message' || item.type === 'function_call',
+          ): item is
+            | OpenAI.Responses.ResponseOutputMessage
+            | OpenAI.Responses.ResponseFunctionToolCall
+            | OpenAI.Responses.ResponseReasoningItem =>
+            item.type === 'message' || item.type === 'function_call' || item.type === 'reasoning',
         );
         return send({ ...request, input: [...input, ...items, output] });
       },

@@ -15,6 +15,7 @@ import {
   type MessagesStreamPart,
   messagesEventFrame,
 } from './chat-stream-to-messages-events.js';
+import type { MessageMeta } from './chat-to-messages.js';
 
 /** A recorded chunk sequence as the chat adapter hands it on: chunks, and the usage chunk as a usage part. */
 function recordedParts(path: string): ChatStreamPart[] {
@@ -29,9 +30,11 @@ function recordedParts(path: string): ChatStreamPart[] {
   return parts;
 }
 
-const META = { id: 'gen_1', model: 'acme/chat-large', stopSequences: [] };
+const META: MessageMeta = { id: 'gen_1', model: 'acme/chat-large', stopSequences: [] };
 
-async function translate(parts: ChatStreamPart[]): Promise<MessagesStreamPart[]> {
+const translate = (parts: ChatStreamPart[]) => translateWith(META, parts);
+
+async function translateWith(meta: MessageMeta, parts: ChatStreamPart[]): Promise<MessagesStreamPart[]> {
   const upstream = new ReadableStream<ChatStreamPart>({
     start(controller) {
       for (const part of parts) controller.enqueue(part);
@@ -39,7 +42,7 @@ async function translate(parts: ChatStreamPart[]): Promise<MessagesStreamPart[]>
     },
   });
   const out: MessagesStreamPart[] = [];
-  for await (const part of upstream.pipeThrough(chatStreamToMessagesEvents(META))) out.push(part);
+  for await (const part of upstream.pipeThrough(chatStreamToMessagesEvents(meta))) out.push(part);
   return out;
 }
 
@@ -182,6 +185,79 @@ describe('chatStreamToMessagesEvents', () => {
     expect(recordMember(events.at(-2), 'delta')).toStrictEqual({
       stop_reason: 'max_tokens',
       stop_sequence: null,
+    });
+  });
+
+  // Bug (compat cell messages|anthropic|reasoning-tools): a streamed Claude answer's thinking block had no
+  // signature, so the client could not send it back with the tool result and Anthropic answered 400.
+  it('ends a thinking block with the signature_delta of its signed block, as Anthropic streams it', async () => {
+    const signed = { type: 'thinking', thinking: 'Short answer.', signature: 'sig_1' };
+    const call = { index: 0, id: 'toolu_1', type: 'function', function: { name: 'f', arguments: '{}' } };
+    const events = eventsOf(
+      await translate([
+        chunk({ role: 'assistant', reasoning_content: 'Short' }),
+        chunk({ reasoning_content: ' answer.' }),
+        chunk({ thinking_blocks: [signed] }),
+        chunk({ content: 'Let me check.' }),
+        chunk({ tool_calls: [call] }),
+        chunk({}, 'tool_calls'),
+      ]),
+    );
+    expect(shapes(events).slice(0, 7)).toStrictEqual([
+      'message_start',
+      'content_block_start#0',
+      'content_block_delta#0:thinking_delta',
+      'content_block_delta#0:thinking_delta',
+      'content_block_delta#0:signature_delta',
+      'content_block_stop#0',
+      'content_block_start#1',
+    ]);
+    expect(blockText(events, 0, 'thinking')).toBe('Short answer.');
+    expect(blockText(events, 0, 'signature')).toBe('sig_1');
+    expect(blockText(events, 1, 'text')).toBe('Let me check.');
+  });
+
+  it('sends a redacted_thinking block whole, and a signed block that came without text as its own', async () => {
+    const events = eventsOf(
+      await translate([
+        chunk({ role: 'assistant', thinking_blocks: [{ type: 'redacted_thinking', data: 'opaque' }] }),
+        chunk({ thinking_blocks: [{ type: 'thinking', thinking: 'Then this.', signature: 'sig_2' }] }),
+        chunk({ content: 'Done.' }, 'stop'),
+      ]),
+    );
+    expect(shapes(events).slice(1, 8)).toStrictEqual([
+      'content_block_start#0',
+      'content_block_stop#0',
+      'content_block_start#1',
+      'content_block_delta#1:thinking_delta',
+      'content_block_delta#1:signature_delta',
+      'content_block_stop#1',
+      'content_block_start#2',
+    ]);
+    expect(events[1]?.content_block).toStrictEqual({ type: 'redacted_thinking', data: 'opaque' });
+    expect(blockText(events, 1, 'thinking')).toBe('Then this.');
+    expect(blockText(events, 1, 'signature')).toBe('sig_2');
+  });
+
+  it('sends no signature_delta for reasoning without a signed block (another provider)', async () => {
+    const events = eventsOf(
+      await translate([chunk({ reasoning_content: 'hmm' }), chunk({ content: 'x' }, 'stop')]),
+    );
+    expect(shapes(events)).not.toContain('content_block_delta#0:signature_delta');
+  });
+
+  // Bug (compat cell messages|anthropic|stop): the streamed answer ended in end_turn, stop_sequence null.
+  it('names the stop sequence the finish chunk gives as matched_stop', async () => {
+    const parts = await translateWith({ ...META, stopSequences: ['END'] }, [
+      chunk({ content: 'Hi' }),
+      {
+        type: 'chunk',
+        chunk: { choices: [{ index: 0, delta: {}, finish_reason: 'stop', matched_stop: 'END' }] },
+      },
+    ]);
+    expect(eventsOf(parts).at(-2)?.delta).toStrictEqual({
+      stop_reason: 'stop_sequence',
+      stop_sequence: 'END',
     });
   });
 

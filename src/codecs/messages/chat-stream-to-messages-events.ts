@@ -15,6 +15,7 @@ import {
   reasoningText,
   toStopReason,
 } from './chat-to-messages.js';
+import { replayableThinkingBlocks } from './thinking-blocks.js';
 
 /**
  * One Messages stream event. The final `message_delta` also carries the canonical usage (undefined when the
@@ -26,7 +27,7 @@ export interface MessagesStreamPart {
 }
 
 interface BlockState {
-  kind: 'text' | 'thinking' | 'tool_use';
+  kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use';
   /** The running content-block index, set when the block starts. */
   index: number;
   started: boolean;
@@ -37,6 +38,9 @@ interface BlockState {
   /** tool_use only. */
   id: string;
   name: string;
+  /** thinking: the signature, sent as a `signature_delta` before the block stops; redacted_thinking: data. */
+  signature: string;
+  data: string;
 }
 
 type Send = (event: JsonObject, usage?: Usage) => void;
@@ -52,7 +56,9 @@ export function messagesEventFrame(event: JsonObject): string {
  * `thinking_delta`, `input_json_delta`) / `content_block_stop` with a running `index`, then `message_delta`
  * (stop reason and usage) and `message_stop`. Reasoning, text and each tool call are separate blocks, sent
  * one after another: fragments of a later block (tool calls whose deltas interleave, keyed by the chat
- * tool-call index) wait until the blocks before it are done.
+ * tool-call index) wait until the blocks before it are done. A whole signed block in `delta.thinking_blocks`
+ * (Claude's, from the Anthropic adapter) ends the thinking block with a `signature_delta`, as Anthropic
+ * streams it; a `redacted_thinking` block is sent whole.
  * Events reference: https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
 export function chatStreamToMessagesEvents(
@@ -102,6 +108,7 @@ class StreamTranslator {
     const delta = recordMember(choice, 'delta');
     const reasoning = reasoningText(delta);
     if (reasoning) this.fragment('thinking', reasoning);
+    for (const block of replayableThinkingBlocks(delta?.thinking_blocks)) this.signedBlock(block);
     const content = stringMember(delta, 'content');
     if (content) this.fragment('text', content);
     const refusal = stringMember(delta, 'refusal');
@@ -156,6 +163,26 @@ class StreamTranslator {
     this.pump();
   }
 
+  /**
+   * A whole thinking block with its signature: it signs and ends the thinking block being streamed (whose
+   * text came as reasoning fragments), or is a block of its own when none is; a redacted block is its own.
+   */
+  private signedBlock(block: JsonObject): void {
+    let signed = this.open?.kind === 'thinking' && block.type === 'thinking' ? this.open : undefined;
+    if (!signed) {
+      if (this.open) this.open.sealed = true;
+      signed = newBlock(block.type === 'thinking' ? 'thinking' : 'redacted_thinking');
+      const thinking = stringMember(block, 'thinking');
+      if (thinking) signed.pending.push(thinking);
+      signed.data = stringMember(block, 'data') ?? '';
+      this.queue.push(signed);
+    }
+    signed.signature = stringMember(block, 'signature') ?? '';
+    signed.sealed = true;
+    this.open = undefined;
+    this.pump();
+  }
+
   private toolCallFragment(toolCall: unknown): void {
     const fn = recordMember(toolCall, 'function');
     const id = stringMember(toolCall, 'id');
@@ -197,6 +224,10 @@ class StreamTranslator {
       }
       block.pending = [];
       if (!block.sealed) return;
+      if (block.signature !== '') {
+        const delta = { type: 'signature_delta', signature: block.signature };
+        this.send({ type: 'content_block_delta', index: block.index, delta });
+      }
       this.queue.shift();
       this.send({ type: 'content_block_stop', index: block.index });
     }
@@ -211,12 +242,14 @@ class StreamTranslator {
 }
 
 function newBlock(kind: BlockState['kind']): BlockState {
-  return { kind, index: -1, started: false, sealed: false, pending: [], id: '', name: '' };
+  const fields = { id: '', name: '', signature: '', data: '' };
+  return { kind, index: -1, started: false, sealed: false, pending: [], ...fields };
 }
 
 function shellOf(block: BlockState): JsonObject {
   if (block.kind === 'text') return { type: 'text', text: '' };
   if (block.kind === 'thinking') return { type: 'thinking', thinking: '', signature: '' };
+  if (block.kind === 'redacted_thinking') return { type: 'redacted_thinking', data: block.data };
   return { type: 'tool_use', id: block.id, name: block.name, input: {} };
 }
 

@@ -122,6 +122,34 @@ describe('chatToMessages', () => {
     ]);
   });
 
+  // Bug (compat cell messages|anthropic|reasoning-tools): the answer's thinking block had signature "" (built
+  // from reasoning_content), so the client could not send Claude's signed thinking back with the tool result.
+  it('answers Claude’s thinking_blocks as they came, signatures and redacted blocks included', () => {
+    const thinkingBlocks = [
+      { type: 'thinking', thinking: 'Paris, then.', signature: 'sig_1' },
+      { type: 'redacted_thinking', data: 'opaque' },
+    ];
+    const call = { id: 'toolu_1', type: 'function', function: { name: 'f', arguments: '{}' } };
+    const message = {
+      content: 'Let me check.',
+      reasoning_content: 'Paris, then.',
+      thinking_blocks: thinkingBlocks,
+      tool_calls: [call],
+    };
+    const { body } = translate(completion(message, 'tool_calls'));
+    expect(body.content).toStrictEqual([
+      ...thinkingBlocks,
+      { type: 'text', text: 'Let me check.' },
+      { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} },
+    ]);
+  });
+
+  // Bug (compat cell messages|anthropic|stop): Anthropic's stop sequence, as our adapter reports it.
+  it('names the stop sequence the Anthropic adapter reports as matched_stop', () => {
+    const { body } = translate(completion({ content: 'Hi' }, 'stop', { matched_stop: 'END' }));
+    expect(body).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: 'END' });
+  });
+
   it('warns when tool-call arguments are not a JSON object and sends {}', () => {
     const call = { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":' } };
     const { body, warnings } = translate(completion({ content: null, tool_calls: [call] }, 'tool_calls'));

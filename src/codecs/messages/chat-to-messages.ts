@@ -9,6 +9,7 @@ import {
   tryParseJson,
 } from '../../providers/shared/json.js';
 import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
+import { replayableThinkingBlocks } from './thinking-blocks.js';
 
 /** What the Messages answer takes from the request and the gateway rather than from the chat answer. */
 export interface MessageMeta {
@@ -79,8 +80,9 @@ export function reasoningText(message: unknown): string | undefined {
 }
 
 /**
- * Translates a chat completion into an Anthropic Messages answer: reasoning as a `thinking` block, then the
- * text, then each tool call as a `tool_use` block with its arguments parsed. Usage carries `cost`.
+ * Translates a chat completion into an Anthropic Messages answer: Claude's signed `thinking_blocks` as they
+ * came (else the reasoning text as an unsigned `thinking` block), then the text, then each tool call as a
+ * `tool_use` block with its arguments parsed. Usage carries `cost`.
  * Response reference: https://docs.anthropic.com/en/api/messages (response)
  */
 export function chatToMessages(
@@ -92,8 +94,7 @@ export function chatToMessages(
   const message = recordMember(choice, 'message');
   const content: JsonObject[] = [];
 
-  const reasoning = reasoningText(message);
-  if (reasoning) content.push({ type: 'thinking', thinking: reasoning, signature: '' });
+  content.push(...thinkingBlocks(message));
   const text = messageText(message?.content);
   if (text !== '') content.push({ type: 'text', text });
   const refusal = stringMember(message, 'refusal');
@@ -121,6 +122,17 @@ export function chatToMessages(
     },
     warnings,
   };
+}
+
+/**
+ * The answer's thinking: the signed blocks an Anthropic upstream gave (`thinking_blocks`), which the client
+ * must be able to send back; else the reasoning text of another provider, in a block with no signature.
+ */
+function thinkingBlocks(message: JsonObject | undefined): JsonObject[] {
+  const signed = replayableThinkingBlocks(message?.thinking_blocks);
+  if (signed.length > 0) return signed;
+  const reasoning = reasoningText(message);
+  return reasoning ? [{ type: 'thinking', thinking: reasoning, signature: '' }] : [];
 }
 
 /** A chat message's content: a string, or (some providers) an array of text parts. */

@@ -1,5 +1,6 @@
 import { badRequest } from '../../errors/gateway-error.js';
 import { isRecord, type JsonObject, recordMember, stringMember } from '../../providers/shared/json.js';
+import { replayableThinkingBlocks } from './thinking-blocks.js';
 
 /** Warnings raised while translating, each once, in the order first raised. */
 export type Warnings = Set<string>;
@@ -9,8 +10,10 @@ export type Warnings = Set<string>;
  * Block reference: https://docs.anthropic.com/en/api/messages (messages[].content)
  *
  * `cache_control` marks are dropped without a warning: chat providers cache prompts by themselves, and the
- * mark changes the price of a request, never its answer. Earlier turns' `thinking` blocks are dropped too:
- * chat has no way to send reasoning back, and Anthropic itself ignores them outside a tool-use turn.
+ * mark changes the price of a request, never its answer. An assistant turn's signed `thinking` and
+ * `redacted_thinking` blocks go on the chat message as `thinking_blocks`, which the Anthropic adapter sends
+ * back first in the turn (a tool-use turn with thinking on needs them); thinking blocks without a signature
+ * (another provider's reasoning, as this ingress rendered it) are dropped: chat cannot send reasoning back.
  */
 
 /**
@@ -34,26 +37,31 @@ export function toUserMessages(content: unknown, path: string, warnings: Warning
   return parts.length > 0 ? [...toolMessages, { role: 'user', content: parts }] : toolMessages;
 }
 
-/** An assistant turn as one chat message: its text, and its `tool_use` blocks as `tool_calls`. */
+/**
+ * An assistant turn as one chat message: its text, its `tool_use` blocks as `tool_calls`, and its signed
+ * thinking blocks as `thinking_blocks`, in their order.
+ */
 export function toAssistantMessage(content: unknown, path: string, warnings: Warnings): JsonObject {
   if (typeof content === 'string') return { role: 'assistant', content };
   let text = '';
   const toolCalls: JsonObject[] = [];
+  const thinking: JsonObject[] = [];
   blocksOf(content).forEach((block, index) => {
     const at = `${path}.content.${index}`;
     const type = stringMember(block, 'type');
     if (type === 'text') text += requireString(block, 'text', at);
     else if (type === 'tool_use') toolCalls.push(toToolCall(block, at));
     else if (type === 'tool_result') throw badRequest(`${at}: tool_result blocks belong to user turns`, at);
-    else if (type !== 'thinking' && type !== 'redacted_thinking') {
-      warnings.add(`assistant content blocks of type ${type} are not supported on this route; dropped`);
-    }
+    else if (type === 'thinking' || type === 'redacted_thinking') thinking.push(block);
+    else warnings.add(`assistant content blocks of type ${type} are not supported on this route; dropped`);
   });
   const message: JsonObject = {
     role: 'assistant',
     content: text === '' && toolCalls.length > 0 ? null : text,
   };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  const thinkingBlocks = replayableThinkingBlocks(thinking);
+  if (thinkingBlocks.length > 0) message.thinking_blocks = thinkingBlocks;
   return message;
 }
 

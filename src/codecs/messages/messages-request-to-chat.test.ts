@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { isRecord, type JsonObject } from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject } from '../../providers/shared/json.js';
 import { messagesRequestToChat, reasoningEffortFor } from './messages-request-to-chat.js';
 import { parseCountTokensRequest, parseMessagesRequest } from './parse-messages-request.js';
 
@@ -60,6 +60,13 @@ describe('messagesRequestToChat', () => {
         {
           role: 'assistant',
           content: 'That is Paris. Let me check both cities.',
+          thinking_blocks: [
+            {
+              type: 'thinking',
+              thinking: 'The photo shows the Eiffel Tower, so Paris. I need the weather for two cities.',
+              signature: 'EqQBCkYIBxgCKkBrUeIvTF0wVbJ5',
+            },
+          ],
           tool_calls: [
             {
               id: 'toolu_01A09q90qw90lq917835lq9',
@@ -303,6 +310,68 @@ describe('parseMessagesRequest', () => {
       code: 'BAD_REQUEST',
       param,
     });
+  });
+
+  // Bug (compat cell messages|anthropic|reasoning-tools): the thinking blocks of the tool-use turn sent back
+  // were dropped, so Anthropic got [text, tool_use] without its signed thinking and answered 400.
+  it('keeps an assistant turn’s signed and redacted thinking as thinking_blocks, drops unsigned thinking', () => {
+    const { body, warnings } = translate({
+      ...base,
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'Call the tool.', signature: 'sig_1' },
+            { type: 'redacted_thinking', data: 'opaque' },
+            { type: 'thinking', thinking: 'Another provider’s reasoning.', signature: '' },
+            { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '18°C' }] },
+      ],
+    });
+    expect(arrayMember(body, 'messages')?.[1]).toStrictEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'toolu_1',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+        },
+      ],
+      thinking_blocks: [
+        { type: 'thinking', thinking: 'Call the tool.', signature: 'sig_1' },
+        { type: 'redacted_thinking', data: 'opaque' },
+      ],
+    });
+    expect(warnings).toStrictEqual([]);
+  });
+
+  // Bug (compat cells messages|{openai,openai-compat,gemini}|structured): output_config reached chat
+  // upstreams untranslated, with no response_format.
+  it('translates output_config.format json_schema into response_format, and warns about the rest', () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const { body, warnings } = translate({
+      ...user('hi'),
+      output_config: { format: { type: 'json_schema', schema }, effort: 'low' },
+    });
+    expect(body.response_format).toStrictEqual({
+      type: 'json_schema',
+      json_schema: { name: 'output', schema, strict: true },
+    });
+    expect(body).not.toHaveProperty('output_config');
+    expect(warnings).toStrictEqual(['output_config.effort is not supported on this route; ignored']);
+  });
+
+  it('warns about an output_config.format it cannot translate', () => {
+    const { body, warnings } = translate({ ...user('hi'), output_config: { format: { type: 'yaml' } } });
+    expect(body).not.toHaveProperty('response_format');
+    expect(body).not.toHaveProperty('output_config');
+    expect(warnings).toStrictEqual([
+      'output_config.format of type yaml is not supported on this route; ignored',
+    ]);
   });
 
   it('rejects a client tool without input_schema', () => {

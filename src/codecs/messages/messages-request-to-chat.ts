@@ -30,6 +30,7 @@ const CONSUMED = new Set([
   'max_tokens',
   'thinking',
   'metadata',
+  'output_config',
   ...Object.keys(ANTHROPIC_ONLY),
 ]);
 
@@ -79,9 +80,36 @@ export function messagesRequestToChat(request: JsonObject): { body: JsonObject; 
     chat.reasoning_effort = reasoningEffortFor(budget);
   }
 
+  const responseFormat = toResponseFormat(recordMember(request, 'output_config'), warnings);
+  if (responseFormat) chat.response_format = responseFormat;
+
   const userId = stringMember(recordMember(request, 'metadata'), 'user_id');
   if (userId) chat.user = userId;
   return { body: chat, warnings: [...warnings] };
+}
+
+/**
+ * `output_config.format` (structured outputs: `{type: 'json_schema', schema}`) as chat's `response_format`
+ * json_schema, strict as Anthropic's decoding is; chat wants a name, which Anthropic's format has not. The
+ * other `output_config` members (`effort`) have no chat equivalent: dropped with a warning.
+ * Reference: https://docs.claude.com/en/docs/build-with-claude/structured-outputs
+ */
+function toResponseFormat(config: JsonObject | undefined, warnings: Warnings): JsonObject | undefined {
+  for (const [key, value] of Object.entries(config ?? {})) {
+    if (key !== 'format' && value !== undefined && value !== null) {
+      warnings.add(`output_config.${key} is not supported on this route; ignored`);
+    }
+  }
+  const format = recordMember(config, 'format');
+  if (!format) return undefined;
+  const schema = recordMember(format, 'schema');
+  if (format.type === 'json_schema' && schema) {
+    return { type: 'json_schema', json_schema: { name: 'output', schema, strict: true } };
+  }
+  const what =
+    format.type === 'json_schema' ? 'json_schema without a schema' : `of type ${String(format.type)}`;
+  warnings.add(`output_config.format ${what} is not supported on this route; ignored`);
+  return undefined;
 }
 
 function toMessages(request: JsonObject, warnings: Warnings): JsonObject[] {

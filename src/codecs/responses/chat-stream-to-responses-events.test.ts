@@ -11,6 +11,7 @@ import {
   stringMember,
 } from '../../providers/shared/json.js';
 import { chatStreamToResponsesEvents } from './chat-stream-to-responses-events.js';
+import { thinkingBlocksOf } from './reasoning-item.js';
 
 /** A recorded chunk sequence as the chat adapter hands it on: chunks, and the usage chunk as a usage part. */
 function recordedParts(name: string): ChatStreamPart[] {
@@ -286,6 +287,54 @@ describe('chatStreamToResponsesEvents', () => {
     ]);
     // No usage part came: the usage is zero rather than missing.
     expect(completed?.usage).toMatchObject({ input_tokens: 0, output_tokens: 0, total_tokens: 0 });
+  });
+
+  // Bug (compat cell responses|anthropic|reasoning-tools): the streamed answer had no reasoning item either.
+  it('sends Claude’s signed thinking as a reasoning item before the text and the call', async () => {
+    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
+      type: 'chunk',
+      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
+    });
+    const thinking = { type: 'thinking', thinking: 'Call the tool.', signature: 'sig_1' };
+    const call = { index: 0, id: 'toolu_1', type: 'function', function: { name: 'f', arguments: '{}' } };
+    const events = await translate([
+      chunk({ role: 'assistant', reasoning_content: 'Call the tool.' }),
+      chunk({ thinking_blocks: [thinking] }),
+      chunk({ content: 'Let me check.' }),
+      chunk({ tool_calls: [call] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    expect(types(events).slice(0, 6)).toStrictEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.content_part.added',
+    ]);
+    const reasoning = recordMember(events[3], 'item');
+    expect(events[3]?.output_index).toBe(0);
+    expect(reasoning).toMatchObject({ id: id('rs'), type: 'reasoning', summary: [] });
+    expect(reasoning ? thinkingBlocksOf(reasoning) : undefined).toStrictEqual([thinking]);
+    const completed = recordMember(events.at(-1), 'response');
+    expect(arrayMember(completed, 'output')?.map((item) => stringMember(item, 'type'))).toStrictEqual([
+      'reasoning',
+      'message',
+      'function_call',
+    ]);
+    expect(arrayMember(completed, 'output')?.[0]).toStrictEqual(reasoning);
+  });
+
+  it('sends no reasoning item for reasoning text without signed blocks (other providers)', async () => {
+    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
+      type: 'chunk',
+      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
+    });
+    const events = await translate([chunk({ reasoning_content: 'hmm' }), chunk({ content: 'Hi' }, 'stop')]);
+    const completed = recordMember(events.at(-1), 'response');
+    expect(arrayMember(completed, 'output')?.map((item) => stringMember(item, 'type'))).toStrictEqual([
+      'message',
+    ]);
   });
 
   it('streams a refusal as a refusal content part', async () => {

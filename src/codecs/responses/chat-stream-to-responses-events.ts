@@ -7,46 +7,25 @@ import {
   recordMember,
   stringMember,
 } from '../../providers/shared/json.js';
+import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import {
   functionCallItem,
   incompleteReason,
   messageItem,
   newId,
   nowSeconds,
-  outputTextPart,
-  refusalPart,
   responseObject,
 } from './chat-to-responses-result.js';
-
-type PartType = 'output_text' | 'refusal';
-
-interface MessageState {
-  kind: 'message';
-  id: string;
-  outputIndex: number;
-  /** No fragment will join this item any more; it closes once it is the live item. */
-  sealed: boolean;
-  added: boolean;
-  incomplete: boolean;
-  /** Fragments received but not yet sent, because an earlier item is still live. */
-  pending: { type: PartType; delta: string }[];
-  parts: { type: PartType; text: string }[];
-}
-
-interface CallState {
-  kind: 'function_call';
-  id: string;
-  outputIndex: number;
-  sealed: boolean;
-  added: boolean;
-  incomplete: boolean;
-  pending: string[];
-  callId: string;
-  name: string;
-  arguments: string;
-}
-
-type ItemState = MessageState | CallState;
+import { reasoningItem } from './reasoning-item.js';
+import {
+  type CallState,
+  contentPart,
+  type ItemState,
+  type MessageState,
+  NEW_ITEM,
+  type PartType,
+  type ReasoningState,
+} from './responses-stream-items.js';
 
 type Send = (event: JsonObject, usage?: Usage) => void;
 
@@ -54,8 +33,9 @@ type Send = (event: JsonObject, usage?: Usage) => void;
  * Turns a streamed chat completion (canonical chunks) into the standard Responses event sequence, for
  * Responses requests served by a provider that has only chat completions. Items are sent one after another
  * as OpenAI sends them: the first item streams live, fragments of later items (tool calls whose deltas
- * interleave) wait until the items before them are done. Every event carries `sequence_number: 0`; the
- * codec renumbers them, and sets the response id and model.
+ * interleave) wait until the items before them are done. Claude's signed thinking (`delta.thinking_blocks`)
+ * becomes a `reasoning` item, added and done at once, that carries it back on the next turn. Every event
+ * carries `sequence_number: 0`; the codec renumbers them, and sets the response id and model.
  * Events reference: https://platform.openai.com/docs/api-reference/responses-streaming
  */
 export function chatStreamToResponsesEvents(
@@ -104,6 +84,8 @@ class StreamTranslator {
     }
     const choice = arrayMember(part.chunk, 'choices')?.[0];
     const delta = recordMember(choice, 'delta');
+    const thinkingBlocks = replayableThinkingBlocks(delta?.thinking_blocks);
+    if (thinkingBlocks.length > 0) this.reasoning(thinkingBlocks);
     const content = stringMember(delta, 'content');
     if (content) this.textFragment('output_text', content);
     const refusal = stringMember(delta, 'refusal');
@@ -161,6 +143,14 @@ class StreamTranslator {
     this.pump();
   }
 
+  /** Signed thinking: a whole reasoning item; text after it belongs to a new message item. */
+  private reasoning(blocks: JsonObject[]): void {
+    this.queue.push({ kind: 'reasoning', id: newId('rs'), blocks, ...NEW_ITEM, sealed: true });
+    if (this.message) this.message.sealed = true;
+    this.message = undefined;
+    this.pump();
+  }
+
   private toolCallFragment(toolCall: unknown): void {
     const fn = recordMember(toolCall, 'function');
     const callId = stringMember(toolCall, 'id');
@@ -208,10 +198,10 @@ class StreamTranslator {
       if (!item.added && item.kind === 'function_call' && item.name === '' && !item.sealed) return;
       if (!item.added) this.addItem(item);
       if (item.kind === 'message') this.drainMessage(item);
-      else this.drainCall(item);
+      else if (item.kind === 'function_call') this.drainCall(item);
       if (!item.sealed) return;
       this.queue.shift();
-      this.output.push(item.kind === 'message' ? this.closeMessage(item) : this.closeCall(item));
+      this.output.push(this.closeItem(item));
     }
   }
 
@@ -221,7 +211,9 @@ class StreamTranslator {
     const shell =
       item.kind === 'message'
         ? messageItem(item.id, 'in_progress', [])
-        : functionCallItem({ ...item, arguments: '', status: 'in_progress' });
+        : item.kind === 'function_call'
+          ? functionCallItem({ ...item, arguments: '', status: 'in_progress' })
+          : reasoningItem(item.id, item.blocks);
     this.send({
       type: 'response.output_item.added',
       sequence_number: 0,
@@ -269,6 +261,19 @@ class StreamTranslator {
     );
   }
 
+  private closeItem(item: ItemState): JsonObject {
+    if (item.kind === 'message') return this.closeMessage(item);
+    if (item.kind === 'function_call') return this.closeCall(item);
+    return this.closeReasoning(item);
+  }
+
+  private closeReasoning(item: ReasoningState): JsonObject {
+    const done = reasoningItem(item.id, item.blocks);
+    if (item.incomplete) done.status = 'incomplete';
+    this.sendItemDone(item, done);
+    return done;
+  }
+
   private closeMessage(item: MessageState): JsonObject {
     this.closePart(item);
     const content = item.parts.map((part) => contentPart(part.type, part.text));
@@ -298,8 +303,3 @@ class StreamTranslator {
     return this.itemEvent(item, type, { content_index: item.parts.length - 1, ...fields });
   }
 }
-
-const NEW_ITEM = { outputIndex: -1, sealed: false, added: false, incomplete: false };
-
-const contentPart = (type: PartType, text: string): JsonObject =>
-  type === 'output_text' ? outputTextPart(text) : refusalPart(text);

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
-import { isRecord, type JsonObject } from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject, stringMember } from '../../providers/shared/json.js';
 import { chatResultToResponse } from './chat-to-responses-result.js';
+import { thinkingBlocksOf } from './reasoning-item.js';
 
 function fixture(name: string): JsonObject {
   const parsed: unknown = JSON.parse(
@@ -157,6 +158,42 @@ describe('chatResultToResponse', () => {
         role: 'assistant',
       },
     ]);
+  });
+
+  // Bug (compat cell responses|anthropic|reasoning-tools): the answer had no reasoning item, so Claude's
+  // signed thinking could not come back on the next turn.
+  it('puts Claude’s signed thinking first, as a reasoning item that carries it', () => {
+    const thinkingBlocks = [{ type: 'thinking', thinking: 'Call the tool.', signature: 'sig_1' }];
+    const call = { id: 'toolu_1', type: 'function', function: { name: 'f', arguments: '{}' } };
+    const message = {
+      role: 'assistant',
+      content: 'Let me check.',
+      reasoning_content: 'Call the tool.',
+      thinking_blocks: thinkingBlocks,
+      tool_calls: [call],
+    };
+    const chat = { model: 'claude', choices: [{ index: 0, message, finish_reason: 'tool_calls' }] };
+    const output = arrayMember(chatResultToResponse(chat, { model: 'm', input: 'hi' }, usage({})), 'output');
+    expect(output?.map((item) => stringMember(item, 'type'))).toStrictEqual([
+      'reasoning',
+      'message',
+      'function_call',
+    ]);
+    const reasoning = output?.[0];
+    expect(reasoning).toStrictEqual({
+      id: id('rs'),
+      type: 'reasoning',
+      summary: [],
+      encrypted_content: expect.any(String),
+    });
+    expect(isRecord(reasoning) ? thinkingBlocksOf(reasoning) : undefined).toStrictEqual(thinkingBlocks);
+  });
+
+  it('adds no reasoning item for reasoning text without signed blocks (other providers)', () => {
+    const message = { role: 'assistant', content: 'Hi', reasoning_content: 'hmm' };
+    const chat = { choices: [{ index: 0, message, finish_reason: 'stop' }] };
+    const output = arrayMember(chatResultToResponse(chat, { model: 'm', input: 'hi' }, usage({})), 'output');
+    expect(output?.map((item) => stringMember(item, 'type'))).toStrictEqual(['message']);
   });
 
   it('carries a refusal as a refusal content part', () => {

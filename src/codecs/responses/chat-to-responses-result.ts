@@ -7,8 +7,10 @@ import {
   recordMember,
   stringMember,
 } from '../../providers/shared/json.js';
+import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
+import { reasoningItem } from './reasoning-item.js';
 
-/** A fresh item or response id with the vendor's prefix (`resp`, `msg`, `fc`). */
+/** A fresh item or response id with the vendor's prefix (`resp`, `msg`, `fc`, `rs`). */
 export const newId = (prefix: string): string => `${prefix}_${randomUUID().replaceAll('-', '')}`;
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
@@ -114,7 +116,8 @@ function contentText(content: unknown): string {
 
 /**
  * Turns a chat completion into a complete Response object, for Responses requests served by a provider
- * that has only chat completions. The caller sets the final id, model slug and usage with cost.
+ * that has only chat completions: Claude's signed thinking (`thinking_blocks`) as a `reasoning` item first,
+ * then the message, then the function calls. The caller sets the final id, model slug and usage with cost.
  * Response reference: https://platform.openai.com/docs/api-reference/responses/object
  */
 export function chatResultToResponse(chat: JsonObject, request: JsonObject, usage: Usage): JsonObject {
@@ -123,6 +126,8 @@ export function chatResultToResponse(chat: JsonObject, request: JsonObject, usag
   const reason = incompleteReason(isRecord(choice) ? choice.finish_reason : undefined);
 
   const output: JsonObject[] = [];
+  const thinkingBlocks = replayableThinkingBlocks(message?.thinking_blocks);
+  if (thinkingBlocks.length > 0) output.push(reasoningItem(newId('rs'), thinkingBlocks));
   const content: JsonObject[] = [];
   const text = contentText(message?.content);
   if (text !== '') content.push(outputTextPart(text));

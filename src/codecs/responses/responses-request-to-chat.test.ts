@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { arrayMember, isRecord, type JsonObject, recordMember } from '../../providers/shared/json.js';
+import {
+  arrayMember,
+  isRecord,
+  type JsonObject,
+  recordMember,
+  stringMember,
+} from '../../providers/shared/json.js';
+import { reasoningItem } from './reasoning-item.js';
 import { responsesRequestToChat } from './responses-request-to-chat.js';
 
 function fixture(name: string): JsonObject {
@@ -141,6 +148,55 @@ describe('responsesRequestToChat', () => {
     ]);
   });
 
+  // Bug (compat cell responses|anthropic|reasoning-tools): the reasoning item of a translated answer was
+  // dropped, so Anthropic got the tool-use turn back without its signed thinking and answered 400.
+  it('gives the thinking of our reasoning items to the assistant message that follows them', () => {
+    const first = { type: 'thinking', thinking: 'Paris first.', signature: 'sig_1' };
+    const second = { type: 'thinking', thinking: 'Then Berlin.', signature: 'sig_2' };
+    const call = (id: string, city: string) => ({
+      type: 'function_call',
+      call_id: id,
+      name: 'get_weather',
+      arguments: JSON.stringify({ city }),
+    });
+    const { body, warnings } = responsesRequestToChat({
+      model: 'm',
+      input: [
+        { role: 'user', content: 'Weather in Paris and Berlin?' },
+        reasoningItem('rs_1', [first]),
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Let me check.' }] },
+        call('call_1', 'Paris'),
+        reasoningItem('rs_2', [second]),
+        call('call_2', 'Berlin'),
+        { type: 'function_call_output', call_id: 'call_1', output: '18' },
+        { type: 'function_call_output', call_id: 'call_2', output: '14' },
+      ],
+    });
+    const messages = arrayMember(body, 'messages') ?? [];
+    expect(messages.map((message) => stringMember(message, 'role'))).toStrictEqual([
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+    ]);
+    expect(messages[1]).toMatchObject({
+      content: [{ type: 'text', text: 'Let me check.' }],
+      thinking_blocks: [first, second],
+    });
+    expect(arrayMember(messages[1], 'tool_calls')).toHaveLength(2);
+    expect(warnings).toStrictEqual([]);
+  });
+
+  it('drops our reasoning item when no assistant message follows it', () => {
+    const thinking = { type: 'thinking', thinking: 'x', signature: 'sig' };
+    const { body, warnings } = responsesRequestToChat({
+      model: 'm',
+      input: [reasoningItem('rs_1', [thinking]), { role: 'user', content: 'hi' }],
+    });
+    expect(body.messages).toStrictEqual([{ role: 'user', content: 'hi' }]);
+    expect(warnings).toStrictEqual([]);
+  });
+
   it.each([
     [
       { type: 'function', name: 'get_time' },
@@ -190,7 +246,7 @@ describe('responsesRequestToChat', () => {
       input: 'hi',
       store: false,
       previous_response_id: 'resp_prev',
-      include: ['reasoning.encrypted_content'],
+      include: ['reasoning.encrypted_content', 'file_search_call.results'],
       truncation: 'auto',
       background: true,
       reasoning: { effort: 'high', summary: 'auto' },
@@ -204,7 +260,7 @@ describe('responsesRequestToChat', () => {
     });
     expect(warnings).toStrictEqual([
       'reasoning.summary is not supported by this provider; no reasoning summary is returned',
-      'include (reasoning.encrypted_content) is not supported by this provider; ignored',
+      'include (file_search_call.results) is not supported by this provider; ignored',
       'truncation "auto" is not supported by this provider; the input is sent whole',
       'background is not supported by this provider; the response is generated in the foreground',
     ]);

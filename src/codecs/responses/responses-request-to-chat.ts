@@ -5,6 +5,7 @@ import {
   recordMember,
   stringMember,
 } from '../../providers/shared/json.js';
+import { thinkingBlocksOf } from './reasoning-item.js';
 
 /**
  * Responses request members this module translates or consumes; every other member (temperature, top_p,
@@ -72,9 +73,17 @@ export function responsesRequestToChat(body: JsonObject): { body: JsonObject; wa
   return { body: chat, warnings: warnings.list };
 }
 
+/**
+ * `include` values served on this route: reasoning items carry Claude's signed thinking in
+ * `encrypted_content` whenever there is any to carry back.
+ */
+const INCLUDED = new Set(['reasoning.encrypted_content']);
+
 /** Request options without a chat equivalent, warned about only where dropping them changes the answer. */
 function warnDroppedOptions(body: JsonObject, warnings: Warnings): void {
-  const include = arrayMember(body, 'include');
+  const include = arrayMember(body, 'include')?.filter(
+    (value) => typeof value !== 'string' || !INCLUDED.has(value),
+  );
   if (include && include.length > 0) {
     warnings.add(`include (${include.join(', ')}) is not supported by this provider; ignored`);
   }
@@ -97,15 +106,33 @@ function toMessages(body: JsonObject, warnings: Warnings): JsonObject[] {
     messages.push({ role: 'user', content: input });
     return messages;
   }
+  // Claude's thinking from a reasoning item of ours, for the assistant message that follows it.
+  const thinking: JsonObject[] = [];
   for (const item of Array.isArray(input) ? input : []) {
     if (!isRecord(item)) continue;
     const type = stringMember(item, 'type') ?? 'message';
-    if (type === 'message') addMessage(messages, item, warnings);
+    const blocks = type === 'reasoning' ? thinkingBlocksOf(item) : undefined;
+    if (blocks) thinking.push(...blocks);
+    else if (type === 'message') addMessage(messages, item, warnings);
     else if (type === 'function_call') addFunctionCall(messages, item);
     else if (type === 'function_call_output') messages.push(toToolMessage(item, warnings));
     else warnings.add(`input items of type ${type} are not supported by this provider; dropped`);
+    if (type !== 'reasoning') attachThinking(messages, thinking);
   }
   return messages;
+}
+
+/**
+ * Gives the thinking blocks of the reasoning items just before to the assistant message they belong to (the
+ * Anthropic adapter sends `thinking_blocks` back first in the turn); before any other message they are moot.
+ */
+function attachThinking(messages: JsonObject[], thinking: JsonObject[]): void {
+  if (thinking.length === 0) return;
+  const last = messages.at(-1);
+  if (last?.role === 'assistant') {
+    last.thinking_blocks = [...(arrayMember(last, 'thinking_blocks') ?? []), ...thinking];
+  }
+  thinking.length = 0;
 }
 
 const MESSAGE_ROLES = new Set(['user', 'assistant', 'system', 'developer']);

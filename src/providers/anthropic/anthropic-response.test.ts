@@ -113,6 +113,21 @@ describe('toChatCompletion', () => {
   });
 });
 
+describe('toChatCompletion, stop sequences', () => {
+  // Bug (compat cell messages|anthropic|stop): the stop sequence Anthropic names was dropped on the chat hop,
+  // so /v1/messages answered end_turn with stop_sequence null.
+  it('keeps the stop sequence that ended the answer as the choice’s matched_stop', () => {
+    const message = { ...fixture('messages-response-text.json'), stop_reason: 'stop_sequence' };
+    const { body } = toChatCompletion({ ...message, stop_sequence: 'END' }, NOW);
+    expect(body.choices).toMatchObject([{ finish_reason: 'stop', matched_stop: 'END' }]);
+  });
+
+  it('sets no matched_stop when the answer ended otherwise', () => {
+    const { body } = toChatCompletion(fixture('messages-response-text.json'), NOW);
+    expect(arrayMember(body, 'choices')?.[0]).not.toHaveProperty('matched_stop');
+  });
+});
+
 describe('Messages answers, the rest', () => {
   it.each([
     ['end_turn', 'stop'],

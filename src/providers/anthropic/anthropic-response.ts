@@ -48,6 +48,17 @@ export function finishReason(stopReason: unknown): string {
   return (typeof stopReason === 'string' ? FINISH_REASONS.get(stopReason) : undefined) ?? 'stop';
 }
 
+/**
+ * The stop sequence that ended an answer, for the chat choice's `matched_stop` (SGLang's name for it; chat
+ * `finish_reason` is only `stop`): the Messages `stop_sequence` when `stop_reason` is `stop_sequence`.
+ * The Messages ingress reads it back, so that a Claude answer keeps its `stop_sequence` through the chat hop.
+ */
+export function matchedStop(stopReason: unknown, stopSequence: unknown): JsonObject {
+  return stopReason === 'stop_sequence' && typeof stopSequence === 'string'
+    ? { matched_stop: stopSequence }
+    : {};
+}
+
 /** Whether a 2xx body is a Messages API `message` object. */
 export function isMessage(value: unknown): value is JsonObject {
   return isRecord(value) && value.type === 'message' && Array.isArray(value.content);
@@ -55,8 +66,10 @@ export function isMessage(value: unknown): value is JsonObject {
 
 /**
  * A Messages answer as a chat completion: text blocks joined into `content`, `tool_use` blocks as
- * `tool_calls`, thinking as `reasoning_content` (and the signed blocks as `thinking_blocks`, which the request
- * side accepts back on an assistant message, as tool use with thinking requires).
+ * `tool_calls`, thinking as `reasoning_content` (and the `thinking` blocks with their signatures and the
+ * `redacted_thinking` blocks, unchanged, as `thinking_blocks`, which the request side accepts back on an
+ * assistant message, as tool use with thinking requires), and the stop sequence that ended it as the
+ * choice's `matched_stop`.
  * Reference: https://docs.claude.com/en/api/messages (response)
  */
 export function toChatCompletion(
@@ -90,7 +103,13 @@ export function toChatCompletion(
     created: nowSeconds,
     model: message.model,
     choices: [
-      { index: 0, message: answer, logprobs: null, finish_reason: finishReason(message.stop_reason) },
+      {
+        index: 0,
+        message: answer,
+        logprobs: null,
+        finish_reason: finishReason(message.stop_reason),
+        ...matchedStop(message.stop_reason, message.stop_sequence),
+      },
     ],
     usage: chatUsageBody(usage),
   };

@@ -137,16 +137,57 @@ describe('Anthropic stream translation', () => {
     });
   });
 
-  it.each(['stream-text.sse', 'stream-tool-calls.sse', 'stream-thinking.sse'])(
-    'gives the same parts for %s whatever the network read boundaries',
-    async (name) => {
-      const whole = await streamOf(fixture(name));
-      for (const pieceBytes of [1, 2, 3, 7, 13, 64, 333]) {
-        const split = await streamOf(fixture(name), pieceBytes);
-        expect(withoutCreated(split.parts)).toEqual(withoutCreated(whole.parts));
-      }
-    },
-  );
+  // Bug (compat cell messages|anthropic|reasoning-tools): signature_delta was ignored, so a streamed answer
+  // carried no signature and its thinking could not be sent back on the next tool-use turn.
+  it('sends each thinking block whole, with its signature, as delta.thinking_blocks when it stops', async () => {
+    const { parts } = await streamOf(fixture('stream-thinking.sse'));
+    const blocks = chunks(parts).flatMap((chunk) => arrayMember(deltaOf(chunk), 'thinking_blocks') ?? []);
+    expect(blocks).toEqual([
+      {
+        type: 'thinking',
+        thinking: joined(parts, 'reasoning_content'),
+        signature: expect.stringMatching(/^EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds4NLWGRTbEPo/),
+      },
+    ]);
+    // The block arrives after its text and before the answer text.
+    const members = chunks(parts).map((chunk) => Object.keys(deltaOf(chunk)).join(','));
+    expect(members.indexOf('thinking_blocks')).toBe(members.lastIndexOf('reasoning_content') + 1);
+    expect(members.indexOf('thinking_blocks')).toBeLessThan(members.indexOf('content'));
+  });
+
+  it('sends a redacted_thinking block whole as delta.thinking_blocks', async () => {
+    const { parts } = await streamOf(fixture('stream-redacted-thinking.sse'));
+    const blocks = chunks(parts).flatMap((chunk) => arrayMember(deltaOf(chunk), 'thinking_blocks') ?? []);
+    expect(blocks).toEqual([
+      { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP' },
+    ]);
+    expect(joined(parts, 'reasoning_content')).toBe('');
+    expect(joined(parts, 'content')).toBe('Here is the answer.');
+  });
+
+  // Bug (compat cell messages|anthropic|stop): the streamed stop sequence was dropped as well.
+  it('puts the stop sequence that ended the answer on the finish chunk as matched_stop', async () => {
+    const sse = fixture('stream-text.sse').replace(
+      '"stop_reason":"end_turn","stop_sequence":null',
+      '"stop_reason":"stop_sequence","stop_sequence":"END"',
+    );
+    const { parts } = await streamOf(sse);
+    const finish = chunks(parts).find((chunk) => stringMember(choiceOf(chunk), 'finish_reason'));
+    expect(choiceOf(finish ?? {})).toMatchObject({ finish_reason: 'stop', matched_stop: 'END' });
+  });
+
+  it.each([
+    'stream-text.sse',
+    'stream-tool-calls.sse',
+    'stream-thinking.sse',
+    'stream-redacted-thinking.sse',
+  ])('gives the same parts for %s whatever the network read boundaries', async (name) => {
+    const whole = await streamOf(fixture(name));
+    for (const pieceBytes of [1, 2, 3, 7, 13, 64, 333]) {
+      const split = await streamOf(fixture(name), pieceBytes);
+      expect(withoutCreated(split.parts)).toEqual(withoutCreated(whole.parts));
+    }
+  });
 
   it('turns a mid-stream error event into a retryable upstream error after the parts before it', async () => {
     const { client } = fakeUpstreamClient(() => okBody(fixture('stream-error.sse'), 17));

@@ -2,7 +2,7 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
 import { isRecord, type JsonObject, recordMember, stringMember, tryParseJson } from '../shared/json.js';
 import { upstreamInvalid } from '../shared/upstream-errors.js';
-import { finishReason, usageFromMessages } from './anthropic-response.js';
+import { finishReason, matchedStop, usageFromMessages } from './anthropic-response.js';
 
 interface ToolBlock {
   /** The tool call's index among this answer's tool calls (chat `tool_calls[].index`). */
@@ -23,6 +23,8 @@ interface StreamState {
   nextToolIndex: number;
   /** Tool calls by content block index. */
   tools: Map<number, ToolBlock>;
+  /** `thinking` and `redacted_thinking` blocks being received, by content block index. */
+  thinking: Map<number, JsonObject>;
   /** The latest usage counts (cumulative). */
   usage: JsonObject;
 }
@@ -32,7 +34,11 @@ type Emit = (part: ChatStreamPart) => void;
 /**
  * Messages API stream events as `chat.completion.chunk` parts. The first chunk carries `role`; each
  * `tool_use` block becomes a tool call (`index` counting tool calls from 0) whose arguments arrive as
- * `input_json_delta` fragments; thinking deltas become `reasoning_content`. Nothing is emitted for
+ * `input_json_delta` fragments; thinking deltas become `reasoning_content`. Each `thinking` block, once
+ * whole (with the signature of its `signature_delta`), and each `redacted_thinking` block is sent as
+ * `delta.thinking_blocks: [block]`, one complete block per entry, the plain answer's `thinking_blocks`
+ * convention: a client that appends them gets the list to send back on the assistant message. The stop
+ * sequence that ended the answer rides on the finish chunk's choice as `matched_stop`. Nothing is emitted for
  * `message_start`, so an `error` event before any content still lets the gateway try another provider.
  * `message_stop` ends the answer with the usage; a stream that ends without it is an error.
  * Reference: https://docs.claude.com/en/docs/build-with-claude/streaming
@@ -48,6 +54,7 @@ export function messagesStreamToChat(providerId: string, nowSeconds: number) {
     stopped: false,
     nextToolIndex: 0,
     tools: new Map(),
+    thinking: new Map(),
     usage: {},
   };
   return new TransformStream<{ data: string }, ChatStreamPart>({
@@ -84,8 +91,11 @@ function onEvent(state: StreamState, event: JsonObject, emit: Emit): void {
     case 'message_delta': {
       // Usage counts in message_delta are cumulative: they replace those of message_start.
       Object.assign(state.usage, recordMember(event, 'usage'));
-      const stopReason = recordMember(event, 'delta')?.stop_reason;
-      if (typeof stopReason === 'string') finish(state, finishReason(stopReason), emit);
+      const delta = recordMember(event, 'delta');
+      const stopReason = delta?.stop_reason;
+      if (typeof stopReason === 'string') {
+        finish(state, finishReason(stopReason), emit, matchedStop(stopReason, delta?.stop_sequence));
+      }
       return;
     }
     case 'message_stop':
@@ -101,7 +111,12 @@ function onEvent(state: StreamState, event: JsonObject, emit: Emit): void {
   }
 }
 
-function chunk(state: StreamState, delta: JsonObject, finishReason: string | null = null): ChatStreamPart {
+function chunk(
+  state: StreamState,
+  delta: JsonObject,
+  finishReason: string | null = null,
+  choiceExtra: JsonObject = {},
+): ChatStreamPart {
   const withRole = state.roleSent ? delta : { role: 'assistant', ...delta };
   state.roleSent = true;
   return {
@@ -111,15 +126,15 @@ function chunk(state: StreamState, delta: JsonObject, finishReason: string | nul
       object: 'chat.completion.chunk',
       created: state.created,
       model: state.model,
-      choices: [{ index: 0, delta: withRole, logprobs: null, finish_reason: finishReason }],
+      choices: [{ index: 0, delta: withRole, logprobs: null, finish_reason: finishReason, ...choiceExtra }],
     },
   };
 }
 
-function finish(state: StreamState, reason: string, emit: Emit): void {
+function finish(state: StreamState, reason: string, emit: Emit, choiceExtra: JsonObject = {}): void {
   if (state.finished) return;
   state.finished = true;
-  emit(chunk(state, {}, reason));
+  emit(chunk(state, {}, reason, choiceExtra));
 }
 
 function blockStart(state: StreamState, event: JsonObject, emit: Emit): void {
@@ -139,8 +154,14 @@ function blockStart(state: StreamState, event: JsonObject, emit: Emit): void {
   }
   const text = type === 'text' ? stringMember(block, 'text') : undefined;
   if (text) emit(chunk(state, { content: text }));
-  const thinking = type === 'thinking' ? stringMember(block, 'thinking') : undefined;
-  if (thinking) emit(chunk(state, { reasoning_content: thinking }));
+  if (typeof event.index !== 'number') return;
+  if (type === 'redacted_thinking') {
+    state.thinking.set(event.index, { type, data: stringMember(block, 'data') ?? '' });
+  } else if (type === 'thinking') {
+    const thinking = stringMember(block, 'thinking') ?? '';
+    state.thinking.set(event.index, { type, thinking, signature: stringMember(block, 'signature') ?? '' });
+    if (thinking) emit(chunk(state, { reasoning_content: thinking }));
+  }
 }
 
 function blockDelta(state: StreamState, event: JsonObject, emit: Emit): void {
@@ -153,7 +174,15 @@ function blockDelta(state: StreamState, event: JsonObject, emit: Emit): void {
     }
     case 'thinking_delta': {
       const thinking = stringMember(delta, 'thinking');
+      const block = thinkingBlock(state, event);
+      if (block && thinking) block.thinking = `${stringMember(block, 'thinking') ?? ''}${thinking}`;
       if (thinking) emit(chunk(state, { reasoning_content: thinking }));
+      return;
+    }
+    case 'signature_delta': {
+      const block = thinkingBlock(state, event);
+      const signature = stringMember(delta, 'signature');
+      if (block && signature) block.signature = `${stringMember(block, 'signature') ?? ''}${signature}`;
       return;
     }
     case 'input_json_delta': {
@@ -165,13 +194,28 @@ function blockDelta(state: StreamState, event: JsonObject, emit: Emit): void {
       return;
     }
     default:
-      // signature_delta and citations_delta have no chat equivalent.
+      // citations_delta has no chat equivalent.
       return;
   }
 }
 
-/** A tool call that got no argument fragments gets `{}`, so that clients can parse what they assembled. */
+/** The `thinking` block (not `redacted_thinking`) an event is about, if any. */
+function thinkingBlock(state: StreamState, event: JsonObject): JsonObject | undefined {
+  const block = typeof event.index === 'number' ? state.thinking.get(event.index) : undefined;
+  return block?.type === 'thinking' ? block : undefined;
+}
+
+/**
+ * A thinking block is sent whole once it stops (as `delta.thinking_blocks`); a tool call that got no
+ * argument fragments gets `{}`, so that clients can parse what they assembled.
+ */
 function blockStop(state: StreamState, event: JsonObject, emit: Emit): void {
+  const thinking = typeof event.index === 'number' ? state.thinking.get(event.index) : undefined;
+  if (thinking && typeof event.index === 'number') {
+    state.thinking.delete(event.index);
+    emit(chunk(state, { thinking_blocks: [thinking] }));
+    return;
+  }
   const tool = typeof event.index === 'number' ? state.tools.get(event.index) : undefined;
   if (!tool || tool.sentArguments) return;
   tool.sentArguments = true;

@@ -108,6 +108,28 @@ describe('OpenAI adapter: provider quirks', () => {
   });
 });
 
+describe('OpenAI adapter: thinking of another provider', () => {
+  it('does not send thinking_blocks of earlier Anthropic answers, and says so', async () => {
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
+    const messages = [
+      { role: 'user', content: 'hi' },
+      {
+        role: 'assistant',
+        content: 'x',
+        thinking_blocks: [{ type: 'thinking', thinking: 't', signature: 's' }],
+      },
+      { role: 'user', content: 'again' },
+    ];
+    const result = await createOpenAIAdapter(provider, client).chat(
+      { model: 'm', messages },
+      testCall(provider),
+    );
+    expect(JSON.stringify(requests[0]?.json)).not.toContain('thinking_blocks');
+    expect(result.warnings).toEqual(['thinking_blocks of earlier answers are not sent to test-provider']);
+    expect(messages[1]).toHaveProperty('thinking_blocks');
+  });
+});
+
 describe('OpenAI adapter: bodies in', () => {
   it('reads a tool-call completion and its cached-token usage', async () => {
     const { client } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));

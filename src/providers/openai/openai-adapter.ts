@@ -33,16 +33,24 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
   if (provider.apiKey && quirks.authHeader === 'api-key') headers['api-key'] = provider.apiKey;
   else if (provider.apiKey) headers.authorization = `Bearer ${provider.apiKey}`;
   /** The chat body as this provider takes it. */
-  const chatBody = (body: JsonObject): JsonObject => {
+  const chatBody = (body: JsonObject): { body: JsonObject; warnings: string[] } => {
+    let result = body;
+    const warnings: string[] = [];
     if (
-      !quirks.maxCompletionTokens ||
-      body.max_tokens === undefined ||
-      body.max_completion_tokens !== undefined
+      quirks.maxCompletionTokens &&
+      body.max_tokens !== undefined &&
+      body.max_completion_tokens === undefined
     ) {
-      return body;
+      const { max_tokens, ...rest } = body;
+      result = { ...rest, max_completion_tokens: max_tokens };
     }
-    const { max_tokens, ...rest } = body;
-    return { ...rest, max_completion_tokens: max_tokens };
+    const messages = arrayMember(result, 'messages');
+    if (messages?.some((message) => isRecord(message) && message.thinking_blocks !== undefined)) {
+      // Signed thinking of an Anthropic model's earlier answers means nothing to this provider.
+      result = { ...result, messages: messages.map(withoutThinkingBlocks) };
+      warnings.push(`thinking_blocks of earlier answers are not sent to ${provider.id}`);
+    }
+    return { body: result, warnings };
   };
 
   const post = (path: string, body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse> =>
@@ -63,19 +71,21 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
 
   const adapter: ProviderAdapter = {
     async chat(body, call) {
-      const result = await postJson('/chat/completions', { ...chatBody(body), stream: false }, call);
+      const prepared = chatBody(body);
+      const result = await postJson('/chat/completions', { ...prepared.body, stream: false }, call);
       if (!arrayMember(result, 'choices'))
         throw upstreamInvalid(provider.id, 'no choices in the chat completion');
-      return { body: result, usage: usageFromChat(result.usage), warnings: [] };
+      return { body: result, usage: usageFromChat(result.usage), warnings: prepared.warnings };
     },
 
     async chatStream(body, call) {
-      const streamed: JsonObject = { ...chatBody(body), stream: true };
+      const prepared = chatBody(body);
+      const streamed: JsonObject = { ...prepared.body, stream: true };
       if (quirks.streamUsageOption !== false) {
         streamed.stream_options = { ...recordMember(body, 'stream_options'), include_usage: true };
       }
       const response = await post('/chat/completions', streamed, call);
-      return { parts: chatChunkParts(response.body, provider.id, call), warnings: [] };
+      return { parts: chatChunkParts(response.body, provider.id, call), warnings: prepared.warnings };
     },
 
     async embed(body, call) {
@@ -167,6 +177,12 @@ function responsesEventParts(body: UpstreamBody, providerId: string, call: Upstr
       emit({ type: 'event', event });
     },
   });
+}
+
+function withoutThinkingBlocks(message: unknown): unknown {
+  if (!isRecord(message) || message.thinking_blocks === undefined) return message;
+  const { thinking_blocks: _blocks, ...rest } = message;
+  return rest;
 }
 
 function midStreamError(providerId: string, data: string): GatewayError {
