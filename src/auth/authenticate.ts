@@ -46,24 +46,25 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
   return async (req) => {
     const key = presentedKey(req);
     if (!key) throw unauthorized('Missing API key: send Authorization: Bearer <key>.');
-    const keyHash = hashApiKey(key);
-    const cached = cache.get(keyHash);
+    // Cached by the key as presented (held in memory only, as the request itself is), so a hit costs no hash.
+    const cached = cache.get(key);
     if (cached && cached.expires > now()) return cached.principal;
+    const keyHash = hashApiKey(key);
     const stored = await store.findApiKeyByHash(keyHash);
     if (!stored || !hashesEqual(stored.keyHash, keyHash) || stored.revokedAt !== null) {
-      cache.delete(keyHash);
+      cache.delete(key);
       throw unauthorized('Invalid or revoked API key.');
     }
     const org = await store.getOrganization(stored.orgId);
     if (!org) {
-      cache.delete(keyHash);
+      cache.delete(key);
       throw userNotFound('The organization of this API key no longer exists.');
     }
     const monthlyLimitNano =
       org.monthlyLimitUsd === null ? null : Number(parseUsdToAtto(org.monthlyLimitUsd) / 1_000_000_000n);
     const principal = { keyId: stored.id, org, monthlyLimitNano };
     if (cache.size >= cacheSize) cache.clear();
-    cache.set(keyHash, { principal, expires: now() + cacheTtlMs });
+    cache.set(key, { principal, expires: now() + cacheTtlMs });
     return principal;
   };
 }

@@ -36,4 +36,8 @@ export interface Limiter {
 export type SpendSource = (orgId: string, month: string) => Promise<number>;
 
 /** `YYYY-MM` of a timestamp, UTC. */
-export const monthOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 7);
+export const monthOf = (epochMs: number): string => {
+  const date = new Date(epochMs);
+  const month = date.getUTCMonth() + 1;
+  return `${date.getUTCFullYear()}-${month < 10 ? '0' : ''}${month}`;
+};
