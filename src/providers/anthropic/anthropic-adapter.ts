@@ -1,8 +1,7 @@
 import type { ResolvedProvider } from '../../catalog/catalog.js';
-import type { ProviderAdapter, UpstreamCall } from '../provider-adapter.js';
-import { type JsonObject, tryParseJson } from '../shared/json.js';
-import { sseEvents } from '../shared/sse-events.js';
-import { classifyFailure, type UpstreamClient, type UpstreamResponse } from '../shared/upstream-client.js';
+import type { ProviderAdapter } from '../provider-adapter.js';
+import { createJsonPoster } from '../shared/json-poster.js';
+import type { UpstreamClient } from '../shared/upstream-client.js';
 import { upstreamInvalid } from '../shared/upstream-errors.js';
 import { toMessagesRequest } from './anthropic-request.js';
 import { isMessage, toChatCompletion } from './anthropic-response.js';
@@ -21,8 +20,6 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
  * API reference: https://docs.claude.com/en/api/messages
  */
 export function createAnthropicAdapter(provider: ResolvedProvider, client: UpstreamClient): ProviderAdapter {
-  const base = new URL(provider.baseUrl);
-  const path = `${base.pathname.replace(/\/+$/, '')}/messages`;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'anthropic-version': ANTHROPIC_VERSION,
@@ -30,20 +27,12 @@ export function createAnthropicAdapter(provider: ResolvedProvider, client: Upstr
   };
   if (provider.apiKey) headers['x-api-key'] = provider.apiKey;
 
-  const post = (body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse> =>
-    client({ origin: base.origin, path, headers, body: JSON.stringify(body), call });
+  const poster = createJsonPoster(provider, client, headers);
 
   return {
     async chat(body, call) {
       const request = toMessagesRequest(body, { maxOutputTokens: call.maxOutputTokens, stream: false });
-      const response = await post(request.body, call);
-      let text: string;
-      try {
-        text = await response.body.text();
-      } catch (error) {
-        throw classifyFailure(error, call);
-      }
-      const message = tryParseJson(text);
+      const message = await poster.postJson('/messages', request.body, call);
       if (!isMessage(message)) throw upstreamInvalid(provider.id, 'the body is not a Messages API message');
       const { body: completion, usage } = toChatCompletion(message, nowSeconds());
       return { body: completion, usage, warnings: request.warnings };
@@ -51,8 +40,10 @@ export function createAnthropicAdapter(provider: ResolvedProvider, client: Upstr
 
     async chatStream(body, call) {
       const request = toMessagesRequest(body, { maxOutputTokens: call.maxOutputTokens, stream: true });
-      const response = await post(request.body, call);
-      const parts = sseEvents(response.body).pipeThrough(messagesStreamToChat(provider.id, nowSeconds()));
+      const response = await poster.post('/messages', request.body, call);
+      const parts = poster
+        .events(response, call)
+        .pipeThrough(messagesStreamToChat(provider.id, nowSeconds()));
       return { parts, warnings: request.warnings };
     },
   };

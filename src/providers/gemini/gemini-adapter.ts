@@ -1,8 +1,8 @@
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import type { ProviderAdapter, UpstreamCall } from '../provider-adapter.js';
-import { isRecord, type JsonObject, tryParseJson } from '../shared/json.js';
-import { sseEvents } from '../shared/sse-events.js';
-import { classifyFailure, type UpstreamClient, type UpstreamResponse } from '../shared/upstream-client.js';
+import { isRecord, type JsonObject } from '../shared/json.js';
+import { createJsonPoster } from '../shared/json-poster.js';
+import type { UpstreamClient } from '../shared/upstream-client.js';
 import { upstreamInvalid } from '../shared/upstream-errors.js';
 import { toBatchEmbedRequest, toEmbeddingsResult } from './gemini-embed.js';
 import { toGeminiRequest } from './gemini-request.js';
@@ -18,23 +18,13 @@ import { Warnings } from './gemini-warnings.js';
  * API reference: https://ai.google.dev/api/generate-content and https://ai.google.dev/api/embeddings
  */
 export function createGeminiAdapter(provider: ResolvedProvider, client: UpstreamClient): ProviderAdapter {
-  const base = new URL(provider.baseUrl);
-  const basePath = base.pathname.replace(/\/+$/, '');
   const headers: Record<string, string> = { ...provider.headers };
   if (provider.apiKey) headers['x-goog-api-key'] = provider.apiKey;
 
-  const post = (path: string, body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse> =>
-    client({ origin: base.origin, path: basePath + path, headers, body: JSON.stringify(body), call });
-
+  const poster = createJsonPoster(provider, client, headers);
+  const post = poster.post;
   const postJson = async (path: string, body: JsonObject, call: UpstreamCall): Promise<JsonObject> => {
-    const response = await post(path, body, call);
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      throw classifyFailure(error, call);
-    }
-    const parsed = tryParseJson(text);
+    const parsed = await poster.postJson(path, body, call);
     if (!isRecord(parsed)) throw upstreamInvalid(provider.id, 'the body is not a JSON object');
     return parsed;
   };
@@ -57,9 +47,11 @@ export function createGeminiAdapter(provider: ResolvedProvider, client: Upstream
       const response = await post(path, request.body, call);
       const warnings = new Warnings();
       for (const warning of request.warnings) warnings.add(warning);
-      const parts = sseEvents(response.body).pipeThrough(
-        geminiChunkParts({ providerId: provider.id, upstreamModel: call.upstreamModel, warnings }),
-      );
+      const parts = poster
+        .events(response, call)
+        .pipeThrough(
+          geminiChunkParts({ providerId: provider.id, upstreamModel: call.upstreamModel, warnings }),
+        );
       // The list is shared: warnings raised by the first chunks are still seen by the caller.
       return { parts, warnings: warnings.list };
     },

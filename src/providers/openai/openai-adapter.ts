@@ -9,13 +9,9 @@ import type {
   UpstreamCall,
 } from '../provider-adapter.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../shared/json.js';
+import { createJsonPoster } from '../shared/json-poster.js';
 import { sseParts } from '../shared/sse-parts.js';
-import {
-  classifyFailure,
-  type UpstreamBody,
-  type UpstreamClient,
-  type UpstreamResponse,
-} from '../shared/upstream-client.js';
+import { classifyFailure, type UpstreamBody, type UpstreamClient } from '../shared/upstream-client.js';
 import { upstreamInvalid, upstreamMessage } from '../shared/upstream-errors.js';
 import { usageFromChat, usageFromResponses } from './openai-usage.js';
 
@@ -26,8 +22,6 @@ import { usageFromChat, usageFromResponses } from './openai-usage.js';
  * API reference: https://platform.openai.com/docs/api-reference
  */
 export function createOpenAIAdapter(provider: ResolvedProvider, client: UpstreamClient): ProviderAdapter {
-  const base = new URL(provider.baseUrl);
-  const basePath = base.pathname.replace(/\/+$/, '');
   const quirks = provider.quirks ?? {};
   const headers: Record<string, string> = { ...provider.headers };
   if (provider.apiKey && quirks.authHeader === 'api-key') headers['api-key'] = provider.apiKey;
@@ -53,18 +47,9 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
     return { body: result, warnings };
   };
 
-  const post = (path: string, body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse> =>
-    client({ origin: base.origin, path: basePath + path, headers, body: JSON.stringify(body), call });
-
+  const { post, postJson: postAny } = createJsonPoster(provider, client, headers);
   const postJson = async (path: string, body: JsonObject, call: UpstreamCall): Promise<JsonObject> => {
-    const response = await post(path, body, call);
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      throw classifyFailure(error, call);
-    }
-    const parsed = tryParseJson(text);
+    const parsed = await postAny(path, body, call);
     if (!isRecord(parsed)) throw upstreamInvalid(provider.id, 'the body is not a JSON object');
     return parsed;
   };

@@ -1,0 +1,46 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { ResolvedProvider } from '../../catalog/catalog.js';
+import type { UpstreamCall } from '../provider-adapter.js';
+import type { JsonObject } from './json.js';
+import { tryParseJson } from './json.js';
+import { sseEvents } from './sse-events.js';
+import { classifyFailure, type UpstreamClient, type UpstreamResponse } from './upstream-client.js';
+import { upstreamInvalid } from './upstream-errors.js';
+
+/** How an adapter talks to its provider: JSON bodies out, JSON or server-sent events back. */
+export interface JsonPoster {
+  /** POSTs the body to `<baseUrl path><path>`; resolves once the answer's headers arrived (2xx only). */
+  post(path: string, body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse>;
+  /** POSTs and reads the whole answer as JSON; a body that is not JSON is an invalid upstream answer. */
+  postJson(path: string, body: JsonObject, call: UpstreamCall): Promise<unknown>;
+  /** The answer's server-sent events; a failed read (reset, abort) is classified as the gateway's error. */
+  events(response: UpstreamResponse, call: UpstreamCall): ReadableStream<EventSourceMessage>;
+}
+
+/** The poster of one provider: base URL parsed once, the provider's headers on every request. */
+export function createJsonPoster(
+  provider: ResolvedProvider,
+  client: UpstreamClient,
+  headers: Record<string, string>,
+): JsonPoster {
+  const base = new URL(provider.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const post = (path: string, body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse> =>
+    client({ origin: base.origin, path: basePath + path, headers, body: JSON.stringify(body), call });
+  return {
+    post,
+    async postJson(path, body, call) {
+      const response = await post(path, body, call);
+      let text: string;
+      try {
+        text = await response.body.text();
+      } catch (error) {
+        throw classifyFailure(error, call);
+      }
+      const parsed = tryParseJson(text);
+      if (parsed === undefined) throw upstreamInvalid(provider.id, 'the body is not JSON');
+      return parsed;
+    },
+    events: (response, call) => sseEvents(response.body, (error) => classifyFailure(error, call)),
+  };
+}
