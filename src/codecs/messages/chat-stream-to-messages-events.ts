@@ -7,6 +7,7 @@ import {
   recordMember,
   stringMember,
 } from '../../providers/shared/json.js';
+import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import {
   type MessageMeta,
   matchedStopSequence,
@@ -84,8 +85,7 @@ export function chatStreamToMessagesEvents(
 class StreamTranslator {
   /** Blocks not yet stopped, in order of appearance; the first one is live. */
   private readonly queue: BlockState[] = [];
-  private readonly calls = new Map<number | string, BlockState>();
-  private lastCallKey: number | string | undefined;
+  private readonly calls = new ToolCallDeltas<BlockState>();
   /** The text or thinking block that takes fragments of its kind, until another kind starts. */
   private open: BlockState | undefined;
   private nextIndex = 0;
@@ -184,25 +184,16 @@ class StreamTranslator {
   }
 
   private toolCallFragment(toolCall: unknown): void {
-    const fn = recordMember(toolCall, 'function');
-    const id = stringMember(toolCall, 'id');
-    const name = stringMember(fn, 'name');
-    const index = isRecord(toolCall) ? toolCall.index : undefined;
-    const key = typeof index === 'number' ? index : id !== undefined ? `id:${id}` : this.lastCallKey;
-    let call = key === undefined ? undefined : this.calls.get(key);
-    if (!call) {
-      call = newBlock('tool_use');
-      this.calls.set(key ?? this.calls.size, call);
+    const { call, created, delta } = this.calls.add(toolCall, () => newBlock('tool_use'));
+    if (created) {
       this.queue.push(call);
       // Text after a tool call belongs to a new block, after the calls.
       if (this.open) this.open.sealed = true;
       this.open = undefined;
     }
-    this.lastCallKey = key ?? this.calls.size - 1;
-    if (call.id === '' && id) call.id = id;
-    if (call.name === '' && name) call.name = name;
-    const fragment = stringMember(fn, 'arguments');
-    if (fragment && !call.sealed) call.pending.push(fragment);
+    if (call.id === '' && delta.id) call.id = delta.id;
+    if (call.name === '' && delta.name) call.name = delta.name;
+    if (delta.argumentsFragment && !call.sealed) call.pending.push(delta.argumentsFragment);
     this.pump();
   }
 

@@ -8,6 +8,7 @@ import {
   stringMember,
 } from '../../providers/shared/json.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
+import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import {
   functionCallItem,
   incompleteReason,
@@ -62,8 +63,7 @@ class StreamTranslator {
   /** Items not yet done, in order of appearance; the first one is live. */
   private readonly queue: ItemState[] = [];
   private readonly output: JsonObject[] = [];
-  private readonly calls = new Map<number | string, CallState>();
-  private lastCallKey: number | string | undefined;
+  private readonly calls = new ToolCallDeltas<CallState>();
   /** The message item that takes text, until a tool call starts. */
   private message: MessageState | undefined;
   private nextOutputIndex = 0;
@@ -152,33 +152,25 @@ class StreamTranslator {
   }
 
   private toolCallFragment(toolCall: unknown): void {
-    const fn = recordMember(toolCall, 'function');
-    const callId = stringMember(toolCall, 'id');
-    const name = stringMember(fn, 'name');
-    const index = isRecord(toolCall) ? toolCall.index : undefined;
-    const key = typeof index === 'number' ? index : callId !== undefined ? `id:${callId}` : this.lastCallKey;
-    let call = key === undefined ? undefined : this.calls.get(key);
-    if (!call) {
-      call = {
-        kind: 'function_call',
-        id: newId('fc'),
-        callId: '',
-        name: '',
-        arguments: '',
-        pending: [],
-        ...NEW_ITEM,
-      };
-      this.calls.set(key ?? this.calls.size, call);
+    const newCall = (): CallState => ({
+      kind: 'function_call',
+      id: newId('fc'),
+      callId: '',
+      name: '',
+      arguments: '',
+      pending: [],
+      ...NEW_ITEM,
+    });
+    const { call, created, delta } = this.calls.add(toolCall, newCall);
+    if (created) {
       this.queue.push(call);
       // Text after a tool call belongs to a new message item, after the calls.
       if (this.message) this.message.sealed = true;
       this.message = undefined;
     }
-    this.lastCallKey = key ?? this.calls.size - 1;
-    if (call.callId === '' && callId) call.callId = callId;
-    if (call.name === '' && name) call.name = name;
-    const fragment = stringMember(fn, 'arguments');
-    if (fragment && !call.sealed) call.pending.push(fragment);
+    if (call.callId === '' && delta.id) call.callId = delta.id;
+    if (call.name === '' && delta.name) call.name = delta.name;
+    if (delta.argumentsFragment && !call.sealed) call.pending.push(delta.argumentsFragment);
     this.pump();
   }
 
