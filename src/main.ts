@@ -9,6 +9,7 @@ async function main(): Promise<void> {
   const gateway = await startGateway({
     config,
     databaseUrl: env.databaseUrl,
+    redisUrl: env.redisUrl,
     port: env.port,
     host: env.host,
     vars: env.vars,

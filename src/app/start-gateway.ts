@@ -7,7 +7,9 @@ import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
 import { providerPresets } from '../catalog/provider-presets.js';
 import type { GatewayConfig } from '../config/config-schema.js';
+import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
+import { RedisLimiter } from '../limits/redis-limiter.js';
 import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
 import { RecordQueue } from '../records/record-queue.js';
@@ -22,6 +24,8 @@ import { createScorerFactory } from './create-scorer-factory.js';
 export interface GatewayOptions {
   config: GatewayConfig;
   databaseUrl: string;
+  /** Shared limits across instances; without it, limits are held in this process. */
+  redisUrl?: string;
   port: number;
   host: string;
   vars: Readonly<Record<string, string | undefined>>;
@@ -73,7 +77,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       timeoutMs: config.server.upstreamTimeoutMs,
     }),
     skills,
-    limiter: new MemoryLimiter((orgId, month) => store.getMonthlySpend(orgId, month)),
+    limiter: createLimiter(options.redisUrl, (orgId, month) => store.getMonthlySpend(orgId, month)),
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now: () => performance.now(),
     log,
@@ -94,6 +98,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await store.close();
   };
   return { server, url: `http://${host}:${address.port}`, deps, firstKey, stop };
+}
+
+/** Redis when a URL is given (several instances share limits), else in memory. */
+function createLimiter(redisUrl: string | undefined, spendSource: SpendSource): Limiter {
+  return redisUrl ? new RedisLimiter({ redis: redisUrl, spendSource }) : new MemoryLimiter(spendSource);
 }
 
 /** Stops accepting; waits for in-flight requests (streams included) up to the grace period, then cuts them. */
