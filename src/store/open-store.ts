@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import { PostgresStore } from './postgres-store.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+const EXPECTED = 'sqlite:PATH, sqlite::memory:, file:PATH or postgres://USER@HOST/DB';
 
 /**
  * The SQLite filename named by a `sqlite:` or `file:` database URL: `sqlite:./data/gateway.db` (relative to the
@@ -23,25 +25,21 @@ export function sqliteFilename(databaseUrl: string): string | undefined {
 
 /**
  * Opens the store named by `DATABASE_URL` and brings its schema up to date, so callers get a ready Store
- * and never depend on a concrete implementation. PostgreSQL URLs are recognised but not supported yet.
- * Error messages name the scheme, never the whole URL (it may hold a password).
+ * and never depend on a concrete implementation: `sqlite:` / `file:` open a SqliteStore, `postgres://` /
+ * `postgresql://` a PostgresStore. Error messages name the scheme, never the whole URL (it may hold a password).
  */
 export async function openStore(databaseUrl: string): Promise<Store> {
   const filename = sqliteFilename(databaseUrl);
-  if (filename === undefined) {
-    const scheme = SCHEME.exec(databaseUrl)?.[1]?.toLowerCase();
-    if (scheme === 'postgres' || scheme === 'postgresql') {
-      throw new Error(
-        'DATABASE_URL selects PostgreSQL, but PostgreSQL support is not available yet; use sqlite:PATH',
-      );
-    }
+  const scheme = SCHEME.exec(databaseUrl)?.[1]?.toLowerCase();
+  const postgres = scheme === 'postgres' || scheme === 'postgresql';
+  if (filename === undefined && !postgres) {
     throw new Error(
       scheme === undefined
-        ? 'DATABASE_URL has no scheme; expected sqlite:PATH, sqlite::memory: or file:PATH'
-        : `DATABASE_URL scheme "${scheme}:" is not supported; expected sqlite:PATH, sqlite::memory: or file:PATH`,
+        ? `DATABASE_URL has no scheme; expected ${EXPECTED}`
+        : `DATABASE_URL scheme "${scheme}:" is not supported; expected ${EXPECTED}`,
     );
   }
-  const store = new SqliteStore(filename);
+  const store: Store = filename === undefined ? new PostgresStore(databaseUrl) : new SqliteStore(filename);
   try {
     await store.migrate();
   } catch (error) {

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GenerationRecord } from '../records/generation-record.js';
+import { findPostgresBinaries, startPostgres, type TestPostgres } from '../test-support/start-postgres.js';
+import { openStore } from './open-store.js';
+import { PostgresStore } from './postgres-store.js';
+import { runStoreContract } from './store-contract.js';
+
+if (findPostgresBinaries() === undefined) {
+  describe.skip('PostgresStore — skipped: PostgreSQL is not installed (no initdb/pg_ctl/postgres found)', () => {
+    it('needs PostgreSQL binaries on PATH or under /usr/lib/postgresql/*/bin', () => {});
+  });
+} else {
+  describe('PostgresStore on a private PostgreSQL server', () => {
+    let server: TestPostgres | undefined;
+    let admin: Client | undefined;
+    let databases = 0;
+
+    beforeAll(async () => {
+      server = await startPostgres();
+      if (!server) throw new Error('PostgreSQL binaries were found but the server did not start');
+      admin = new Client({ connectionString: server.url });
+      await admin.connect();
+    });
+
+    afterAll(async () => {
+      await admin?.end();
+      await server?.stop();
+    });
+
+    /** The URL of a new, empty database on the test server, so every store starts from nothing. */
+    async function freshDatabaseUrl(): Promise<string> {
+      if (!server || !admin) throw new Error('the test server is not running');
+      const name = `store_${++databases}`;
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(server.url);
+      url.pathname = `/${name}`;
+      return url.href;
+    }
+
+    runStoreContract('PostgreSQL', async () => new PostgresStore(await freshDatabaseUrl()));
+
+    describe('PostgresStore specifics', () => {
+      it('survives migrate() run by several stores at once on an empty database', async () => {
+        const url = await freshDatabaseUrl();
+        const stores = Array.from({ length: 4 }, () => new PostgresStore(url));
+        try {
+          await Promise.all(stores.map((store) => store.migrate()));
+          await stores[0]?.upsertOrganization({ id: 'acme' });
+          for (const store of stores)
+            expect(await store.getOrganization('acme')).toMatchObject({ id: 'acme' });
+        } finally {
+          await Promise.all(stores.map((store) => store.close()));
+        }
+      });
+
+      it('shares organizations, keys, records, spend and conversations between stores', async () => {
+        const url = await freshDatabaseUrl();
+        const first = new PostgresStore(url);
+        const second = new PostgresStore(url);
+        try {
+          await first.migrate();
+          await second.migrate();
+          await first.upsertOrganization({ id: 'acme', monthlyLimitUsd: '25', requestsPerMinute: 10 });
+          const key = await first.createApiKey({ orgId: 'acme', prefix: 'sk-gw-abcd', keyHash: 'hash-1' });
+          await first.insertRecords([sampleRecord('gen_1', 42)]);
+          const expiresAt = new Date(Date.now() + 60_000).toISOString();
+          await first.saveConversation({ genId: 'gen_1', orgId: 'acme', items: ['hi'], expiresAt });
+
+          expect(await second.getOrganization('acme')).toEqual(await first.getOrganization('acme'));
+          expect(await second.findApiKeyByHash('hash-1')).toEqual(key);
+          expect((await second.getRecord('gen_1', 'acme'))?.costNanoUsd).toBe(42);
+          expect(await second.getMonthlySpend('acme', '2026-03')).toBe(42);
+          expect(await second.getConversation('gen_1', 'acme')).toEqual(['hi']);
+          expect(await second.revokeApiKey(key.id)).toBe(true);
+          expect(await first.revokeApiKey(key.id)).toBe(false);
+        } finally {
+          await first.close();
+          await second.close();
+        }
+      });
+
+      it('counts a genId repeated inside one batch once, and round-trips a NUL character', async () => {
+        const store = new PostgresStore(await freshDatabaseUrl());
+        try {
+          await store.migrate();
+          const record = { ...sampleRecord('gen_nul', 10), errorMessage: 'bad\u0000byte' };
+          await store.insertRecords([record, { ...record, costNanoUsd: 99 }]);
+          expect(await store.getRecord('gen_nul', 'acme')).toStrictEqual(record);
+          expect(await store.getMonthlySpend('acme', '2026-03')).toBe(10);
+        } finally {
+          await store.close();
+        }
+      });
+
+      it('refuses to be used before migrate(), and stamps times from the injected clock', async () => {
+        const url = await freshDatabaseUrl();
+        const early = new PostgresStore(url);
+        await expect(early.listOrganizations()).rejects.toThrow(/migrate/);
+        await early.close();
+        await early.close();
+
+        const store = new PostgresStore(url, { now: () => new Date('2030-01-02T03:04:05.000Z') });
+        try {
+          await store.migrate();
+          expect((await store.upsertOrganization({ id: 'acme' })).createdAt).toBe('2030-01-02T03:04:05.000Z');
+        } finally {
+          await store.close();
+        }
+      });
+
+      it('is what openStore returns for postgres:// and postgresql:// URLs, migrated', async () => {
+        for (const scheme of ['postgres:', 'postgresql:']) {
+          const url = new URL(await freshDatabaseUrl());
+          const store = await openStore(`${scheme}${url.href.slice(url.protocol.length)}`);
+          try {
+            expect(store).toBeInstanceOf(PostgresStore);
+            expect(await store.listOrganizations()).toEqual([]);
+            const org = await store.upsertOrganization({ id: `org_${randomUUID()}` });
+            expect(await store.getOrganization(org.id)).toEqual(org);
+          } finally {
+            await store.close();
+          }
+        }
+      });
+    });
+  });
+}
+
+function sampleRecord(genId: string, costNanoUsd: number): GenerationRecord {
+  return {
+    genId,
+    orgId: 'acme',
+    apiKeyId: 'key_1',
+    model: 'acme/chat',
+    provider: 'fast',
+    path: '/v1/chat/completions',
+    status: 'success',
+    httpStatus: 200,
+    errorCode: null,
+    errorMessage: null,
+    streamed: false,
+    totalDurationMs: 10,
+    durationMsToFirstToken: 5,
+    createdAt: '2026-03-01T00:00:00.000Z',
+    reqCost: 0,
+    costNanoUsd,
+    inputTokens: 1,
+    outputTokens: 1,
+    cachedInputTokens: 0,
+    reasoningTokens: 0,
+    planningInputTokens: 0,
+    planningOutputTokens: 0,
+    planningCost: 0,
+    loadedTools: '',
+    routingCost: 0,
+    optimizationPercentage: 0,
+    score: 0,
+    skills: '',
+    tag: '',
+    planningStatus: 'none',
+    attempts: [],
+    warnings: [],
+  };
+}

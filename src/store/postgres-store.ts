@@ -1,0 +1,343 @@
+import { randomBytes } from 'node:crypto';
+import { DatabaseError, Pool, type PoolClient } from 'pg';
+import { z } from 'zod';
+import type { GenerationRecord } from '../records/generation-record.js';
+import { generationRecordSchema } from '../records/generation-record-schema.js';
+import type {
+  ApiKeyInfo,
+  ConversationState,
+  NewApiKey,
+  NewOrganization,
+  Organization,
+  Store,
+} from './store.js';
+
+/**
+ * Same tables as the SQLite store. Timestamps that are returned to callers (`created_at`, `deleted_at`,
+ * `revoked_at`) are ISO-8601 TEXT written by the store's clock, so both stores return identical strings;
+ * `conversations.expires_at` is only ever compared, so it is TIMESTAMPTZ and compared as an instant. Record
+ * bodies and conversation items are JSON TEXT, not JSONB: JSONB rejects `\u0000`, which upstream error text
+ * can hold, and TEXT round-trips the exact JSON the SQLite store keeps.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS organizations (id TEXT PRIMARY KEY, name TEXT NOT NULL, monthly_limit_usd TEXT,
+  requests_per_minute INTEGER, created_at TEXT NOT NULL, deleted_at TEXT);
+CREATE TABLE IF NOT EXISTS api_keys (id TEXT PRIMARY KEY, org_id TEXT NOT NULL REFERENCES organizations(id),
+  name TEXT NOT NULL, prefix TEXT NOT NULL, key_hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
+  revoked_at TEXT);
+CREATE INDEX IF NOT EXISTS api_keys_org_id ON api_keys (org_id);
+CREATE TABLE IF NOT EXISTS generation_records (gen_id TEXT PRIMARY KEY, org_id TEXT NOT NULL,
+  created_at TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS generation_records_org_id ON generation_records (org_id);
+CREATE TABLE IF NOT EXISTS conversations (gen_id TEXT PRIMARY KEY, org_id TEXT NOT NULL,
+  expires_at TIMESTAMPTZ NOT NULL, items TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS conversations_expires_at ON conversations (expires_at);
+CREATE TABLE IF NOT EXISTS monthly_spend (org_id TEXT NOT NULL, month TEXT NOT NULL, cost_nano BIGINT NOT NULL,
+  PRIMARY KEY (org_id, month));
+`;
+
+/** Key of the transaction-scoped advisory lock that serialises `migrate()` across gateway instances. */
+const MIGRATE_LOCK_KEY = 7_204_117_734_001;
+
+const ORG_COLUMNS = `id, name, monthly_limit_usd AS "monthlyLimitUsd", requests_per_minute AS "requestsPerMinute",
+  created_at AS "createdAt"`;
+const KEY_COLUMNS = `id, org_id AS "orgId", name, prefix, key_hash AS "keyHash", created_at AS "createdAt",
+  revoked_at AS "revokedAt"`;
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/**
+ * One atomic upsert. `$6`/`$7` say "keep the live value" (the field was undefined); a soft-deleted row is
+ * re-created from defaults, like a new one.
+ */
+const UPSERT_ORG = `
+INSERT INTO organizations AS o (id, name, monthly_limit_usd, requests_per_minute, created_at, deleted_at)
+VALUES ($1::text, COALESCE($2::text, $1::text), $3::text, $4::integer, $5::text, NULL)
+ON CONFLICT (id) DO UPDATE SET
+  name = COALESCE($2::text, CASE WHEN o.deleted_at IS NULL THEN o.name ELSE $1::text END),
+  monthly_limit_usd = CASE WHEN $6::boolean AND o.deleted_at IS NULL THEN o.monthly_limit_usd ELSE $3::text END,
+  requests_per_minute =
+    CASE WHEN $7::boolean AND o.deleted_at IS NULL THEN o.requests_per_minute ELSE $4::integer END,
+  created_at = CASE WHEN o.deleted_at IS NULL THEN o.created_at ELSE $5::text END,
+  deleted_at = NULL
+RETURNING ${ORG_COLUMNS}`;
+
+const organizationRow: z.ZodType<Organization> = z.object({
+  id: z.string(),
+  name: z.string(),
+  monthlyLimitUsd: z.string().nullable(),
+  requestsPerMinute: z.number().int().nullable(),
+  createdAt: z.string(),
+});
+
+const apiKeyRow: z.ZodType<ApiKeyInfo> = z.object({
+  id: z.string(),
+  orgId: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  keyHash: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+});
+
+/** node-postgres returns BIGINT as a decimal string. */
+const spendRow = z.object({ cost_nano: z.string().regex(/^-?\d+$/) });
+const bodyRow = z.object({ body: z.string() });
+const itemsRow = z.object({ items: z.string() });
+const genIdRow = z.object({ gen_id: z.string() });
+
+type Row = Record<string, unknown>;
+/** A checked batch of records by genId, each with its spend month. */
+type Batch = Map<string, { record: GenerationRecord; month: string }>;
+
+/** `YYYY-MM` (UTC) of an ISO-8601 timestamp; throws on a value that is not a date. */
+function monthOf(createdAt: string): string {
+  const time = Date.parse(createdAt);
+  if (Number.isNaN(time)) throw new Error(`generation record createdAt is not a date: "${createdAt}"`);
+  return new Date(time).toISOString().slice(0, 7);
+}
+
+/** Checks a batch before any write; first occurrence of a repeated genId wins, as in the SQLite store. */
+function prepareBatch(records: GenerationRecord[]): Batch {
+  const batch: Batch = new Map();
+  for (const record of records) {
+    if (!Number.isSafeInteger(record.costNanoUsd) || record.costNanoUsd < 0) {
+      throw new Error(
+        `generation record ${record.genId}: costNanoUsd must be a non-negative integer, got ${record.costNanoUsd}`,
+      );
+    }
+    const month = monthOf(record.createdAt);
+    if (!batch.has(record.genId)) batch.set(record.genId, { record, month });
+  }
+  return batch;
+}
+
+/**
+ * Spend of the rows actually inserted (so a retried record is not counted twice), one entry per organization
+ * and month, sorted so that concurrent batches lock spend rows in the same order.
+ */
+function spendOfInserted(inserted: Row[], batch: Batch): { orgId: string; month: string; nano: bigint }[] {
+  const spend = new Map<string, { orgId: string; month: string; nano: bigint }>();
+  for (const row of inserted) {
+    const entry = batch.get(genIdRow.parse(row).gen_id);
+    if (!entry || entry.record.costNanoUsd <= 0) continue;
+    const key = `${entry.record.orgId}\u0000${entry.month}`;
+    const sum = spend.get(key) ?? { orgId: entry.record.orgId, month: entry.month, nano: 0n };
+    sum.nano += BigInt(entry.record.costNanoUsd);
+    spend.set(key, sum);
+  }
+  return [...spend.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, sum]) => sum);
+}
+
+export interface PostgresStoreOptions {
+  /** Clock for `createdAt` / `deletedAt` / `revokedAt` and conversation expiry; injectable for tests. */
+  now?: () => Date;
+  /** Most connections the pool opens. Default 10. */
+  maxConnections?: number;
+  /** Told about errors of idle pooled connections (e.g. the server restarted). Default: a process warning. */
+  onIdleError?: (error: Error) => void;
+}
+
+/**
+ * The Store on PostgreSQL, for several gateway instances sharing one database. A `pg.Pool` on the connection
+ * string; `migrate()` creates the tables (idempotent, serialised across instances by an advisory lock) and
+ * must run before any other method (`openStore` does it). Semantics are the SQLite store's, pinned by the
+ * shared contract suite: upsert keeps undefined fields and clears null ones; deletion is soft; a batch of
+ * records is one transaction that ignores already-stored genIds and adds spend only for rows it inserted.
+ */
+export class PostgresStore implements Store {
+  readonly #pool: Pool;
+  readonly #now: () => Date;
+  #migrated = false;
+
+  /** Creates the pool; connections are opened lazily, by the first query. */
+  constructor(connectionString: string, options: PostgresStoreOptions = {}) {
+    this.#pool = new Pool({
+      connectionString,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: 10_000,
+    });
+    const onIdleError =
+      options.onIdleError ?? ((error: Error) => process.emitWarning(`PostgresStore: ${error.message}`));
+    this.#pool.on('error', onIdleError);
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async migrate(): Promise<void> {
+    if (this.#migrated) return;
+    await this.#transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATE_LOCK_KEY]);
+      await client.query(SCHEMA);
+    });
+    this.#migrated = true;
+  }
+
+  async upsertOrganization(org: NewOrganization): Promise<Organization> {
+    const rows = await this.#query(UPSERT_ORG, [
+      org.id,
+      org.name ?? null,
+      org.monthlyLimitUsd ?? null,
+      org.requestsPerMinute ?? null,
+      this.#timestamp(),
+      org.monthlyLimitUsd === undefined,
+      org.requestsPerMinute === undefined,
+    ]);
+    return organizationRow.parse(rows[0]);
+  }
+
+  async getOrganization(id: string): Promise<Organization | undefined> {
+    const sql = `SELECT ${ORG_COLUMNS} FROM organizations WHERE id = $1 AND deleted_at IS NULL`;
+    return organizationRow.optional().parse((await this.#query(sql, [id]))[0]);
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    const sql = `SELECT ${ORG_COLUMNS} FROM organizations WHERE deleted_at IS NULL ORDER BY id COLLATE "C"`;
+    return (await this.#query(sql)).map((row) => organizationRow.parse(row));
+  }
+
+  async deleteOrganization(id: string): Promise<boolean> {
+    const sql = 'UPDATE organizations SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL RETURNING id';
+    return (await this.#query(sql, [this.#timestamp(), id])).length > 0;
+  }
+
+  async createApiKey(key: NewApiKey): Promise<ApiKeyInfo> {
+    const info: ApiKeyInfo = {
+      id: `key_${randomBytes(12).toString('hex')}`,
+      orgId: key.orgId,
+      name: key.name ?? '',
+      prefix: key.prefix,
+      keyHash: key.keyHash,
+      createdAt: this.#timestamp(),
+      revokedAt: null,
+    };
+    try {
+      await this.#query(
+        `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, NULL)`,
+        [info.id, info.orgId, info.name, info.prefix, info.keyHash, info.createdAt],
+      );
+    } catch (error) {
+      const code = error instanceof DatabaseError ? error.code : undefined;
+      if (code === '23505') throw new Error('an API key with this hash already exists', { cause: error });
+      if (code === '23503') throw new Error(`organization "${key.orgId}" does not exist`, { cause: error });
+      throw error;
+    }
+    return info;
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyInfo | undefined> {
+    const rows = await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`, [keyHash]);
+    return apiKeyRow.optional().parse(rows[0]);
+  }
+
+  async listApiKeys(orgId?: string): Promise<ApiKeyInfo[]> {
+    const order = 'ORDER BY created_at COLLATE "C", id COLLATE "C"';
+    const rows =
+      orgId === undefined
+        ? await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys ${order}`)
+        : await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE org_id = $1 ${order}`, [orgId]);
+    return rows.map((row) => apiKeyRow.parse(row));
+  }
+
+  async revokeApiKey(id: string): Promise<boolean> {
+    const sql = 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id';
+    return (await this.#query(sql, [this.#timestamp(), id])).length > 0;
+  }
+
+  async insertRecords(records: GenerationRecord[]): Promise<void> {
+    this.#assertReady();
+    const batch = prepareBatch(records);
+    if (batch.size === 0) return;
+    // Sorted, so concurrent batches take row locks in the same order and cannot deadlock.
+    const entries = [...batch.values()].sort((a, b) => (a.record.genId < b.record.genId ? -1 : 1));
+    await this.#transaction(async (client) => {
+      const inserted = await client.query<Row>(
+        `INSERT INTO generation_records (gen_id, org_id, created_at, body)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+         ON CONFLICT (gen_id) DO NOTHING RETURNING gen_id`,
+        [
+          entries.map(({ record }) => record.genId),
+          entries.map(({ record }) => record.orgId),
+          entries.map(({ record }) => record.createdAt),
+          entries.map(({ record }) => JSON.stringify(record)),
+        ],
+      );
+      const sums = spendOfInserted(inserted.rows, batch);
+      if (sums.length === 0) return;
+      await client.query(
+        `INSERT INTO monthly_spend (org_id, month, cost_nano)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+         ON CONFLICT (org_id, month) DO UPDATE SET cost_nano = monthly_spend.cost_nano + excluded.cost_nano`,
+        [sums.map((sum) => sum.orgId), sums.map((sum) => sum.month), sums.map((sum) => sum.nano.toString())],
+      );
+    });
+  }
+
+  async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
+    const sql = 'SELECT body FROM generation_records WHERE gen_id = $1 AND org_id = $2';
+    const row = bodyRow.optional().parse((await this.#query(sql, [genId, orgId]))[0]);
+    if (!row) return undefined;
+    const parsed: unknown = JSON.parse(row.body);
+    return generationRecordSchema.parse(parsed);
+  }
+
+  async getMonthlySpend(orgId: string, month: string): Promise<number> {
+    if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got "${month}"`);
+    const sql = 'SELECT cost_nano FROM monthly_spend WHERE org_id = $1 AND month = $2';
+    const row = spendRow.optional().parse((await this.#query(sql, [orgId, month]))[0]);
+    return row ? Number(row.cost_nano) : 0;
+  }
+
+  async saveConversation(state: ConversationState): Promise<void> {
+    await this.#query(
+      `INSERT INTO conversations (gen_id, org_id, expires_at, items) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (gen_id) DO UPDATE SET org_id = excluded.org_id, expires_at = excluded.expires_at,
+         items = excluded.items`,
+      [state.genId, state.orgId, state.expiresAt, JSON.stringify(state.items)],
+    );
+    await this.#query('DELETE FROM conversations WHERE expires_at <= $1', [this.#timestamp()]);
+  }
+
+  async getConversation(genId: string, orgId: string): Promise<unknown[] | undefined> {
+    const sql = 'SELECT items FROM conversations WHERE gen_id = $1 AND org_id = $2 AND expires_at > $3';
+    const row = itemsRow.optional().parse((await this.#query(sql, [genId, orgId, this.#timestamp()]))[0]);
+    if (!row) return undefined;
+    const items: unknown = JSON.parse(row.items);
+    return Array.isArray(items) ? items : undefined;
+  }
+
+  async close(): Promise<void> {
+    if (!this.#pool.ending) await this.#pool.end();
+  }
+
+  async #query(sql: string, values: unknown[] = []): Promise<Row[]> {
+    this.#assertReady();
+    return (await this.#pool.query<Row>(sql, values)).rows;
+  }
+
+  /** Runs `work` between BEGIN and COMMIT on one pooled connection; rolls back when it throws. */
+  async #transaction(work: (client: PoolClient) => Promise<void>): Promise<void> {
+    const client = await this.#pool.connect();
+    // A connection whose ROLLBACK failed is in an unknown state: it is discarded, not returned to the pool.
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      await work(client);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  #assertReady(): void {
+    if (!this.#migrated) throw new Error('PostgresStore: call migrate() before using the store');
+  }
+
+  #timestamp(): string {
+    return this.#now().toISOString();
+  }
+}
