@@ -19,16 +19,18 @@ export async function bootstrapOrganizations(
     });
     for (const [index, key] of org.apiKeys.entries()) {
       const keyHash = hashApiKey(key);
-      const existing = await store.findApiKeyByHash(keyHash);
-      if (existing && existing.orgId === org.id) continue;
-      if (existing)
-        throw new Error(`organizations.${org.id}.apiKeys.${index} already belongs to another organization`);
-      await store.createApiKey({
-        orgId: org.id,
-        name: `config key ${index + 1}`,
-        prefix: key.slice(0, 10),
-        keyHash,
-      });
+      if (await ownedBy(store, keyHash, org.id, index)) continue;
+      try {
+        await store.createApiKey({
+          orgId: org.id,
+          name: `config key ${index + 1}`,
+          prefix: key.slice(0, 10),
+          keyHash,
+        });
+      } catch (error) {
+        // Another instance starting at the same moment may have added it first.
+        if (!(await ownedBy(store, keyHash, org.id, index))) throw error;
+      }
     }
   }
   if (organizations.length > 0 || (await store.listOrganizations()).length > 0) return {};
@@ -41,4 +43,13 @@ export async function bootstrapOrganizations(
     keyHash: generated.keyHash,
   });
   return { firstKey: generated.key, orgId: org.id };
+}
+
+/** True when the key exists for this organization; throws when it belongs to another one. */
+async function ownedBy(store: Store, keyHash: string, orgId: string, index: number): Promise<boolean> {
+  const existing = await store.findApiKeyByHash(keyHash);
+  if (!existing) return false;
+  if (existing.orgId !== orgId)
+    throw new Error(`organizations.${orgId}.apiKeys.${index} already belongs to another organization`);
+  return true;
 }

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningGateway, startGateway } from '../../src/app/start-gateway.js';
+import { parseConfig } from '../../src/config/load-config.js';
+import { openStore } from '../../src/store/open-store.js';
+import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
+import { startPostgres } from '../../src/test-support/start-postgres.js';
+import { startRedis } from '../../src/test-support/start-redis.js';
+import { testConfig } from '../../src/test-support/start-test-gateway.js';
+
+/** Two gateway instances sharing PostgreSQL and Redis, as behind a load balancer. */
+const postgres = await startPostgres();
+const redis = await startRedis();
+const available = postgres !== undefined && redis !== undefined;
+
+const CAPPED_KEY = 'sk-gw-scale-capped';
+const LIMITED_KEY = 'sk-gw-scale-limited';
+const COST = 12 * 2000 + 7 * 8000;
+
+let upstream: FakeUpstream;
+let instances: RunningGateway[] = [];
+
+(available ? describe : describe.skip)(
+  available
+    ? 'two instances on shared PostgreSQL and Redis'
+    : 'scale-out (skipped: PostgreSQL or redis-server not installed)',
+  () => {
+    beforeAll(async () => {
+      upstream = await startFakeOpenAIUpstream();
+      const config = testConfig(upstream.url);
+      const shared = parseConfig(
+        {
+          ...config,
+          organizations: [
+            { id: 'capped', monthlyLimit: 0.002, apiKeys: [CAPPED_KEY] },
+            { id: 'limited', rateLimit: { requestsPerMinute: 7 }, apiKeys: [LIMITED_KEY] },
+          ],
+        },
+        'test',
+      );
+      // Started together: migrations and bootstrap must not race.
+      instances = await Promise.all(
+        [0, 1].map(() =>
+          startGateway({
+            config: shared,
+            databaseUrl: postgres?.url ?? '',
+            redisUrl: redis?.url,
+            port: 0,
+            host: '127.0.0.1',
+            vars: {},
+            log: () => undefined,
+          }),
+        ),
+      );
+    });
+    afterAll(async () => {
+      await Promise.all(instances.map((instance) => instance.stop()));
+      await upstream?.close();
+      await postgres?.stop();
+      await redis?.stop();
+    });
+
+    const chat = (index: number, key: string, extra: Record<string, unknown> = {}) =>
+      fetch(`${instances[index % 2]?.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'acme/chat-large',
+          messages: [{ role: 'user', content: 'hi' }],
+          ...extra,
+        }),
+      });
+
+    it('200 concurrent requests spread over both never push spend past the cap', async () => {
+      const responses = await Promise.all(
+        Array.from({ length: 200 }, (_v, i) => chat(i, CAPPED_KEY, { max_tokens: 10 })),
+      );
+      const ok = responses.filter((response) => response.status === 200).length;
+      const refused = responses.filter((response) => response.status === 402).length;
+      expect(ok + refused).toBe(200);
+      expect(ok).toBeGreaterThan(0);
+      expect(ok * COST).toBeLessThanOrEqual(2_000_000);
+      await Promise.all(instances.map((instance) => instance.deps.records.flush()));
+      const store = await openStore(postgres?.url ?? '');
+      const month = new Date().toISOString().slice(0, 7);
+      expect(await store.getMonthlySpend('capped', month)).toBe(ok * COST);
+      await store.close();
+    });
+
+    it('a key rate limit holds exactly across both instances', async () => {
+      const responses = await Promise.all(Array.from({ length: 16 }, (_v, i) => chat(i, LIMITED_KEY)));
+      expect(responses.filter((response) => response.status === 200)).toHaveLength(7);
+      expect(responses.filter((response) => response.status === 429)).toHaveLength(9);
+    });
+
+    it('a record written by one instance is read through the other', async () => {
+      const response = await chat(0, CAPPED_KEY, { max_tokens: 1 });
+      const genId = response.headers.get('x-generation-id');
+      await instances[0]?.deps.records.flush();
+      const record = await fetch(`${instances[1]?.url}/v1/generation/${genId}`, {
+        headers: { authorization: `Bearer ${CAPPED_KEY}` },
+      });
+      expect(record.status).toBe(200);
+    });
+  },
+);
