@@ -197,6 +197,23 @@ describe('planning model', () => {
     expect(JSON.parse(last.slice(6)).usage.planning_usage_details.cost).toBe(40_000);
   });
 
+  it.each([
+    [0.49, true],
+    [0.5, false],
+    [0.51, false],
+  ])('complexity 0.5 with planningTriggerScore %f: planner called = %s', async (threshold, called) => {
+    const scorers = env.gateway.deps.scorers;
+    env.gateway.deps.scorers = () => ({ ...scorers(), complexity: async () => 0.5 });
+    try {
+      const before = env.upstream.received.length;
+      const { data } = await chat('Plan this', { model: pair, gateway: { planningTriggerScore: threshold } });
+      expect(sentModels(before).includes('planner-1')).toBe(called);
+      expect((await record(data.id)).score).toBe(0.5);
+    } finally {
+      env.gateway.deps.scorers = scorers;
+    }
+  });
+
   it('works on the Responses endpoint too', async () => {
     const before = env.upstream.received.length;
     const response = await client.responses.create({
