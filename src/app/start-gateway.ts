@@ -9,7 +9,6 @@ import { providerPresets } from '../catalog/provider-presets.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
-import { RedisLimiter } from '../limits/redis-limiter.js';
 import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
 import { RecordQueue } from '../records/record-queue.js';
@@ -77,7 +76,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       timeoutMs: config.server.upstreamTimeoutMs,
     }),
     skills,
-    limiter: createLimiter(options.redisUrl, (orgId, month) => store.getMonthlySpend(orgId, month)),
+    limiter: await createLimiter(options.redisUrl, (orgId, month) => store.getMonthlySpend(orgId, month)),
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now: () => performance.now(),
     log,
@@ -101,8 +100,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 }
 
 /** Redis when a URL is given (several instances share limits), else in memory. */
-function createLimiter(redisUrl: string | undefined, spendSource: SpendSource): Limiter {
-  return redisUrl ? new RedisLimiter({ redis: redisUrl, spendSource }) : new MemoryLimiter(spendSource);
+async function createLimiter(redisUrl: string | undefined, spendSource: SpendSource): Promise<Limiter> {
+  if (!redisUrl) return new MemoryLimiter(spendSource);
+  // The Redis client is loaded only when it is used.
+  const { RedisLimiter } = await import('../limits/redis-limiter.js');
+  return new RedisLimiter({ redis: redisUrl, spendSource });
 }
 
 /** Stops accepting; waits for in-flight requests (streams included) up to the grace period, then cuts them. */

@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { PostgresStore } from './postgres-store.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 
@@ -39,7 +38,11 @@ export async function openStore(databaseUrl: string): Promise<Store> {
         : `DATABASE_URL scheme "${scheme}:" is not supported; expected ${EXPECTED}`,
     );
   }
-  const store: Store = filename === undefined ? new PostgresStore(databaseUrl) : new SqliteStore(filename);
+  // The PostgreSQL driver is loaded only when it is used.
+  const store: Store =
+    filename === undefined
+      ? new (await import('./postgres-store.js')).PostgresStore(databaseUrl)
+      : new SqliteStore(filename);
   try {
     await store.migrate();
   } catch (error) {
