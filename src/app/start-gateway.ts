@@ -81,6 +81,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     now: () => performance.now(),
     log,
   };
+  const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }, createApp(deps));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -93,6 +94,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await closeServer(server, config.server.shutdownGraceMs);
     await records.close();
     await deps.limiter.close();
+    await stopHealthSync?.();
     if (!options.dispatcher) await dispatcher.close();
     await store.close();
   };
@@ -105,6 +107,12 @@ async function createLimiter(redisUrl: string | undefined, spendSource: SpendSou
   // The Redis client is loaded only when it is used.
   const { RedisLimiter } = await import('../limits/redis-limiter.js');
   return new RedisLimiter({ redis: redisUrl, spendSource });
+}
+
+/** With several instances, health figures (and so routing) are shared through Redis. */
+async function shareHealth(redisUrl: string, health: HealthTracker, log: (message: string) => void) {
+  const { startRedisHealthSync } = await import('../routing/redis-health-sync.js');
+  return startRedisHealthSync({ redisUrl, tracker: health, log });
 }
 
 /** Stops accepting; waits for in-flight requests (streams included) up to the grace period, then cuts them. */

@@ -7,12 +7,18 @@ const FAILURES_BEFORE_COOLDOWN = 3;
 const DEFAULT_COOLDOWN_MS = 30_000;
 const MAX_COOLDOWN_MS = 10 * 60_000;
 
-interface Sample {
+export interface Sample {
   at: number;
   /** False when the provider failed (its side, not the caller's). */
   ok: boolean;
   ttftMs: number | undefined;
   tokensPerSecond: number | undefined;
+}
+
+/** What one instance observed since it last shared. */
+export interface HealthOutbox {
+  samples: { key: string; sample: Sample }[];
+  cooldowns: Map<string, number>;
 }
 
 export interface HealthStats {
@@ -43,8 +49,36 @@ export class HealthTracker {
   private readonly stats = new Map<string, { at: number; value: HealthStats }>();
   private readonly failures = new Map<string, number>();
   private readonly cooldownUntil = new Map<string, number>();
+  /** What this instance observed since the last `takeOutbox()`, kept only while sharing is on. */
+  private outbox: HealthOutbox | undefined;
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /** Starts collecting what this instance observes, for sharing with other instances. */
+  shareObservations(): void {
+    this.outbox ??= { samples: [], cooldowns: new Map() };
+  }
+
+  /** Samples (by key) and cool-downs (by provider) observed since the last call. */
+  takeOutbox(): HealthOutbox {
+    const taken = this.outbox ?? { samples: [], cooldowns: new Map() };
+    if (this.outbox) this.outbox = { samples: [], cooldowns: new Map() };
+    return taken;
+  }
+
+  /**
+   * Replaces what is known by what all instances observed: samples by `<model>\0<provider>` key, and
+   * cool-downs by provider (an instance's own newer ones are kept).
+   */
+  absorb(samples: ReadonlyMap<string, Sample[]>, cooldowns: ReadonlyMap<string, number>): void {
+    for (const [key, list] of samples) {
+      this.samples.set(key, list);
+      this.stats.delete(key);
+    }
+    for (const [providerId, until] of cooldowns) {
+      if (until > (this.cooldownUntil.get(providerId) ?? 0)) this.cooldownUntil.set(providerId, until);
+    }
+  }
 
   /** Records one attempt's outcome. */
   observe(modelId: string, providerId: string, outcome: AttemptOutcome): void {
@@ -55,7 +89,9 @@ export class HealthTracker {
       outcome.outputTokens && outcome.generationMs && outcome.generationMs > 0
         ? (outcome.outputTokens * 1000) / outcome.generationMs
         : undefined;
-    list.push({ at, ok: outcome.ok, ttftMs: outcome.ttftMs, tokensPerSecond });
+    const sample = { at, ok: outcome.ok, ttftMs: outcome.ttftMs, tokensPerSecond };
+    list.push(sample);
+    this.outbox?.samples.push({ key, sample });
     // Trimmed in chunks: dropping one sample from the front on every request would copy the whole list.
     if (list.length > 2 * MAX_SAMPLES) list.splice(0, list.length - MAX_SAMPLES);
     this.samples.set(key, list);
@@ -101,11 +137,12 @@ export class HealthTracker {
     }
     const failures = (this.failures.get(providerId) ?? 0) + 1;
     this.failures.set(providerId, failures);
-    if (outcome.retryAfterMs !== undefined) {
-      this.cooldownUntil.set(providerId, at + Math.min(outcome.retryAfterMs, MAX_COOLDOWN_MS));
-    } else if (failures >= FAILURES_BEFORE_COOLDOWN) {
-      this.cooldownUntil.set(providerId, at + DEFAULT_COOLDOWN_MS);
-    }
+    let until: number | undefined;
+    if (outcome.retryAfterMs !== undefined) until = at + Math.min(outcome.retryAfterMs, MAX_COOLDOWN_MS);
+    else if (failures >= FAILURES_BEFORE_COOLDOWN) until = at + DEFAULT_COOLDOWN_MS;
+    if (until === undefined) return;
+    this.cooldownUntil.set(providerId, until);
+    this.outbox?.cooldowns.set(providerId, until);
   }
 }
 
