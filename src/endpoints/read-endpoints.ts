@@ -3,12 +3,16 @@ import type { Principal } from '../auth/authenticate.js';
 import { modelNotFound, notFound } from '../errors/gateway-error.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendJson } from '../http/respond.js';
+import { isCallable } from '../pipeline/resolve-model.js';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { modelView } from './model-view.js';
 
 /** GET /v1/models */
 export function listModels(ctx: RequestContext, deps: AppDeps): void {
-  const data = deps.catalog.list().map((model) => modelView(model, deps.health));
+  const data = deps.catalog
+    .list()
+    .filter((model) => isCallable(deps.adapters, model))
+    .map((model) => modelView(model, deps.health));
   sendJson(ctx.res, 200, { object: 'list', data }, ctx.headers);
 }
 
@@ -16,7 +20,8 @@ export function listModels(ctx: RequestContext, deps: AppDeps): void {
 export function getModel(ctx: RequestContext, deps: AppDeps): void {
   const slug = ctx.params.id ?? '';
   const model = deps.catalog.get(slug);
-  if (!model) throw modelNotFound(`Model ${slug} does not exist or no configured provider serves it.`, null);
+  if (!model || !isCallable(deps.adapters, model))
+    throw modelNotFound(`Model ${slug} does not exist or no configured provider serves it.`, null);
   sendJson(ctx.res, 200, modelView(model, deps.health), ctx.headers);
 }
 

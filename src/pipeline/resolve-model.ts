@@ -3,10 +3,13 @@ import type { ApiCompatibility } from '../catalog/catalog-types.js';
 import type { EndpointKind } from '../config/config-schema.js';
 import { badRequest, modelNotFound } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { planAttempts } from '../routing/plan-attempts.js';
 import type { InferenceRun } from './run-inference.js';
 
-const COMPATIBILITY: Record<EndpointKind, ApiCompatibility> = {
+const ENDPOINT_KINDS: readonly EndpointKind[] = ['chat', 'responses', 'embeddings', 'images'];
+
+export const COMPATIBILITY: Record<EndpointKind, ApiCompatibility> = {
   chat: 'chat-completion',
   responses: 'open-responses',
   embeddings: 'embeddings',
@@ -39,13 +42,18 @@ export function planFor(
     order: settings.order,
     only: settings.only,
     knownProviders: deps.knownProviders,
-    canServe: (endpoint, wanted) => canServe(run, endpoint, wanted),
+    canServe: (endpoint, wanted) => canServe(deps.adapters, endpoint, wanted),
     health: (modelId, providerId) => deps.health.health(modelId, providerId),
   });
 }
 
-function canServe(run: InferenceRun, endpoint: ResolvedEndpoint, kind: EndpointKind): boolean {
-  const adapter = run.deps.adapters.get(endpoint.provider);
+/** Whether a provider can serve this endpoint kind for a model (natively, or Responses through chat). */
+export function canServe(
+  adapters: ReadonlyMap<string, ProviderAdapter>,
+  endpoint: ResolvedEndpoint,
+  kind: EndpointKind,
+): boolean {
+  const adapter = adapters.get(endpoint.provider);
   if (!adapter) return false;
   const supports = endpoint.providerConfig.supportsSet;
   switch (kind) {
@@ -58,4 +66,13 @@ function canServe(run: InferenceRun, endpoint: ResolvedEndpoint, kind: EndpointK
     case 'images':
       return supports.has('images') && adapter.generateImage !== undefined;
   }
+}
+
+/**
+ * Whether any configured provider of the model can serve one of the endpoints it is declared for: models that
+ * nothing here can call (say, an image model whose provider's adapter has no image generation) are not listed.
+ */
+export function isCallable(adapters: ReadonlyMap<string, ProviderAdapter>, model: ResolvedModel): boolean {
+  const kinds = ENDPOINT_KINDS.filter((kind) => model.api_compatibility.includes(COMPATIBILITY[kind]));
+  return model.activeEndpoints.some((endpoint) => kinds.some((kind) => canServe(adapters, endpoint, kind)));
 }
