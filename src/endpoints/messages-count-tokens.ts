@@ -1,11 +1,12 @@
 import type { AppDeps } from '../app/app-deps.js';
-import { countChatInputTokens, loadTokenCounter } from '../codecs/messages/count-tokens.js';
+import { countChatInputTokens } from '../codecs/messages/count-tokens.js';
 import { messagesRequestToChat } from '../codecs/messages/messages-request-to-chat.js';
 import { parseCountTokensRequest } from '../codecs/messages/parse-messages-request.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendJson } from '../http/respond.js';
+import { loadTokenCounter } from '../optimizations/count-tokens.js';
 import { resolveModel } from '../pipeline/resolve-model.js';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countChatInputTokens, loadTokenCounter } from './count-tokens.js';
+import { loadTokenCounter } from '../../optimizations/count-tokens.js';
+import { countChatInputTokens } from './count-tokens.js';
 
 const WEATHER_TOOL = {
   type: 'function',
@@ -9,16 +10,6 @@ const WEATHER_TOOL = {
     parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   },
 };
-
-describe('loadTokenCounter', () => {
-  it('counts with o200k_base, special-token text as plain text', async () => {
-    const count = await loadTokenCounter();
-    expect(count('')).toBe(0);
-    expect(count('Hello world')).toBe(2);
-    expect(count('What is the weather in Paris today?')).toBe(8);
-    expect(count('a <|endoftext|> b')).toBe(9);
-  });
-});
 
 describe('countChatInputTokens', () => {
   it('frames messages as OpenAI does and counts tool calls, tools and images', async () => {

@@ -1,3 +1,4 @@
+import type { TextTokenCounter } from '../../optimizations/count-tokens.js';
 import {
   arrayMember,
   isRecord,
@@ -5,22 +6,6 @@ import {
   recordMember,
   stringMember,
 } from '../../providers/shared/json.js';
-
-/** Tokens of one text. */
-export type TextTokenCounter = (text: string) => number;
-
-const NO_SPECIAL_TOKENS = new Set<string>();
-
-/**
- * GPT-4o's tokenizer (o200k_base), loaded on first use: loading it takes about 200 ms and 35 MB, which a
- * gateway that never counts should not pay at start. It is not every serving model's own tokenizer (the
- * gateway cannot know them all; Claude's counts run higher), so counts of other vendors' models are close,
- * not exact. Text that looks like a special token (`<|endoftext|>`) counts as plain text, as a model gets it.
- */
-export async function loadTokenCounter(): Promise<TextTokenCounter> {
-  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  return (text) => (text === '' ? 0 : countTokens(text, { disallowedSpecial: NO_SPECIAL_TOKENS }));
-}
 
 /** OpenAI's framing of a chat request: tokens per message, and priming of the answer. */
 const PER_MESSAGE = 3;
