@@ -11,6 +11,7 @@ import type {
   Organization,
   Store,
 } from './store.js';
+import { apiKeyRow, bodyRow, itemsRow, MONTH, organizationRow, recordMonth } from './store-rows.js';
 
 /**
  * Same tables as the SQLite store. Timestamps that are returned to callers (`created_at`, `deleted_at`,
@@ -43,7 +44,6 @@ const ORG_COLUMNS = `id, name, monthly_limit_usd AS "monthlyLimitUsd", requests_
   created_at AS "createdAt"`;
 const KEY_COLUMNS = `id, org_id AS "orgId", name, prefix, key_hash AS "keyHash", created_at AS "createdAt",
   revoked_at AS "revokedAt"`;
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /**
  * One atomic upsert. `$6`/`$7` say "keep the live value" (the field was undefined); a soft-deleted row is
@@ -61,40 +61,13 @@ ON CONFLICT (id) DO UPDATE SET
   deleted_at = NULL
 RETURNING ${ORG_COLUMNS}`;
 
-const organizationRow: z.ZodType<Organization> = z.object({
-  id: z.string(),
-  name: z.string(),
-  monthlyLimitUsd: z.string().nullable(),
-  requestsPerMinute: z.number().int().nullable(),
-  createdAt: z.string(),
-});
-
-const apiKeyRow: z.ZodType<ApiKeyInfo> = z.object({
-  id: z.string(),
-  orgId: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  keyHash: z.string(),
-  createdAt: z.string(),
-  revokedAt: z.string().nullable(),
-});
-
 /** node-postgres returns BIGINT as a decimal string. */
 const spendRow = z.object({ cost_nano: z.string().regex(/^-?\d+$/) });
-const bodyRow = z.object({ body: z.string() });
-const itemsRow = z.object({ items: z.string() });
 const genIdRow = z.object({ gen_id: z.string() });
 
 type Row = Record<string, unknown>;
 /** A checked batch of records by genId, each with its spend month. */
 type Batch = Map<string, { record: GenerationRecord; month: string }>;
-
-/** `YYYY-MM` (UTC) of an ISO-8601 timestamp; throws on a value that is not a date. */
-function monthOf(createdAt: string): string {
-  const time = Date.parse(createdAt);
-  if (Number.isNaN(time)) throw new Error(`generation record createdAt is not a date: "${createdAt}"`);
-  return new Date(time).toISOString().slice(0, 7);
-}
 
 /** Checks a batch before any write; first occurrence of a repeated genId wins, as in the SQLite store. */
 function prepareBatch(records: GenerationRecord[]): Batch {
@@ -105,7 +78,7 @@ function prepareBatch(records: GenerationRecord[]): Batch {
         `generation record ${record.genId}: costNanoUsd must be a non-negative integer, got ${record.costNanoUsd}`,
       );
     }
-    const month = monthOf(record.createdAt);
+    const month = recordMonth(record.createdAt);
     if (!batch.has(record.genId)) batch.set(record.genId, { record, month });
   }
   return batch;

@@ -13,6 +13,7 @@ import type {
   Organization,
   Store,
 } from './store.js';
+import { apiKeyRow, bodyRow, itemsRow, MONTH, organizationRow, recordMonth } from './store-rows.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS organizations (
@@ -59,36 +60,8 @@ const ORG_COLUMNS =
   'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, created_at AS createdAt';
 const KEY_COLUMNS =
   'id, org_id AS orgId, name, prefix, key_hash AS keyHash, created_at AS createdAt, revoked_at AS revokedAt';
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-
-const organizationRow: z.ZodType<Organization> = z.object({
-  id: z.string(),
-  name: z.string(),
-  monthlyLimitUsd: z.string().nullable(),
-  requestsPerMinute: z.number().int().nullable(),
-  createdAt: z.string(),
-});
-
-const apiKeyRow: z.ZodType<ApiKeyInfo> = z.object({
-  id: z.string(),
-  orgId: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  keyHash: z.string(),
-  createdAt: z.string(),
-  revokedAt: z.string().nullable(),
-});
 
 const spendRow = z.object({ cost_nano: z.number().int() });
-const bodyRow = z.object({ body: z.string() });
-const itemsRow = z.object({ items: z.string() });
-
-/** `YYYY-MM` (UTC) of an ISO-8601 timestamp; throws on a value that is not a date. */
-function monthOf(createdAt: string): string {
-  const time = Date.parse(createdAt);
-  if (Number.isNaN(time)) throw new Error(`generation record createdAt is not a date: "${createdAt}"`);
-  return new Date(time).toISOString().slice(0, 7);
-}
 
 interface RecordRow {
   record: GenerationRecord;
@@ -298,7 +271,7 @@ export class SqliteStore implements Store {
           `generation record ${record.genId}: costNanoUsd must be a non-negative integer, got ${record.costNanoUsd}`,
         );
       }
-      return { record, month: monthOf(record.createdAt), body: JSON.stringify(record) };
+      return { record, month: recordMonth(record.createdAt), body: JSON.stringify(record) };
     });
     if (rows.length > 0) s.insertBatch.immediate(rows);
   }
