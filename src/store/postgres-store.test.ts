@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenerationRecord } from '../records/generation-record.js';
 import { findPostgresBinaries, startPostgres, type TestPostgres } from '../test-support/start-postgres.js';
 import { openStore } from './open-store.js';
 import { PostgresStore } from './postgres-store.js';
-import { runStoreContract } from './store-contract.js';
+import { makeRecord, runStoreContract } from './store-contract.js';
 
 if (findPostgresBinaries() === undefined) {
   describe.skip('PostgresStore — skipped: PostgreSQL is not installed (no initdb/pg_ctl/postgres found)', () => {
@@ -64,7 +63,7 @@ if (findPostgresBinaries() === undefined) {
           await second.migrate();
           await first.upsertOrganization({ id: 'acme', monthlyLimitUsd: '25', requestsPerMinute: 10 });
           const key = await first.createApiKey({ orgId: 'acme', prefix: 'sk-gw-abcd', keyHash: 'hash-1' });
-          await first.insertRecords([sampleRecord('gen_1', 42)]);
+          await first.insertRecords([makeRecord({ genId: 'gen_1', costNanoUsd: 42 })]);
           const expiresAt = new Date(Date.now() + 60_000).toISOString();
           await first.saveConversation({ genId: 'gen_1', orgId: 'acme', items: ['hi'], expiresAt });
 
@@ -85,7 +84,10 @@ if (findPostgresBinaries() === undefined) {
         const store = new PostgresStore(await freshDatabaseUrl());
         try {
           await store.migrate();
-          const record = { ...sampleRecord('gen_nul', 10), errorMessage: 'bad\u0000byte' };
+          const record = {
+            ...makeRecord({ genId: 'gen_nul', costNanoUsd: 10 }),
+            errorMessage: 'bad\u0000byte',
+          };
           await store.insertRecords([record, { ...record, costNanoUsd: 99 }]);
           expect(await store.getRecord('gen_nul', 'acme')).toStrictEqual(record);
           expect(await store.getMonthlySpend('acme', '2026-03')).toBe(10);
@@ -126,41 +128,4 @@ if (findPostgresBinaries() === undefined) {
       });
     });
   });
-}
-
-function sampleRecord(genId: string, costNanoUsd: number): GenerationRecord {
-  return {
-    genId,
-    orgId: 'acme',
-    apiKeyId: 'key_1',
-    model: 'acme/chat',
-    provider: 'fast',
-    path: '/v1/chat/completions',
-    status: 'success',
-    httpStatus: 200,
-    errorCode: null,
-    errorMessage: null,
-    streamed: false,
-    totalDurationMs: 10,
-    durationMsToFirstToken: 5,
-    createdAt: '2026-03-01T00:00:00.000Z',
-    reqCost: 0,
-    costNanoUsd,
-    inputTokens: 1,
-    outputTokens: 1,
-    cachedInputTokens: 0,
-    reasoningTokens: 0,
-    planningInputTokens: 0,
-    planningOutputTokens: 0,
-    planningCost: 0,
-    loadedTools: '',
-    routingCost: 0,
-    optimizationPercentage: 0,
-    score: 0,
-    skills: '',
-    tag: '',
-    planningStatus: 'none',
-    attempts: [],
-    warnings: [],
-  };
 }

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { GenerationRecord } from '../records/generation-record.js';
 import { openStore, sqliteFilename } from './open-store.js';
 import { SqliteStore } from './sqlite-store.js';
-import { runStoreContract } from './store-contract.js';
+import { makeRecord, runStoreContract } from './store-contract.js';
 
 const tempRoot = mkdtempSync(join(tmpdir(), 'gateway-sqlite-store-'));
 afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
@@ -47,7 +46,7 @@ describe('SqliteStore specifics', () => {
     const file = freshFile();
     const first = new SqliteStore(file);
     await first.migrate();
-    await first.insertRecords([sampleRecord('gen_1', 42)]);
+    await first.insertRecords([makeRecord({ genId: 'gen_1', costNanoUsd: 42 })]);
     await first.close();
 
     const second = new SqliteStore(file);
@@ -110,40 +109,3 @@ describe('openStore', () => {
     await store.close();
   });
 });
-
-function sampleRecord(genId: string, costNanoUsd: number): GenerationRecord {
-  return {
-    genId,
-    orgId: 'acme',
-    apiKeyId: 'key_1',
-    model: 'acme/chat',
-    provider: 'fast',
-    path: '/v1/chat/completions',
-    status: 'success',
-    httpStatus: 200,
-    errorCode: null,
-    errorMessage: null,
-    streamed: false,
-    totalDurationMs: 10,
-    durationMsToFirstToken: 5,
-    createdAt: '2026-03-01T00:00:00.000Z',
-    reqCost: 0,
-    costNanoUsd,
-    inputTokens: 1,
-    outputTokens: 1,
-    cachedInputTokens: 0,
-    reasoningTokens: 0,
-    planningInputTokens: 0,
-    planningOutputTokens: 0,
-    planningCost: 0,
-    loadedTools: '',
-    routingCost: 0,
-    optimizationPercentage: 0,
-    score: 0,
-    skills: '',
-    tag: '',
-    planningStatus: 'none',
-    attempts: [],
-    warnings: [],
-  };
-}

@@ -4,7 +4,7 @@ import type { GenerationRecord } from '../records/generation-record.js';
 import type { NewApiKey, Store } from './store.js';
 
 /** A record with a distinct, non-default value in every field, so a dropped or renamed field shows. */
-function makeRecord(overrides: Partial<GenerationRecord> = {}): GenerationRecord {
+export function makeRecord(overrides: Partial<GenerationRecord> = {}): GenerationRecord {
   return {
     genId: `gen_${randomUUID()}`,
     orgId: 'acme',
