@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FAKE_USAGE, responseObject, streamResponses } from './fake-openai-responses.js';
+
+export { FAKE_USAGE };
 
 /**
  * A fake OpenAI-protocol upstream on loopback for end-to-end tests. It speaks the real wire format
@@ -163,8 +166,6 @@ function json(res: ServerResponse, body: unknown): void {
   res.end(text);
 }
 
-export const FAKE_USAGE = { prompt_tokens: 12, completion_tokens: 7 };
-
 /** Opt-in answer details (see `FakeUpstream.finishReason` and `reasoningContent`). */
 interface AnswerExtra {
   finishReason?: string | undefined;
@@ -299,129 +300,6 @@ function slowStream(res: ServerResponse, base: Record<string, unknown>, words: s
     });
     res.end('data: [DONE]\n\n');
   }, delayMs);
-}
-
-function functionCallItem(call: FakeToolCall, status: string) {
-  return {
-    type: 'function_call',
-    id: `fc_${call.id}`,
-    call_id: call.id,
-    name: call.name,
-    arguments: status === 'completed' ? call.arguments : '',
-    status,
-  };
-}
-
-function responseObject(model: string, reply: string, status: string, toolCalls: FakeToolCall[] = []) {
-  // `incomplete` (opt-in, see `finishReason`) is a finished answer cut at max_output_tokens.
-  const finished = status === 'completed' || status === 'incomplete';
-  return {
-    id: 'resp_fake123',
-    object: 'response',
-    created_at: 1_763_000_000,
-    status,
-    error: null,
-    incomplete_details: status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
-    instructions: null,
-    max_output_tokens: null,
-    model,
-    output: finished
-      ? [
-          {
-            type: 'message',
-            id: 'msg_fake123',
-            status,
-            role: 'assistant',
-            content: [{ type: 'output_text', text: reply, annotations: [], logprobs: [] }],
-          },
-          ...toolCalls.map((call) => functionCallItem(call, 'completed')),
-        ]
-      : [],
-    parallel_tool_calls: true,
-    previous_response_id: null,
-    temperature: 1,
-    top_p: 1,
-    tool_choice: 'auto',
-    tools: [],
-    text: { format: { type: 'text' } },
-    usage: finished
-      ? {
-          input_tokens: FAKE_USAGE.prompt_tokens,
-          input_tokens_details: { cached_tokens: 0 },
-          output_tokens: FAKE_USAGE.completion_tokens,
-          output_tokens_details: { reasoning_tokens: 0 },
-          total_tokens: FAKE_USAGE.prompt_tokens + FAKE_USAGE.completion_tokens,
-        }
-      : null,
-  };
-}
-
-function streamResponses(
-  res: ServerResponse,
-  model: string,
-  reply: string,
-  toolCalls: FakeToolCall[],
-  status: string,
-) {
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  let sequence = 0;
-  const send = (event: Record<string, unknown>) =>
-    res.write(`event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`);
-  const item = { type: 'message', id: 'msg_fake123', status: 'in_progress', role: 'assistant', content: [] };
-  send({ type: 'response.created', response: responseObject(model, reply, 'in_progress') });
-  send({ type: 'response.in_progress', response: responseObject(model, reply, 'in_progress') });
-  send({ type: 'response.output_item.added', output_index: 0, item });
-  const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };
-  send({
-    type: 'response.content_part.added',
-    item_id: 'msg_fake123',
-    output_index: 0,
-    content_index: 0,
-    part,
-  });
-  for (const delta of reply.split(/(?<= )/)) {
-    send({
-      type: 'response.output_text.delta',
-      item_id: 'msg_fake123',
-      output_index: 0,
-      content_index: 0,
-      delta,
-      logprobs: [],
-    });
-  }
-  send({
-    type: 'response.output_text.done',
-    item_id: 'msg_fake123',
-    output_index: 0,
-    content_index: 0,
-    text: reply,
-    logprobs: [],
-  });
-  const done = { ...part, text: reply };
-  send({
-    type: 'response.content_part.done',
-    item_id: 'msg_fake123',
-    output_index: 0,
-    content_index: 0,
-    part: done,
-  });
-  const completed = responseObject(model, reply, status, toolCalls);
-  send({ type: 'response.output_item.done', output_index: 0, item: completed.output[0] });
-  // Each function call as OpenAI streams it: the item, then its arguments in two fragments.
-  toolCalls.forEach((call, index) => {
-    const output_index = index + 1;
-    const item_id = `fc_${call.id}`;
-    const half = Math.ceil(call.arguments.length / 2);
-    send({ type: 'response.output_item.added', output_index, item: functionCallItem(call, 'in_progress') });
-    for (const delta of [call.arguments.slice(0, half), call.arguments.slice(half)]) {
-      send({ type: 'response.function_call_arguments.delta', item_id, output_index, delta });
-    }
-    send({ type: 'response.function_call_arguments.done', item_id, output_index, arguments: call.arguments });
-    send({ type: 'response.output_item.done', output_index, item: functionCallItem(call, 'completed') });
-  });
-  const terminal = status === 'completed' ? 'response.completed' : 'response.incomplete';
-  send({ type: terminal, response: completed });
-  res.end();
 }
 
 function embeddingsAnswer(model: string, body: Record<string, unknown>) {
