@@ -9,10 +9,10 @@ import { providerPresets } from '../catalog/provider-presets.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
+import { HealthTracker } from '../provider-routing/health-tracker.js';
 import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
 import { RecordQueue } from '../records/record-queue.js';
-import { HealthTracker } from '../routing/health-tracker.js';
 import { SkillRegistry } from '../skills/skill-registry.js';
 import { openStore } from '../store/open-store.js';
 import type { AppDeps } from './app-deps.js';
@@ -111,7 +111,7 @@ async function createLimiter(redisUrl: string | undefined, spendSource: SpendSou
 
 /** With several instances, health figures (and so routing) are shared through Redis. */
 async function shareHealth(redisUrl: string, health: HealthTracker, log: (message: string) => void) {
-  const { startRedisHealthSync } = await import('../routing/redis-health-sync.js');
+  const { startRedisHealthSync } = await import('../provider-routing/redis-health-sync.js');
   return startRedisHealthSync({ redisUrl, tracker: health, log });
 }
 

@@ -3,9 +3,11 @@ import { chatChunkWriter, finalizeChatCompletion } from '../codecs/chat/chat-res
 import { chatImageChunks, chatImageCompletion } from '../codecs/chat/image-answer.js';
 import { type ChatRequest, parseChatRequest } from '../codecs/chat/parse-chat-request.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
+import { requestCancelled } from '../errors/gateway-error.js';
 import { type GatewaySettings, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
 import { SseWriter } from '../http/sse-writer.js';
+import type { JsonObject } from '../json/json.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { openStream } from '../pipeline/open-stream.js';
@@ -14,8 +16,6 @@ import { DEFAULT_OUTPUT_BOUND, reserveSpend } from '../pipeline/reserve-spend.js
 import type { InferenceRun } from '../pipeline/run-inference.js';
 import { warningsHeader } from '../pipeline/warnings.js';
 import type { ChatStreamPart } from '../providers/provider-adapter.js';
-import type { JsonObject } from '../providers/shared/json.js';
-import { requestCancelled } from '../providers/shared/upstream-errors.js';
 import { generateImage } from '../smart-routing/generate-image.js';
 import { routeRequest } from '../smart-routing/route-request.js';
 

@@ -12,12 +12,13 @@ import { messagesErrorBody } from '../codecs/messages/messages-error.js';
 import { messagesRequestToChat } from '../codecs/messages/messages-request-to-chat.js';
 import { parseMessagesRequest } from '../codecs/messages/parse-messages-request.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
-import type { GatewayError } from '../errors/gateway-error.js';
+import { type GatewayError, requestCancelled } from '../errors/gateway-error.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendJson } from '../http/respond.js';
 import { SseWriter } from '../http/sse-writer.js';
+import type { JsonObject } from '../json/json.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { openStream } from '../pipeline/open-stream.js';
@@ -25,8 +26,6 @@ import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 import { reserveSpend } from '../pipeline/reserve-spend.js';
 import { type InferenceRun, runInference } from '../pipeline/run-inference.js';
 import { warningsHeader } from '../pipeline/warnings.js';
-import type { JsonObject } from '../providers/shared/json.js';
-import { requestCancelled } from '../providers/shared/upstream-errors.js';
 import { routeRequest } from '../smart-routing/route-request.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ResolvedModel } from '../catalog/catalog.js';
 import type { Pricing } from '../catalog/catalog-types.js';
-import type { HealthTracker } from '../routing/health-tracker.js';
+import type { HealthTracker } from '../provider-routing/health-tracker.js';
 
 const PRICE_FIELDS = [
   'input',

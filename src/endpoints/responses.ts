@@ -11,10 +11,11 @@ import {
 } from '../codecs/responses/responses-response.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import type { UsageMeta } from '../codecs/shared/usage-body.js';
-import type { GatewayError } from '../errors/gateway-error.js';
+import { type GatewayError, requestCancelled } from '../errors/gateway-error.js';
 import { type GatewaySettings, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
 import { SseWriter } from '../http/sse-writer.js';
+import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
 import { account } from '../pipeline/account.js';
 import { keepConversation, resumeConversation } from '../pipeline/conversation-state.js';
 import { dispatch } from '../pipeline/dispatch.js';
@@ -31,8 +32,6 @@ import type {
   StreamResult,
   UpstreamCall,
 } from '../providers/provider-adapter.js';
-import { arrayMember, type JsonObject, recordMember, stringMember } from '../providers/shared/json.js';
-import { requestCancelled } from '../providers/shared/upstream-errors.js';
 import { generateImage } from '../smart-routing/generate-image.js';
 import { routeRequest } from '../smart-routing/route-request.js';
 

@@ -1,3 +1,5 @@
+import type { AttemptRecord } from '../provider-routing/attempt-record.js';
+
 /**
  * The one error type of the gateway. Every failure is born as a GatewayError with a stable code, the HTTP
  * status it maps to and whether another provider may be tried. Routing reads only `retryable`; the HTTP
@@ -32,11 +34,31 @@ export interface GatewayErrorInit {
   type: ErrorType;
   param?: string | null;
   retryable?: boolean;
-  /** Extra members merged into the error body (for example `attempts`). */
-  extra?: Record<string, unknown>;
+  /** The provider an upstream failure came from. */
+  provider?: string;
+  /** The HTTP status the upstream answered, when it answered. */
+  upstreamStatus?: number;
+  /** The vendor's own error type or code (`overloaded_error`, `SAFETY`, ...), when it sent one. */
+  upstreamType?: string;
+  /** How long the upstream asked us to wait (its `retry-after`), in ms. */
+  retryAfterMs?: number;
+  /** Every provider attempt, on a request whose attempts all failed. */
+  attempts?: readonly AttemptRecord[];
   /** Response headers that belong to this error (for example `retry-after`). */
   headers?: Record<string, string>;
   cause?: unknown;
+}
+
+/** The `error` member of an error answer: the contract's four members, plus upstream facts when known. */
+export interface ErrorBody {
+  message: string;
+  code: ErrorCode | null;
+  type: ErrorType;
+  param: string | null;
+  provider?: string;
+  upstream_status?: number;
+  upstream_type?: string;
+  attempts?: readonly AttemptRecord[];
 }
 
 export class GatewayError extends Error {
@@ -45,7 +67,11 @@ export class GatewayError extends Error {
   readonly type: ErrorType;
   readonly param: string | null;
   readonly retryable: boolean;
-  readonly extra: Record<string, unknown> | undefined;
+  readonly provider: string | undefined;
+  readonly upstreamStatus: number | undefined;
+  readonly upstreamType: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly attempts: readonly AttemptRecord[] | undefined;
   readonly headers: Record<string, string> | undefined;
 
   constructor(message: string, init: GatewayErrorInit) {
@@ -56,15 +82,22 @@ export class GatewayError extends Error {
     this.type = init.type;
     this.param = init.param ?? null;
     this.retryable = init.retryable ?? false;
-    this.extra = init.extra;
+    this.provider = init.provider;
+    this.upstreamStatus = init.upstreamStatus;
+    this.upstreamType = init.upstreamType;
+    this.retryAfterMs = init.retryAfterMs;
+    this.attempts = init.attempts;
     this.headers = init.headers;
   }
 
-  /** The contract's error body: `{error: {message, code, type, param, ...extra}}`. */
-  toBody(): { error: Record<string, unknown> } {
-    return {
-      error: { message: this.message, code: this.code, type: this.type, param: this.param, ...this.extra },
-    };
+  /** The contract's error body: `{error: {message, code, type, param}}` and the upstream facts that are set. */
+  toBody(): { error: ErrorBody } {
+    const error: ErrorBody = { message: this.message, code: this.code, type: this.type, param: this.param };
+    if (this.provider !== undefined) error.provider = this.provider;
+    if (this.upstreamStatus !== undefined) error.upstream_status = this.upstreamStatus;
+    if (this.upstreamType !== undefined) error.upstream_type = this.upstreamType;
+    if (this.attempts !== undefined) error.attempts = this.attempts;
+    return { error };
   }
 }
 
@@ -96,6 +129,14 @@ export const notFound = (message: string): GatewayError =>
 
 export const internalError = (message: string, cause?: unknown): GatewayError =>
   new GatewayError(message, { status: 500, code: 'INTERNAL_SERVER_ERROR', type: 'server_error', cause });
+
+/** The client went away (or the request was aborted) before the answer ended. */
+export const requestCancelled = (): GatewayError =>
+  new GatewayError('The request was cancelled by the client.', {
+    status: 499,
+    code: null,
+    type: 'request_cancelled',
+  });
 
 /** Turns anything thrown into a GatewayError; unknown faults become a 500 without leaking internals. */
 export function toGatewayError(error: unknown): GatewayError {

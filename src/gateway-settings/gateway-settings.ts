@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalidGatewaySettings } from '../errors/gateway-error.js';
-import { isRecord } from '../providers/shared/json.js';
+import { isRecord } from '../json/json.js';
 
 /**
  * The `gateway` object of chat and Responses requests (spec "Gateway configuration object"), validated once

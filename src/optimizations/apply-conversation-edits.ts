@@ -1,5 +1,6 @@
-import { arrayMember, isRecord, type JsonObject } from '../providers/shared/json.js';
-import { isResponsesOutputItem, type RequestKind, WHOLE_CONTENT } from './conversation-view.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import { arrayMember, isRecord, type JsonObject } from '../json/json.js';
+import { isResponsesOutputItem, WHOLE_CONTENT } from './conversation-view.js';
 
 /**
  * The way back from a `ConversationView`: edits addressed by turn index (position in `messages` or

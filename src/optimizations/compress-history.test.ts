@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { arrayMember, type JsonObject, stringMember } from '../providers/shared/json.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import { arrayMember, type JsonObject, stringMember } from '../json/json.js';
 import { deepFreeze } from './__fixtures__/deep-freeze.js';
 import { createWordOverlapScorer } from './__fixtures__/word-overlap-scorer.js';
 import { compressHistory } from './compress-history.js';
-import type { RequestKind } from './conversation-view.js';
 import { omissionMarker } from './shorten-text.js';
 
 const system = { role: 'system', content: 'You are a careful senior engineer. Answer concisely.' };

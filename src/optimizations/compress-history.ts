@@ -1,13 +1,8 @@
-import type { JsonObject } from '../providers/shared/json.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import type { JsonObject } from '../json/json.js';
 import type { Scorer } from '../scoring/scorer.js';
 import { applyConversationEdits, type TurnEdit } from './apply-conversation-edits.js';
-import {
-  latestUserPosition,
-  type RequestKind,
-  type Turn,
-  type TurnRole,
-  viewConversation,
-} from './conversation-view.js';
+import { latestUserPosition, type Turn, type TurnRole, viewConversation } from './conversation-view.js';
 import { shortenText } from './shorten-text.js';
 import { groupTurns } from './turn-groups.js';
 

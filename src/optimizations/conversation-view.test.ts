@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrayMember, type JsonObject } from '../providers/shared/json.js';
+import { arrayMember, type JsonObject } from '../json/json.js';
 import { deepFreeze } from './__fixtures__/deep-freeze.js';
 import { applyConversationEdits } from './apply-conversation-edits.js';
 import { latestUserPosition, viewConversation, WHOLE_CONTENT } from './conversation-view.js';

@@ -1,10 +1,5 @@
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-} from '../providers/shared/json.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../json/json.js';
 
 /**
  * A neutral view of a conversation, read from either canonical request shape (chat completions `messages`,
@@ -13,7 +8,6 @@ import {
  */
 
 /** The API shape of a request. */
-export type RequestKind = 'chat' | 'responses';
 
 /**
  * `system` covers system and developer messages; `tool` a tool result (chat `tool`/`function` message,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { JsonObject } from '../providers/shared/json.js';
-import type { RequestKind } from './conversation-view.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import type { JsonObject } from '../json/json.js';
 import {
   AUDIO_TOKENS,
   countRequestTokens,

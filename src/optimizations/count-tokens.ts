@@ -1,5 +1,6 @@
-import { arrayMember, type JsonObject } from '../providers/shared/json.js';
-import { type RequestKind, viewConversation } from './conversation-view.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import { arrayMember, type JsonObject } from '../json/json.js';
+import { viewConversation } from './conversation-view.js';
 
 /** Tokens of one text. */
 export type TextTokenCounter = (text: string) => number;

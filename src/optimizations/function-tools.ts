@@ -1,11 +1,5 @@
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-} from '../providers/shared/json.js';
-import type { RequestKind } from './conversation-view.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../json/json.js';
 
 /**
  * The function tools of a request, in either shape (chat `{type:'function', function:{name, ...}}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrayMember, isRecord, type JsonObject } from '../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject } from '../json/json.js';
 import { deepFreeze } from './__fixtures__/deep-freeze.js';
 import { createWordOverlapScorer } from './__fixtures__/word-overlap-scorer.js';
 import { optimizeMedia } from './optimize-media.js';

@@ -1,13 +1,8 @@
-import type { JsonObject } from '../providers/shared/json.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import type { JsonObject } from '../json/json.js';
 import type { Scorer } from '../scoring/scorer.js';
 import { applyConversationEdits, type TurnEdit } from './apply-conversation-edits.js';
-import {
-  latestUserPosition,
-  type MediaKind,
-  type RequestKind,
-  type Turn,
-  viewConversation,
-} from './conversation-view.js';
+import { latestUserPosition, type MediaKind, type Turn, viewConversation } from './conversation-view.js';
 
 /**
  * `mediaOptimization`: images and audio in earlier turns that the latest user message does not need are

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
-import { arrayMember, type JsonObject } from '../providers/shared/json.js';
+import { arrayMember, type JsonObject } from '../json/json.js';
 import { deepFreeze } from './__fixtures__/deep-freeze.js';
 import { chatToolCatalog, responsesToolCatalog } from './__fixtures__/tool-catalog.js';
 import { createWordOverlapScorer } from './__fixtures__/word-overlap-scorer.js';

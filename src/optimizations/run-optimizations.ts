@@ -1,8 +1,8 @@
+import type { RequestKind } from '../codecs/request-kind.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
-import type { JsonObject } from '../providers/shared/json.js';
+import type { JsonObject } from '../json/json.js';
 import type { Scorer } from '../scoring/scorer.js';
 import { type CompressionReport, compressHistory } from './compress-history.js';
-import type { RequestKind } from './conversation-view.js';
 import {
   countRequestTokens,
   loadTokenCounter,

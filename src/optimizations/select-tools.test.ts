@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type JsonObject, recordMember, stringMember } from '../providers/shared/json.js';
+import { type JsonObject, recordMember, stringMember } from '../json/json.js';
 import { deepFreeze } from './__fixtures__/deep-freeze.js';
 import { chatToolCatalog, responsesToolCatalog } from './__fixtures__/tool-catalog.js';
 import { createWordOverlapScorer } from './__fixtures__/word-overlap-scorer.js';

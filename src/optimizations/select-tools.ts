@@ -1,6 +1,7 @@
-import { arrayMember, type JsonObject } from '../providers/shared/json.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import { arrayMember, type JsonObject } from '../json/json.js';
 import type { Scorer } from '../scoring/scorer.js';
-import { latestUserPosition, type RequestKind, type Turn, viewConversation } from './conversation-view.js';
+import { latestUserPosition, type Turn, viewConversation } from './conversation-view.js';
 import { type FunctionTool, readFunctionTools, toolChoiceNames } from './function-tools.js';
 
 /**

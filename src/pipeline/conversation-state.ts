@@ -1,6 +1,6 @@
 import { badRequest } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
-import { isRecord, type JsonObject, stringMember } from '../providers/shared/json.js';
+import { isRecord, type JsonObject, stringMember } from '../json/json.js';
 import type { InferenceRun } from './run-inference.js';
 
 /** Output items worth replaying to any provider (reasoning items are vendor-specific and left out). */

@@ -1,8 +1,7 @@
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import { internalError } from '../errors/gateway-error.js';
+import { executeWithFallback } from '../provider-routing/execute-with-fallback.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
-import { parseRetryAfterMs } from '../providers/shared/retry-after.js';
-import { executeWithFallback } from '../routing/execute-with-fallback.js';
 import type { InferenceRun } from './run-inference.js';
 
 export interface DispatchOptions {
@@ -38,7 +37,7 @@ export async function dispatch<T>(
     onAttempt: (record, error) => {
       tracker.attempts.push(options.role ? { ...record, role: options.role } : record);
       if (error && error.type !== 'request_cancelled' && error.retryable) {
-        deps.health.observe(modelId, record.provider, { ok: false, retryAfterMs: parseRetryAfterMs(error) });
+        deps.health.observe(modelId, record.provider, { ok: false, retryAfterMs: error.retryAfterMs });
       }
     },
   });

@@ -1,12 +1,10 @@
+import type { RequestKind } from '../codecs/request-kind.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
-import { redactChatMessages, redactResponsesInput } from '../optimizations/redact/redact-request.js';
+import type { JsonObject } from '../json/json.js';
 import { runOptimizations } from '../optimizations/run-optimizations.js';
-import type { JsonObject } from '../providers/shared/json.js';
+import { redactChatMessages, redactResponsesInput } from '../privacy/redact-request.js';
 import type { Scorer } from '../scoring/scorer.js';
 import type { InferenceRun } from './run-inference.js';
-
-/** The request shapes the pipeline steps understand (the Messages ingress is translated to chat first). */
-export type RequestKind = 'chat' | 'responses';
 
 /**
  * First step of the pipeline: redaction, so that nothing after it — scorers that call models, providers,

@@ -3,8 +3,8 @@ import type { ApiCompatibility } from '../catalog/catalog-types.js';
 import type { EndpointKind } from '../config/config-schema.js';
 import { badRequest, modelNotFound } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
+import { planAttempts } from '../provider-routing/plan-attempts.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
-import { planAttempts } from '../routing/plan-attempts.js';
 import type { InferenceRun } from './run-inference.js';
 
 const ENDPOINT_KINDS: readonly EndpointKind[] = ['chat', 'responses', 'embeddings', 'images'];

@@ -1,10 +1,9 @@
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
-import { type GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendError } from '../http/respond.js';
 import type { SseWriter } from '../http/sse-writer.js';
-import { requestCancelled } from '../providers/shared/upstream-errors.js';
 import { GenerationTracker } from '../records/generation-tracker.js';
 
 /** State of one inference request shared by the pipeline steps. */

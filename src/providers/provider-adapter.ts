@@ -1,6 +1,6 @@
 import type { Usage } from '../accounting/usage.js';
 import type { ResolvedProvider } from '../catalog/catalog.js';
-import type { JsonObject } from './shared/json.js';
+import type { JsonObject } from '../json/json.js';
 
 /**
  * The interface every provider adapter implements: pure translation between the gateway's canonical shapes

@@ -1,19 +1,10 @@
+import type { AttemptRecord } from '../provider-routing/attempt-record.js';
+
 /**
  * What the gateway keeps about one inference request. Never prompt or completion text.
  * Money: `reqCost`, `planningCost` and `routingCost` are USD as decimal numbers (contract §5);
  * `costNanoUsd` is the request's whole model usage (executor plus planner) in integer nano-USD.
  */
-export interface AttemptRecord {
-  provider: string;
-  model: string;
-  outcome: 'success' | 'error' | 'timeout' | 'cancelled';
-  status: number | null;
-  durationMs: number;
-  error?: string;
-  /** Set on the planning model's attempts (the others are the executor's). */
-  role?: 'planner';
-}
-
 export interface GenerationRecord {
   genId: string;
   orgId: string;

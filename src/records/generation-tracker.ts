@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { nanoToUsd } from '../accounting/compute-cost.js';
 import { emptyUsage, type Usage } from '../accounting/usage.js';
 import type { GatewayError } from '../errors/gateway-error.js';
-import type { AttemptRecord, GenerationRecord } from './generation-record.js';
+import type { AttemptRecord } from '../provider-routing/attempt-record.js';
+import type { GenerationRecord } from './generation-record.js';
 
 export interface TrackerStart {
   orgId: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../providers/shared/json.js';
+import type { JsonObject } from '../json/json.js';
 import { injectSkills, MAX_LISTED_FILES, skillsSystemText } from './inject-skills.js';
 import type { Skill } from './skill.js';
 

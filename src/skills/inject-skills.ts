@@ -1,4 +1,5 @@
-import { arrayMember, isRecord, type JsonObject } from '../providers/shared/json.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import { arrayMember, isRecord, type JsonObject } from '../json/json.js';
 import type { Skill } from './skill.js';
 
 /**
@@ -36,7 +37,6 @@ import type { Skill } from './skill.js';
 export const MAX_LISTED_FILES = 50;
 
 /** The request shapes skills are injected into. */
-export type SkillRequestKind = 'chat' | 'responses';
 
 const INTRO =
   'The following skills are available in this conversation. Each says what it is for. When the request ' +
@@ -73,7 +73,7 @@ const isInstructionMessage = (message: unknown): boolean =>
  * system prompt stays first), before the first other message. Responses: appended to `instructions` after
  * a blank line, or as `instructions` when there are none. Empty `text` adds nothing.
  */
-export function injectSkills(request: JsonObject, kind: SkillRequestKind, text: string): JsonObject {
+export function injectSkills(request: JsonObject, kind: RequestKind, text: string): JsonObject {
   if (text === '') return { ...request };
   if (kind === 'responses') {
     const current = request.instructions;

@@ -2,13 +2,13 @@ import { toDataUri } from '../codecs/images/images-response.js';
 import type { UsageMeta } from '../codecs/shared/usage-body.js';
 import { GatewayError, internalError } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
+import { arrayMember, stringMember } from '../json/json.js';
 import { account } from '../pipeline/account.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 import { reserveSpend } from '../pipeline/reserve-spend.js';
 import { planFor, resolveModel } from '../pipeline/resolve-model.js';
 import type { InferenceRun } from '../pipeline/run-inference.js';
-import { arrayMember, stringMember } from '../providers/shared/json.js';
 
 export interface GeneratedImage {
   /** The image's base64 content (no prefix). */

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../providers/shared/json.js';
+import type { JsonObject } from '../json/json.js';
 import type { Scorer } from '../scoring/scorer.js';
 
 /** Image intent at or above this sends the request to the image model. */

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../providers/shared/json.js';
+import type { JsonObject } from '../json/json.js';
 
 /** The planner's strict instruction: a plan, never the answer. */
 export const PLANNER_INSTRUCTION = [

@@ -1,12 +1,13 @@
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
+import type { RequestKind } from '../codecs/request-kind.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { badRequest, invalidGatewaySettings } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
+import type { JsonObject } from '../json/json.js';
 import { latestUserPosition, viewConversation } from '../optimizations/conversation-view.js';
-import { optimizeRequest, type RequestKind, redactRequest } from '../pipeline/prepare-request.js';
+import { optimizeRequest, redactRequest } from '../pipeline/prepare-request.js';
 import { planFor, resolveModel } from '../pipeline/resolve-model.js';
 import type { InferenceRun } from '../pipeline/run-inference.js';
-import type { JsonObject } from '../providers/shared/json.js';
 import { matchTag } from '../scoring/match-tag.js';
 import type { RequestScorer } from '../scoring/scorer.js';
 import { injectSkills, skillsSystemText } from '../skills/inject-skills.js';

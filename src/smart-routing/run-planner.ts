@@ -2,12 +2,12 @@ import { computeCostNano } from '../accounting/compute-cost.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { toGatewayError } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
+import { arrayMember, recordMember, stringMember } from '../json/json.js';
 import { dispatch } from '../pipeline/dispatch.js';
 import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 import { DEFAULT_OUTPUT_BOUND, reserveSpend } from '../pipeline/reserve-spend.js';
 import { planFor, resolveModel } from '../pipeline/resolve-model.js';
 import type { InferenceRun } from '../pipeline/run-inference.js';
-import { arrayMember, recordMember, stringMember } from '../providers/shared/json.js';
 import { plannerRequest } from './planner-prompt.js';
 
 /** Most output the planner may spend on a plan. */

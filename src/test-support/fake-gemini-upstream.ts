@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { arrayMember, isRecord, recordMember, stringMember } from '../providers/shared/json.js';
+import { arrayMember, isRecord, recordMember, stringMember } from '../json/json.js';
 
 /**
  * A fake Gemini API on loopback for end-to-end tests. It speaks the real wire format of

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HealthTracker } from '../../src/routing/health-tracker.js';
+import { HealthTracker } from '../../src/provider-routing/health-tracker.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
 import {
   startTestGateway,

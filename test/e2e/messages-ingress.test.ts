@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createParser } from 'eventsource-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isRecord, type JsonObject, recordMember, stringMember } from '../../src/providers/shared/json.js';
+import { isRecord, type JsonObject, recordMember, stringMember } from '../../src/json/json.js';
 import {
   startTestGateway,
   TEST_KEY,

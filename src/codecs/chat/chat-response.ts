@@ -1,4 +1,4 @@
-import { arrayMember, isRecord, type JsonObject, recordMember } from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import { chatUsageBody, type UsageMeta } from '../shared/usage-body.js';
 
 export interface ChatMeta extends UsageMeta {

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../providers/shared/json.js';
+import type { JsonObject } from '../../json/json.js';
 import { chatUsageBody, type UsageMeta } from '../shared/usage-body.js';
 
 /**

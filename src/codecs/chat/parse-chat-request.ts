@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../../errors/gateway-error.js';
-import type { JsonObject } from '../../providers/shared/json.js';
+import type { JsonObject } from '../../json/json.js';
 import { parseBody } from '../shared/parse-body.js';
 
 export const messageRoles = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;

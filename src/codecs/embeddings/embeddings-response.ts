@@ -1,4 +1,4 @@
-import { arrayMember, isRecord, type JsonObject } from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject } from '../../json/json.js';
 
 /** Float32 little-endian bytes as base64, the OpenAI `encoding_format: base64` form. */
 export function floatsToBase64(values: readonly number[]): string {

@@ -1,4 +1,4 @@
-import { arrayMember, isRecord, type JsonObject, stringMember } from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject, stringMember } from '../../json/json.js';
 import type { UsageMeta } from '../shared/usage-body.js';
 
 const SIGNATURES: [string, string][] = [

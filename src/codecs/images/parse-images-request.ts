@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonObject } from '../../providers/shared/json.js';
+import type { JsonObject } from '../../json/json.js';
 import { parseBody } from '../shared/parse-body.js';
 
 const imagesRequestSchema = z.looseObject({

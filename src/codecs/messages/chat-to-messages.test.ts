@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
+import { isRecord, type JsonObject } from '../../json/json.js';
 import { usageFromChat } from '../../providers/openai/openai-usage.js';
-import { isRecord, type JsonObject } from '../../providers/shared/json.js';
 import type { UsageMeta } from '../shared/usage-body.js';
 import { chatToMessages, messagesUsage } from './chat-to-messages.js';
 

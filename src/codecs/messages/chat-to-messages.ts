@@ -7,7 +7,7 @@ import {
   recordMember,
   stringMember,
   tryParseJson,
-} from '../../providers/shared/json.js';
+} from '../../json/json.js';
 import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
 import { replayableThinkingBlocks } from './thinking-blocks.js';
 

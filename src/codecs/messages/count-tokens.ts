@@ -1,11 +1,5 @@
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { TextTokenCounter } from '../../optimizations/count-tokens.js';
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-} from '../../providers/shared/json.js';
 
 /** OpenAI's framing of a chat request: tokens per message, and priming of the answer. */
 const PER_MESSAGE = 3;

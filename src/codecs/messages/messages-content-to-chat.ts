@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
-import { isRecord, type JsonObject, recordMember, stringMember } from '../../providers/shared/json.js';
+import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { replayableThinkingBlocks } from './thinking-blocks.js';
 
 /** Warnings raised while translating, each once, in the order first raised. */

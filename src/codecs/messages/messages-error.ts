@@ -1,5 +1,5 @@
 import type { GatewayError } from '../../errors/gateway-error.js';
-import type { JsonObject } from '../../providers/shared/json.js';
+import type { JsonObject } from '../../json/json.js';
 
 /**
  * Anthropic's error types by HTTP status. `overloaded_error` (529) is never produced: a failure of every

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { arrayMember, isRecord, type JsonObject } from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject } from '../../json/json.js';
 import { messagesRequestToChat, reasoningEffortFor } from './messages-request-to-chat.js';
 import { parseCountTokensRequest, parseMessagesRequest } from './parse-messages-request.js';
 

@@ -1,11 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-} from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { toAssistantMessage, toUserMessages, type Warnings } from './messages-content-to-chat.js';
 
 /** Anthropic-only request members that no chat provider takes: dropped, with the reason the caller sees. */

@@ -1,4 +1,4 @@
-import { isRecord, type JsonObject, stringMember } from '../../providers/shared/json.js';
+import { isRecord, type JsonObject, stringMember } from '../../json/json.js';
 
 /**
  * Claude's thinking on the canonical chat path. The Anthropic adapter puts an answer's `thinking` blocks

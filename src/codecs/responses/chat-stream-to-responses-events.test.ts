@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../accounting/usage.js';
-import type { ChatStreamPart } from '../../providers/provider-adapter.js';
 import {
   arrayMember,
   count,
@@ -9,7 +8,8 @@ import {
   type JsonObject,
   recordMember,
   stringMember,
-} from '../../providers/shared/json.js';
+} from '../../json/json.js';
+import type { ChatStreamPart } from '../../providers/provider-adapter.js';
 import { chatStreamToResponsesEvents } from './chat-stream-to-responses-events.js';
 import { thinkingBlocksOf } from './reasoning-item.js';
 

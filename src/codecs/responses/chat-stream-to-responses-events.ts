@@ -1,12 +1,6 @@
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { ChatStreamPart, ResponsesStreamPart } from '../../providers/provider-adapter.js';
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-} from '../../providers/shared/json.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
-import { arrayMember, isRecord, type JsonObject, stringMember } from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject, stringMember } from '../../json/json.js';
 import { chatResultToResponse } from './chat-to-responses-result.js';
 import { thinkingBlocksOf } from './reasoning-item.js';
 

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../accounting/usage.js';
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-} from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { reasoningItem } from './reasoning-item.js';
 

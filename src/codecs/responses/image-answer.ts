@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonObject } from '../../providers/shared/json.js';
+import type { JsonObject } from '../../json/json.js';
 import { responsesUsageBody, type UsageMeta } from '../shared/usage-body.js';
 
 /** The Responses output item of a generated image (`image_generation_call`, base64 in `result`). */

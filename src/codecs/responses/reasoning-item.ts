@@ -1,4 +1,4 @@
-import { type JsonObject, stringMember, tryParseJson } from '../../providers/shared/json.js';
+import { type JsonObject, stringMember, tryParseJson } from '../../json/json.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 
 /**

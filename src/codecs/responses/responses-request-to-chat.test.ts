@@ -1,12 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-} from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { reasoningItem } from './reasoning-item.js';
 import { responsesRequestToChat } from './responses-request-to-chat.js';
 

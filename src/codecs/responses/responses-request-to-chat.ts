@@ -1,10 +1,4 @@
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-} from '../../providers/shared/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { thinkingBlocksOf } from './reasoning-item.js';
 
 /**

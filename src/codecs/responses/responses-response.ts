@@ -1,4 +1,4 @@
-import { arrayMember, type JsonObject, recordMember, stringMember } from '../../providers/shared/json.js';
+import { arrayMember, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { responsesUsageBody, type UsageMeta } from '../shared/usage-body.js';
 
 export interface ResponsesMeta extends UsageMeta {

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../providers/shared/json.js';
+import type { JsonObject } from '../../json/json.js';
 import { outputTextPart, refusalPart } from './chat-to-responses-result.js';
 
 /** The state of the output items of one translated Responses stream (`chat-stream-to-responses-events`). */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { badRequest } from '../../errors/gateway-error.js';
-import { isRecord, type JsonObject } from '../../providers/shared/json.js';
+import { isRecord, type JsonObject } from '../../json/json.js';
 
 /**
  * Validates a request body against an endpoint's schema and returns the ORIGINAL object (so that every

@@ -1,4 +1,4 @@
-import { isRecord, recordMember, stringMember } from '../../providers/shared/json.js';
+import { isRecord, recordMember, stringMember } from '../../json/json.js';
 
 /** What one streamed chat `tool_calls[]` delta says. */
 export interface ToolCallDelta {

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../providers/shared/json.js';
+import type { JsonObject } from '../../json/json.js';
 
 /**
  * A realistic tool list of an assistant wired to many services (33 function tools), in chat completions

@@ -85,7 +85,7 @@ describe('Anthropic adapter: answers', () => {
       request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy',
     });
     const overloaded = upstreamStatusError(529, body, 'claude-cloud');
-    expect(overloaded).toMatchObject({ status: 502, retryable: true, extra: { upstream_status: 529 } });
+    expect(overloaded).toMatchObject({ status: 502, retryable: true, upstreamStatus: 529 });
     expect(overloaded.message).toBe('Provider claude-cloud answered 529: Overloaded');
     const invalid = upstreamStatusError(
       400,

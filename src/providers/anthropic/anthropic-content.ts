@@ -1,4 +1,4 @@
-import { isRecord, type JsonObject, recordMember, stringMember } from '../shared/json.js';
+import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { Warnings } from './anthropic-warnings.js';
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { JsonObject } from '../shared/json.js';
+import type { JsonObject } from '../../json/json.js';
 import { toMessagesRequest } from './anthropic-request.js';
 
 const fixture = (name: string): JsonObject =>

@@ -6,7 +6,7 @@ import {
   recordMember,
   stringMember,
   tryParseJson,
-} from '../shared/json.js';
+} from '../../json/json.js';
 import { contentBlocks, systemBlocks, withMessageCacheControl } from './anthropic-content.js';
 import type { Warnings } from './anthropic-warnings.js';
 

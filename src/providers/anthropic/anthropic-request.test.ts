@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../shared/json.js';
+import type { JsonObject } from '../../json/json.js';
 import { DEFAULT_MAX_TOKENS, JSON_OBJECT_INSTRUCTION, toMessagesRequest } from './anthropic-request.js';
 
 /** `null`: the catalog has no maximum for the model. */

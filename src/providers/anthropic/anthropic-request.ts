@@ -1,4 +1,4 @@
-import { isRecord, type JsonObject, recordMember, stringMember } from '../shared/json.js';
+import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { toConversation } from './anthropic-messages.js';
 import { toToolSettings } from './anthropic-tools.js';
 import { Warnings } from './anthropic-warnings.js';

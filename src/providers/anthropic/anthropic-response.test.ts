@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../accounting/usage.js';
-import { arrayMember, isRecord, type JsonObject } from '../shared/json.js';
+import { arrayMember, isRecord, type JsonObject } from '../../json/json.js';
 import { finishReason, isMessage, toChatCompletion, usageFromMessages } from './anthropic-response.js';
 
 const fixture = (name: string): JsonObject =>

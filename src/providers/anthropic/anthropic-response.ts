@@ -1,5 +1,12 @@
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
-import { arrayMember, count, isRecord, type JsonObject, recordMember, stringMember } from '../shared/json.js';
+import {
+  arrayMember,
+  count,
+  isRecord,
+  type JsonObject,
+  recordMember,
+  stringMember,
+} from '../../json/json.js';
 
 /**
  * Usage of a Messages answer in the gateway's convention: Anthropic reports cache reads and cache writes

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
 import { GatewayError } from '../../errors/gateway-error.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import {
   collect,
   fakeUpstreamClient,
@@ -10,7 +11,6 @@ import {
   testProvider,
 } from '../../test-support/fake-upstream-client.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
-import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../shared/json.js';
 import { createAnthropicAdapter } from './anthropic-adapter.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
@@ -208,7 +208,8 @@ describe('Anthropic stream translation', () => {
       type: 'upstream_error',
       retryable: true,
       message: 'Provider claude-cloud failed mid-stream: Overloaded',
-      extra: { provider: 'claude-cloud', upstream_error_type: 'overloaded_error' },
+      provider: 'claude-cloud',
+      upstreamType: 'overloaded_error',
     });
   });
 

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
+import { isRecord, type JsonObject, recordMember, stringMember, tryParseJson } from '../../json/json.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
-import { isRecord, type JsonObject, recordMember, stringMember, tryParseJson } from '../shared/json.js';
 import { upstreamInvalid } from '../shared/upstream-errors.js';
 import { finishReason, matchedStop, usageFromMessages } from './anthropic-response.js';
 
@@ -230,6 +230,7 @@ function streamError(providerId: string, error: JsonObject | undefined): Gateway
     code: null,
     type: 'upstream_error',
     retryable: true,
-    extra: { provider: providerId, upstream_error_type: stringMember(error, 'type') ?? null },
+    provider: providerId,
+    upstreamType: stringMember(error, 'type'),
   });
 }

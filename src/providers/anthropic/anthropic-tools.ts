@@ -1,4 +1,4 @@
-import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../shared/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { Warnings } from './anthropic-warnings.js';
 
 export interface ToolSettings {

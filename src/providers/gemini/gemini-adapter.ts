@@ -1,6 +1,6 @@
 import type { ResolvedProvider } from '../../catalog/catalog.js';
+import { isRecord, type JsonObject } from '../../json/json.js';
 import type { ProviderAdapter, UpstreamCall } from '../provider-adapter.js';
-import { isRecord, type JsonObject } from '../shared/json.js';
 import { createJsonPoster } from '../shared/json-poster.js';
 import type { UpstreamClient } from '../shared/upstream-client.js';
 import { upstreamInvalid } from '../shared/upstream-errors.js';

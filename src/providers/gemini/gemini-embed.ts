@@ -1,7 +1,7 @@
 import { emptyUsage } from '../../accounting/usage.js';
 import { badRequest } from '../../errors/gateway-error.js';
+import { arrayMember, count, isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import type { JsonResult } from '../provider-adapter.js';
-import { arrayMember, count, isRecord, type JsonObject, recordMember } from '../shared/json.js';
 import { upstreamInvalid } from '../shared/upstream-errors.js';
 import { Warnings } from './gemini-warnings.js';
 

@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
-import { type JsonObject, recordMember, stringMember } from '../shared/json.js';
+import { type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { Warnings } from './gemini-warnings.js';
 
 /** Media types by file extension, for URLs Gemini receives as `fileData` (which should carry one). */

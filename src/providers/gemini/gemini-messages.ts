@@ -6,7 +6,7 @@ import {
   recordMember,
   stringMember,
   tryParseJson,
-} from '../shared/json.js';
+} from '../../json/json.js';
 import { contentPart } from './gemini-media.js';
 import type { Warnings } from './gemini-warnings.js';
 

@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
-import { arrayMember, type JsonObject, recordMember, stringMember } from '../shared/json.js';
+import { arrayMember, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { toGeminiConversation } from './gemini-messages.js';
 import { toGeminiTools } from './gemini-tools.js';
 import { Warnings } from './gemini-warnings.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { arrayMember, isRecord, type JsonObject, recordMember } from '../shared/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import { toChatCompletion } from './gemini-response.js';
 
 const fixture = (name: string): JsonObject =>

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../../errors/gateway-error.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { JsonResult } from '../provider-adapter.js';
-import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../shared/json.js';
 import { upstreamInvalid } from '../shared/upstream-errors.js';
 import { chatUsageOf, usageFromGemini } from './gemini-usage.js';
 import { Warnings } from './gemini-warnings.js';
@@ -84,7 +84,8 @@ export function promptBlocked(response: JsonObject, providerId: string): Gateway
     status: 400,
     code: 'BAD_REQUEST',
     type: 'invalid_request_error',
-    extra: { provider: providerId, block_reason: reason },
+    provider: providerId,
+    upstreamType: reason,
   });
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
+import { arrayMember, isRecord, recordMember } from '../../json/json.js';
 import {
   collect,
   fakeUpstreamClient,
@@ -9,7 +10,6 @@ import {
   testProvider,
 } from '../../test-support/fake-upstream-client.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
-import { arrayMember, isRecord, recordMember } from '../shared/json.js';
 import { createGeminiAdapter } from './gemini-adapter.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');

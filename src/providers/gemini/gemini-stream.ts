@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../accounting/usage.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { ChatStreamPart } from '../provider-adapter.js';
 import {
   arrayMember,
   isRecord,
@@ -9,7 +8,8 @@ import {
   recordMember,
   stringMember,
   tryParseJson,
-} from '../shared/json.js';
+} from '../../json/json.js';
+import type { ChatStreamPart } from '../provider-adapter.js';
 import { upstreamInvalid, upstreamMessage } from '../shared/upstream-errors.js';
 import { finishReason, promptBlocked, readParts } from './gemini-response.js';
 import { usageFromGemini } from './gemini-usage.js';
@@ -119,6 +119,6 @@ function midStreamError(providerId: string, data: string): GatewayError {
     code: null,
     type: 'upstream_error',
     retryable: true,
-    extra: { provider: providerId },
+    provider: providerId,
   });
 }

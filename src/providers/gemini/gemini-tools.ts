@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
-import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../shared/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { Warnings } from './gemini-warnings.js';
 
 export interface GeminiTools {

@@ -1,5 +1,5 @@
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
-import { count, type JsonObject } from '../shared/json.js';
+import { count, type JsonObject } from '../../json/json.js';
 
 /**
  * Usage of a Gemini answer (`usageMetadata`) in the gateway's convention.

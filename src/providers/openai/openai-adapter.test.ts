@@ -164,7 +164,7 @@ describe('OpenAI adapter: bodies in', () => {
       const error = upstreamStatusError(status, '{"error":{"message":"x"}}', 'p', '7');
       expect(error.retryable).toBe(true);
       expect(error.status).toBe(502);
-      expect(error.extra).toMatchObject({ upstream_status: status, retry_after_ms: 7000 });
+      expect(error).toMatchObject({ upstreamStatus: status, retryAfterMs: 7000 });
     },
   );
 });

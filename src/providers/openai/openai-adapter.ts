@@ -1,5 +1,6 @@
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import { GatewayError } from '../../errors/gateway-error.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../../json/json.js';
 import type {
   ChatStreamPart,
   JsonResult,
@@ -8,7 +9,6 @@ import type {
   StreamResult,
   UpstreamCall,
 } from '../provider-adapter.js';
-import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../shared/json.js';
 import { createJsonPoster } from '../shared/json-poster.js';
 import { sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody, type UpstreamClient } from '../shared/upstream-client.js';
@@ -176,6 +176,6 @@ function midStreamError(providerId: string, data: string): GatewayError {
     code: null,
     type: 'upstream_error',
     retryable: true,
-    extra: { provider: providerId },
+    provider: providerId,
   });
 }

@@ -1,5 +1,5 @@
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
-import { count, recordMember } from '../shared/json.js';
+import { count, recordMember } from '../../json/json.js';
 
 /** Usage of a chat completion or embeddings answer (OpenAI and compatible providers). */
 export function usageFromChat(usage: unknown): Usage {

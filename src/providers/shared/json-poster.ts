@@ -1,8 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
+import type { JsonObject } from '../../json/json.js';
+import { tryParseJson } from '../../json/json.js';
 import type { UpstreamCall } from '../provider-adapter.js';
-import type { JsonObject } from './json.js';
-import { tryParseJson } from './json.js';
 import { sseEvents } from './sse-events.js';
 import { classifyFailure, type UpstreamClient, type UpstreamResponse } from './upstream-client.js';
 import { upstreamInvalid } from './upstream-errors.js';

@@ -1,12 +1,7 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
-import { GatewayError } from '../../errors/gateway-error.js';
+import { GatewayError, requestCancelled } from '../../errors/gateway-error.js';
 import type { UpstreamCall } from '../provider-adapter.js';
-import {
-  requestCancelled,
-  upstreamStatusError,
-  upstreamTimeout,
-  upstreamUnreachable,
-} from './upstream-errors.js';
+import { upstreamStatusError, upstreamTimeout, upstreamUnreachable } from './upstream-errors.js';
 
 /**
  * The HTTP client adapters use: undici with keep-alive connection pools (the global `fetch` costs several

@@ -1,5 +1,5 @@
 import { GatewayError } from '../../errors/gateway-error.js';
-import { isRecord, recordMember, stringMember, tryParseJson } from './json.js';
+import { isRecord, recordMember, stringMember, tryParseJson } from '../../json/json.js';
 
 /** Upstream statuses that are the caller's fault: returned as they are, never retried elsewhere. */
 const CALLER_FAULT = new Set([400, 409, 413, 415, 422]);
@@ -33,7 +33,8 @@ export function upstreamStatusError(
       status,
       code: 'BAD_REQUEST',
       type: 'invalid_request_error',
-      extra: { provider: providerId, upstream_status: status },
+      provider: providerId,
+      upstreamStatus: status,
     });
   }
   const retryAfterMs = parseRetryAfter(retryAfterHeader);
@@ -42,11 +43,9 @@ export function upstreamStatusError(
     code: null,
     type: 'upstream_error',
     retryable: true,
-    extra: {
-      provider: providerId,
-      upstream_status: status,
-      ...(retryAfterMs ? { retry_after_ms: retryAfterMs } : {}),
-    },
+    provider: providerId,
+    upstreamStatus: status,
+    retryAfterMs,
   });
 }
 
@@ -65,7 +64,7 @@ export const upstreamTimeout = (providerId: string, timeoutMs: number): GatewayE
     code: null,
     type: 'upstream_timeout',
     retryable: true,
-    extra: { provider: providerId },
+    provider: providerId,
   });
 
 export const upstreamUnreachable = (providerId: string, cause: unknown): GatewayError =>
@@ -74,7 +73,7 @@ export const upstreamUnreachable = (providerId: string, cause: unknown): Gateway
     code: null,
     type: 'upstream_error',
     retryable: true,
-    extra: { provider: providerId },
+    provider: providerId,
     cause,
   });
 
@@ -85,14 +84,7 @@ export const upstreamInvalid = (providerId: string, what: string): GatewayError 
     code: null,
     type: 'upstream_error',
     retryable: true,
-    extra: { provider: providerId },
-  });
-
-export const requestCancelled = (): GatewayError =>
-  new GatewayError('The request was cancelled by the client.', {
-    status: 499,
-    code: null,
-    type: 'request_cancelled',
+    provider: providerId,
   });
 
 function describe(cause: unknown): string {

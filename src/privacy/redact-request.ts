@@ -1,5 +1,5 @@
-import type { RedactSettings } from '../../gateway-settings/gateway-settings.js';
-import { isRecord, type JsonObject } from '../../providers/shared/json.js';
+import type { RedactSettings } from '../gateway-settings/gateway-settings.js';
+import { isRecord, type JsonObject } from '../json/json.js';
 import { createScrub, type Scrub, scrubArguments, scrubContent } from './redact-content.js';
 import { createRedactor, type RedactCounts } from './redact-text.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RedactSettings } from '../../gateway-settings/gateway-settings.js';
+import type { RedactSettings } from '../gateway-settings/gateway-settings.js';
 import { createRedactor, redactText } from './redact-text.js';
 
 const ALL: RedactSettings = {

@@ -1,8 +1,7 @@
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
-import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import { GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
-import { requestCancelled } from '../providers/shared/upstream-errors.js';
-import type { AttemptRecord } from '../records/generation-record.js';
+import type { AttemptRecord } from './attempt-record.js';
 
 export interface ExecuteOptions<T> {
   plan: readonly ResolvedEndpoint[];
@@ -83,8 +82,7 @@ function outcomeOf(error: GatewayError): AttemptRecord['outcome'] {
 }
 
 function upstreamStatus(error: GatewayError): number | null {
-  const status = error.extra?.upstream_status;
-  return typeof status === 'number' ? status : null;
+  return error.upstreamStatus ?? null;
 }
 
 function allFailed(errors: GatewayError[], attempts: AttemptRecord[]): GatewayError {
@@ -98,6 +96,6 @@ function allFailed(errors: GatewayError[], attempts: AttemptRecord[]): GatewayEr
     status: allTimedOut ? 504 : 502,
     code: null,
     type: allTimedOut ? 'upstream_timeout' : 'upstream_error',
-    extra: { attempts },
+    attempts,
   });
 }

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { isRecord } from '../providers/shared/json.js';
+import { isRecord } from '../json/json.js';
 import type { HealthTracker, Sample } from './health-tracker.js';
 
 const WINDOW_MS = 31 * 60_000;

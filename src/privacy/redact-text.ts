@@ -1,4 +1,4 @@
-import type { RedactSettings } from '../../gateway-settings/gateway-settings.js';
+import type { RedactSettings } from '../gateway-settings/gateway-settings.js';
 import { customTermDetector } from './custom-detector.js';
 import type { Detector, DetectorSwitch, Match } from './detector.js';
 import { emailDetector, ipDetector, macDetector, ssnDetector, uuidDetector } from './identifier-detectors.js';

@@ -1,4 +1,4 @@
-import type { RedactSettings } from '../../gateway-settings/gateway-settings.js';
+import type { RedactSettings } from '../gateway-settings/gateway-settings.js';
 
 /** The boolean switches of `gateway.redact`, one per built-in detector. */
 export type DetectorSwitch = Exclude<keyof RedactSettings, 'custom'>;

@@ -1,4 +1,4 @@
-import { isRecord, type JsonObject, tryParseJson } from '../../providers/shared/json.js';
+import { isRecord, type JsonObject, tryParseJson } from '../json/json.js';
 import type { RedactCounts, Redactor } from './redact-text.js';
 
 /**
