@@ -10,22 +10,22 @@ import { countMessageTokens } from '../endpoints/messages-count-tokens.js';
 import { getGeneration, getModel, listModels } from '../endpoints/read-endpoints.js';
 import { responses } from '../endpoints/responses.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
-import { readJsonBody } from '../http/read-json-body.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendError, sendJson } from '../http/respond.js';
 import { createRouter } from '../http/router.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
-import { type InferenceRun, runInference } from '../pipeline/run-inference.js';
+import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
+import { runRequest } from '../pipeline/run-request.js';
 import type { AppDeps } from './app-deps.js';
 
 type Handler =
   | { auth: false; run: (ctx: RequestContext, deps: AppDeps) => void | Promise<void> }
-  | { auth: true; run: (ctx: RequestContext, deps: AppDeps, principal: Principal) => void | Promise<void> }
-  | { auth: true; inference: (run: InferenceRun, body: unknown) => Promise<void> };
+  | { auth: true; run: (ctx: RequestContext, deps: AppDeps, principal: Principal) => void | Promise<void> };
 
-const inference = (handler: (run: InferenceRun, body: unknown) => Promise<void>): Handler => ({
+/** An inference endpoint: its codec run through the one request pipeline. */
+const inference = <R extends ParsedRequest, Part>(endpoint: Endpoint<R, Part>): Handler => ({
   auth: true,
-  inference: handler,
+  run: (ctx, deps, principal) => runRequest(ctx, deps, principal, endpoint),
 });
 
 const route = createRouter<Handler>([
@@ -38,7 +38,7 @@ const route = createRouter<Handler>([
   { method: 'POST', pattern: '/v1/responses', handler: inference(responses) },
   { method: 'POST', pattern: '/v1/embeddings', handler: inference(embeddings) },
   { method: 'POST', pattern: '/v1/images/generations', handler: inference(images) },
-  { method: 'POST', pattern: '/v1/messages', handler: { auth: true, run: messages } },
+  { method: 'POST', pattern: '/v1/messages', handler: inference(messages) },
   { method: 'POST', pattern: '/v1/messages/count_tokens', handler: { auth: true, run: countMessageTokens } },
   { method: 'GET', pattern: '/v1/models', handler: { auth: true, run: listModels } },
   { method: 'GET', pattern: '/v1/models/{id+}', handler: { auth: true, run: getModel } },
@@ -100,11 +100,5 @@ async function handle(ctx: RequestContext, deps: AppDeps): Promise<void> {
   if (!handler.auth) return handler.run(ctx, deps);
   const principal = await deps.authenticate(ctx.req);
   await enforceRateLimit(deps.limiter, principal, ctx.headers);
-  if ('inference' in handler) {
-    return runInference(ctx, deps, principal, async (run) => {
-      const body = await readJsonBody(ctx.req, deps.config.server.maxBodyBytes);
-      await handler.inference(run, body);
-    });
-  }
   return handler.run(ctx, deps, principal);
 }

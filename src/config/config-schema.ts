@@ -95,6 +95,8 @@ const serverSchema = z.strictObject({
   keepAliveIntervalMs: z.number().int().positive().default(2_000),
   /** Default time to the first byte of an upstream answer, when a provider sets no `timeoutMs`. */
   upstreamTimeoutMs: z.number().int().positive().default(60_000),
+  /** A stream whose client read nothing for this long is ended and its upstream cancelled. */
+  stalledClientTimeoutMs: z.number().int().positive().default(120_000),
   /**
    * Keep Responses conversations (prompt and completion text) so that `previous_response_id` works. Off by
    * default: the gateway stores no text unless the operator turns this on.

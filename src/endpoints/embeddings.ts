@@ -1,35 +1,39 @@
 import { finalizeEmbeddings } from '../codecs/embeddings/embeddings-response.js';
 import { parseEmbeddingsRequest } from '../codecs/embeddings/parse-embeddings-request.js';
-import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { internalError } from '../errors/gateway-error.js';
-import { defaultGatewaySettings } from '../gateway-settings/gateway-settings.js';
-import { sendJson } from '../http/respond.js';
-import { account } from '../pipeline/account.js';
-import { dispatch } from '../pipeline/dispatch.js';
+import { PROVIDER_MEMBERS, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
+import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
 import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
-import { reserveSpend } from '../pipeline/reserve-spend.js';
-import { planFor, resolveModel } from '../pipeline/resolve-model.js';
-import type { InferenceRun } from '../pipeline/run-inference.js';
-import { warningsHeader } from '../pipeline/warnings.js';
 
-/** POST /v1/embeddings; string, string array or token input; float or base64 encoding. */
-export async function embeddings(run: InferenceRun, body: unknown): Promise<void> {
-  const request = parseEmbeddingsRequest(body);
-  const model = resolveModel(run.deps.catalog, request.model, 'embeddings');
-  run.tracker.model = model.id;
-  const plan = planFor(run, model, 'embeddings', defaultGatewaySettings);
-  await reserveSpend(run, plan, () => ({ promptTokens: promptTokenBound(request.input), outputTokens: 0 }));
-  const { value, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) => {
-    if (!adapter.embed) throw internalError(`Provider ${endpoint.provider} cannot embed.`);
-    return adapter.embed(upstreamBody(request, endpoint.model), call);
-  });
-  run.tracker.markFirstToken();
-  const meta = account(run, endpoint, value.usage);
-  const answer = finalizeEmbeddings(value.body, {
-    model: model.id,
-    encoding: request.encoding_format ?? 'float',
-    promptTokens: value.usage.inputTokens,
-    costNano: meta.costNano,
-  });
-  sendJson(run.ctx.res, 200, answer, warningsHeader(run.ctx.headers, value.warnings));
+interface EmbeddingsParsed extends ParsedRequest {
+  encoding: 'float' | 'base64';
 }
+
+/**
+ * POST /v1/embeddings; string, string array or token input; float or base64 encoding. Of the `gateway`
+ * object it takes the provider choices (`zdr`, `order`, `only`).
+ */
+export const embeddings: Endpoint<EmbeddingsParsed, never> = {
+  kind: 'embeddings',
+  parse(body) {
+    const request = parseEmbeddingsRequest(body);
+    return {
+      body: request,
+      settings: parseGatewaySettings(request.gateway, PROVIDER_MEMBERS),
+      stream: false,
+      encoding: request.encoding_format ?? 'float',
+    };
+  },
+  worstCase: (_request, sent) => ({ promptTokens: promptTokenBound(sent.input), outputTokens: 0 }),
+  call(adapter, body, call) {
+    if (!adapter.embed) throw internalError(`Provider ${call.provider.id} cannot embed.`);
+    return adapter.embed(body, call);
+  },
+  answer: (result, meta, { request }) =>
+    finalizeEmbeddings(result.body, {
+      model: meta.model,
+      encoding: request.encoding,
+      promptTokens: result.usage.inputTokens,
+      costNano: meta.costNano,
+    }),
+};

@@ -7,7 +7,7 @@ import { readJsonBody } from '../http/read-json-body.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendJson } from '../http/respond.js';
 import { loadTokenCounter } from '../optimizations/count-tokens.js';
-import { resolveModel } from '../pipeline/resolve-model.js';
+import { resolveModel } from '../preparation/resolve-model.js';
 
 /**
  * POST /v1/messages/count_tokens: `{input_tokens}` of a Messages request, counted with GPT-4o's tokenizer on

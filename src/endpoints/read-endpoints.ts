@@ -3,7 +3,7 @@ import type { Principal } from '../auth/authenticate.js';
 import { modelNotFound, notFound } from '../errors/gateway-error.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendJson } from '../http/respond.js';
-import { isCallable } from '../pipeline/resolve-model.js';
+import { isCallable } from '../provider-routing/plan-providers.js';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { modelView } from './model-view.js';
 

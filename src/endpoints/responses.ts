@@ -1,4 +1,3 @@
-import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import { chatStreamToResponsesEvents } from '../codecs/responses/chat-stream-to-responses-events.js';
 import { chatResultToResponse } from '../codecs/responses/chat-to-responses-result.js';
 import { imageOutputItem, responseWithImage } from '../codecs/responses/image-answer.js';
@@ -9,22 +8,13 @@ import {
   isTerminalEvent,
   responsesEventWriter,
 } from '../codecs/responses/responses-response.js';
-import { upstreamBody } from '../codecs/shared/parse-body.js';
-import type { UsageMeta } from '../codecs/shared/usage-body.js';
-import { type GatewayError, requestCancelled } from '../errors/gateway-error.js';
-import { type GatewaySettings, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
-import { sendJson } from '../http/respond.js';
-import { SseWriter } from '../http/sse-writer.js';
+import { usageFromResponses } from '../codecs/shared/read-usage.js';
+import type { GatewayError } from '../errors/gateway-error.js';
+import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
-import { account } from '../pipeline/account.js';
-import { keepConversation, resumeConversation } from '../pipeline/conversation-state.js';
-import { dispatch } from '../pipeline/dispatch.js';
-import { openStream } from '../pipeline/open-stream.js';
+import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
 import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
-import { DEFAULT_OUTPUT_BOUND, reserveSpend } from '../pipeline/reserve-spend.js';
-import type { InferenceRun } from '../pipeline/run-inference.js';
-import { warningsHeader } from '../pipeline/warnings.js';
-import { usageFromResponses } from '../providers/openai/openai-usage.js';
+import { DEFAULT_OUTPUT_BOUND } from '../pipeline/reserve-spend.js';
 import type {
   JsonResult,
   ProviderAdapter,
@@ -32,94 +22,57 @@ import type {
   StreamResult,
   UpstreamCall,
 } from '../providers/provider-adapter.js';
-import { generateImage } from '../smart-routing/generate-image.js';
-import { routeRequest } from '../smart-routing/route-request.js';
+import { keepConversation, resumeConversation } from './conversation-state.js';
+
+interface ResponsesParsed extends ParsedRequest {
+  previousId: string | null;
+  maxOutputTokens: number | undefined;
+}
 
 /**
- * POST /v1/responses, plain and streamed; natively where the provider has it, else through chat. A streamed
- * request opens its event stream first, so that keep-alive comments flow while routing and planning work.
+ * POST /v1/responses, plain and streamed; natively where the provider has it, else translated over chat.
+ * `previous_response_id` continues a conversation kept by the gateway (when the operator enabled it).
  */
-export async function responses(run: InferenceRun, body: unknown): Promise<void> {
-  const request = parseResponsesRequest(body);
-  const settings = parseGatewaySettings(request.gateway);
-  const previousId = typeof request.previous_response_id === 'string' ? request.previous_response_id : null;
-  const stream = request.stream === true ? openResponsesStream(run, previousId) : undefined;
-  const resumed = await resumeConversation(run, request);
-  const routed = await routeRequest(run, {
-    kind: 'responses',
-    request: resumed,
-    settings,
-    imageFallback: true,
-  });
-  if (routed.kind === 'image') return answerWithImage(run, routed, settings, stream);
-  const { model, plan, body: prepared } = routed;
-  await reserveSpend(run, plan, () => ({
+export const responses: Endpoint<ResponsesParsed, ResponsesStreamPart> = {
+  kind: 'responses',
+  conversation: 'responses',
+  async parse(body, run) {
+    const request = parseResponsesRequest(body);
+    const settings = parseGatewaySettings(request.gateway);
+    const previousId = typeof request.previous_response_id === 'string' ? request.previous_response_id : null;
+    return {
+      body: await resumeConversation(run, request),
+      settings,
+      stream: request.stream === true,
+      previousId,
+      maxOutputTokens: request.max_output_tokens,
+    };
+  },
+  worstCase: (request, sent, model) => ({
     promptTokens:
-      promptTokenBound(prepared.input) +
-      promptTokenBound(prepared.instructions) +
-      promptTokenBound(prepared.tools),
-    outputTokens: request.max_output_tokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
-  }));
-  if (stream) return streamResponses(run, stream, prepared, plan, settings);
-
-  const { value, endpoint } = await dispatch(run, plan, (adapter, target, call) =>
-    callResponses(adapter, upstreamBody(prepared, target.model), call),
-  );
-  run.tracker.markFirstToken();
-  run.tracker.warnings.push(...value.warnings);
-  const meta = account(run, endpoint, value.usage);
-  await keepConversation(run, prepared, arrayMember(value.body, 'output') ?? [], settings);
-  const answer = finalizeResponse(value.body, { ...meta, genId: run.tracker.genId, model: model.id });
-  answer.previous_response_id = previousId;
-  sendJson(run.ctx.res, 200, answer, warningsHeader(run.ctx.headers, run.tracker.warnings));
-}
-
-interface ResponsesStream {
-  sse: SseWriter;
-  write: ReturnType<typeof responsesEventWriter>;
-}
-
-function openResponsesStream(run: InferenceRun, previousId: string | null): ResponsesStream {
-  const { ctx, deps, tracker } = run;
-  tracker.streamed = true;
-  const sse = new SseWriter(ctx.res, ctx.headers, deps.config.server.keepAliveIntervalMs);
-  const write = responsesEventWriter(tracker.genId, () => tracker.model, previousId);
-  run.sse = sse;
-  run.streamError = (error) => writeStreamFailure(sse, write, error);
-  return { sse, write };
-}
-
-/** `imageGenerationModel`: the image comes back as an `image_generation_call` output item. */
-async function answerWithImage(
-  run: InferenceRun,
-  routed: { imageModel: string; prompt: string },
-  settings: GatewaySettings,
-  stream: ResponsesStream | undefined,
-): Promise<void> {
-  const image = await generateImage(run, routed.imageModel, routed.prompt, settings);
-  const item = imageOutputItem(image.base64, image.revisedPrompt);
-  const response = responseWithImage(run.tracker.genId, run.tracker.model, item, image.meta);
-  if (!stream) {
-    sendJson(run.ctx.res, 200, response, warningsHeader(run.ctx.headers, run.tracker.warnings));
-    return;
-  }
-  Object.assign(run.ctx.headers, warningsHeader({}, run.tracker.warnings));
-  const inProgress = { ...response, status: 'in_progress', output: [], usage: null, completed_at: null };
-  const events = [
-    { type: 'response.created', response: inProgress },
-    { type: 'response.in_progress', response: inProgress },
-    {
-      type: 'response.output_item.added',
-      output_index: 0,
-      item: { ...item, status: 'in_progress', result: null },
-    },
-    { type: 'response.output_item.done', output_index: 0, item },
-    { type: 'response.completed', response },
-  ];
-  for (const event of events)
-    stream.sse.raw(stream.write(event, event.type === 'response.completed' ? image.meta : undefined));
-  stream.sse.done();
-}
+      promptTokenBound(sent.input) + promptTokenBound(sent.instructions) + promptTokenBound(sent.tools),
+    outputTokens: request.maxOutputTokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
+  }),
+  call: callResponses,
+  async answer(result, meta, { run, request, sent }) {
+    await keepConversation(run, sent, arrayMember(result.body, 'output') ?? [], request.settings);
+    const answer = finalizeResponse(result.body, meta);
+    answer.previous_response_id = request.previousId;
+    return answer;
+  },
+  imageAnswer(image, meta) {
+    return responseWithImage(
+      meta.genId,
+      meta.model,
+      imageOutputItem(image.base64, image.revisedPrompt),
+      meta,
+    );
+  },
+  stream: {
+    open: (adapter, body, call) => callResponsesStream(adapter, body, call),
+    framer: responsesFramer,
+  },
+};
 
 /** Native Responses call, or the request translated to chat and the answer back. */
 async function callResponses(
@@ -153,68 +106,63 @@ async function callResponsesStream(
   };
 }
 
-async function streamResponses(
-  run: InferenceRun,
-  { sse, write }: ResponsesStream,
-  request: JsonObject,
-  plan: ResolvedEndpoint[],
-  settings: GatewaySettings,
-) {
-  const { ctx, tracker } = run;
-  const { value: stream, endpoint } = await dispatch(run, plan, (adapter, endpoint, call) =>
-    openStream(callResponsesStream(adapter, upstreamBody(request, endpoint.model), call), call),
-  );
-  tracker.warnings.push(...stream.warnings);
-  Object.assign(ctx.headers, warningsHeader({}, tracker.warnings));
-  try {
-    for (let next = stream.first; !next.done; next = await stream.reader.read()) {
-      if (sse.isClosed) throw requestCancelled();
-      const { event, usage } = next.value;
+/**
+ * The standard Responses events with our response id, model slug and gap-free `sequence_number`; the
+ * terminal event carries usage with cost. The conversation is kept before `response.completed` is sent.
+ */
+function responsesFramer(scope: StreamScope<ResponsesParsed>): StreamFramer<ResponsesStreamPart> {
+  const { run, request } = scope;
+  const write = responsesEventWriter(run.genId, scope.model, request.previousId);
+  return {
+    frame({ event, usage }, settle) {
       const type = stringMember(event, 'type') ?? '';
-      tracker.markFirstToken();
-      let meta: UsageMeta | undefined;
-      if (isTerminalEvent(type)) {
-        const response = recordMember(event, 'response');
-        meta = account(run, endpoint, usage ?? usageFromResponses(response?.usage));
-        if (type === 'response.completed') {
-          await keepConversation(run, request, arrayMember(response, 'output') ?? [], settings);
-        }
-      }
-      sse.raw(write(event, meta));
-    }
-  } catch (error) {
-    await stream.reader.cancel().catch(() => undefined);
-    throw error;
-  }
-  sse.done();
+      if (!isTerminalEvent(type)) return write(event);
+      const response = recordMember(event, 'response');
+      const meta = settle(usage ?? usageFromResponses(response?.usage));
+      if (type !== 'response.completed') return write(event, meta);
+      const output = arrayMember(response, 'output') ?? [];
+      return keepConversation(run, scope.sent(), output, request.settings).then(() => write(event, meta));
+    },
+    end: () => 'data: [DONE]\n\n',
+    error: (error) => failureFrames(write, error),
+    image(image, meta) {
+      const item = imageOutputItem(image.base64, image.revisedPrompt);
+      const response = responseWithImage(meta.genId, meta.model, item, meta);
+      const inProgress = { ...response, status: 'in_progress', output: [], usage: null, completed_at: null };
+      const events = [
+        { type: 'response.created', response: inProgress },
+        { type: 'response.in_progress', response: inProgress },
+        {
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { ...item, status: 'in_progress', result: null },
+        },
+        { type: 'response.output_item.done', output_index: 0, item },
+      ];
+      const frames = events.map((event) => write(event)).join('');
+      return `${frames}${write({ type: 'response.completed', response }, meta)}data: [DONE]\n\n`;
+    },
+  };
 }
 
 /** After the first byte: an `error` event, then `response.failed`, then `[DONE]` (contract §6). */
-function writeStreamFailure(
-  sse: SseWriter,
-  write: ReturnType<typeof responsesEventWriter>,
-  error: GatewayError,
-): void {
-  const body = error.toBody().error;
-  sse.raw(
-    write({
-      type: 'error',
-      code: error.code ?? error.type,
-      message: error.message,
-      param: error.param,
-      error: body,
-    }),
-  );
-  sse.raw(
-    write({
-      type: 'response.failed',
-      response: {
-        object: 'response',
-        status: 'failed',
-        error: { code: error.code ?? error.type, message: error.message },
-        output: [],
-      },
-    }),
-  );
-  sse.data('[DONE]');
+function failureFrames(write: ReturnType<typeof responsesEventWriter>, error: GatewayError): string {
+  const code = error.code ?? error.type;
+  const errorEvent = write({
+    type: 'error',
+    code,
+    message: error.message,
+    param: error.param,
+    error: error.toBody().error,
+  });
+  const failed = write({
+    type: 'response.failed',
+    response: {
+      object: 'response',
+      status: 'failed',
+      error: { code: error.code ?? error.type, message: error.message },
+      output: [],
+    },
+  });
+  return `${errorEvent}${failed}data: [DONE]\n\n`;
 }

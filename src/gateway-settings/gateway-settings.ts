@@ -68,10 +68,29 @@ export type RedactSettings = z.infer<typeof redactSchema>;
 /** Settings of a request that carries no `gateway` object. */
 export const defaultGatewaySettings: GatewaySettings = { mediaOptimization: false };
 
-/** Validates the request's `gateway` member; throws 400 INVALID_GATEWAY_SETTINGS naming the bad member. */
-export function parseGatewaySettings(value: unknown): GatewaySettings {
+/** A member of the `gateway` object. */
+export type GatewayMember = keyof z.infer<typeof gatewaySchema>;
+
+/** The members that choose providers: the only ones that make sense for embeddings and images. */
+export const PROVIDER_MEMBERS: ReadonlySet<GatewayMember> = new Set(['zdr', 'order', 'only']);
+
+/**
+ * Validates the request's `gateway` member; throws 400 INVALID_GATEWAY_SETTINGS naming the bad member. An
+ * endpoint that takes only some members (`accepted`) rejects the others by name, rather than ignoring them.
+ */
+export function parseGatewaySettings(value: unknown, accepted?: ReadonlySet<GatewayMember>): GatewaySettings {
   if (value === undefined || value === null) return defaultGatewaySettings;
   if (!isRecord(value)) throw invalidGatewaySettings('gateway must be an object.', 'gateway');
+  if (accepted) {
+    const names: ReadonlySet<string> = accepted;
+    const member = Object.keys(value).find((key) => key in gatewaySchema.shape && !names.has(key));
+    if (member !== undefined) {
+      throw invalidGatewaySettings(
+        `gateway.${member} does not apply to this endpoint; it takes only ${[...accepted].join(', ')}.`,
+        `gateway.${member}`,
+      );
+    }
+  }
   const result = gatewaySchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];

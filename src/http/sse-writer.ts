@@ -6,12 +6,17 @@ import type { ServerResponse } from 'node:http';
  * until the turn ends), which saves a system call per event on fast streams. Until the first event,
  * `: keep-alive` comments go out every `keepAliveMs` (the headers are sent with the first of either), so a
  * request that fails before anything was written still gets a proper HTTP error status.
+ *
+ * Backpressure: `data` and `raw` answer false once the socket's buffer is full; the caller then waits for
+ * `drained()` before it reads more from the upstream, so a client that does not read costs a bounded buffer.
  */
 export class SseWriter {
   private timer: NodeJS.Timeout | undefined;
   private headersSent = false;
   private closed = false;
   private corked = false;
+  /** True after a write found the client's buffer full, until it drains. */
+  private needDrain = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -36,22 +41,42 @@ export class SseWriter {
     this.write(`: ${text}\n\n`);
   }
 
-  /** `data: <json>` */
-  data(json: string): void {
+  /** `data: <json>`; false when the client's buffer is full (wait for `drained()`). */
+  data(json: string): boolean {
     this.stopKeepAlive();
-    this.write(`data: ${json}\n\n`);
+    return this.write(`data: ${json}\n\n`);
   }
 
-  /** An already framed event (e.g. `event: x\ndata: y\n\n`). */
-  raw(frame: string): void {
+  /** An already framed event (e.g. `event: x\ndata: y\n\n`); false when the client's buffer is full. */
+  raw(frame: string): boolean {
     this.stopKeepAlive();
-    this.write(frame);
+    return this.write(frame);
   }
 
-  /** Ends the stream with `data: [DONE]`. */
-  done(): void {
-    this.data('[DONE]');
-    this.end();
+  /**
+   * Resolves once the client read what was buffered; rejects with `onStall()`'s error when it read nothing
+   * for `stalledMs`, or with `onClose()`'s when it went away.
+   */
+  drained(stalledMs: number, onStall: () => Error, onClose: () => Error): Promise<void> {
+    this.uncork();
+    if (!this.needDrain) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const done = (error?: Error) => {
+        clearTimeout(timer);
+        this.res.off('drain', onDrain);
+        this.res.off('close', onClosed);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onDrain = () => {
+        this.needDrain = false;
+        done();
+      };
+      const onClosed = () => done(onClose());
+      const timer = setTimeout(() => done(onStall()), stalledMs);
+      this.res.on('drain', onDrain);
+      this.res.on('close', onClosed);
+    });
   }
 
   end(): void {
@@ -63,20 +88,29 @@ export class SseWriter {
     this.res.end();
   }
 
+  /** Cuts the connection (a client that stopped reading cannot be sent a proper end). */
+  destroy(): void {
+    this.stopKeepAlive();
+    this.closed = true;
+    this.res.destroy();
+  }
+
   stopKeepAlive(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
 
-  private write(text: string): void {
-    if (this.isClosed) return;
+  private write(text: string): boolean {
+    if (this.isClosed) return true;
     if (!this.headersSent) this.sendHeaders();
     if (!this.corked) {
       this.corked = true;
       this.res.cork();
       setImmediate(this.uncork);
     }
-    this.res.write(text);
+    const ok = this.res.write(text);
+    if (!ok) this.needDrain = true;
+    return ok;
   }
 
   private readonly uncork = (): void => {

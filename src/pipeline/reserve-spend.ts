@@ -3,7 +3,7 @@ import { emptyUsage } from '../accounting/usage.js';
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { monthOf } from '../limits/limiter.js';
-import type { InferenceRun } from './run-inference.js';
+import type { Reservation, Run } from './run.js';
 
 export interface WorstCase {
   promptTokens: number;
@@ -16,16 +16,16 @@ export interface WorstCase {
 export const DEFAULT_OUTPUT_BOUND = 32_768;
 
 /**
- * Reserves the request's worst-case cost (computed only when the organization has a cap) (at the most expensive endpoint of the plan) against the
- * organization's monthly cap, before anything is sent upstream. Over the cap: 402 EXCEEDS_MONTHLY_LIMIT.
- * `runInference` settles the reservations to the actual cost when the request ends, whatever happened (a
- * request may hold two: its planner's and its executor's).
+ * Reserves the worst-case cost (computed only when the organization has a cap), at the most expensive
+ * endpoint of the plan, against the organization's monthly cap, before anything is sent upstream. Over the
+ * cap: 402 EXCEEDS_MONTHLY_LIMIT. The pipeline settles every reservation when the request ends.
  */
 export async function reserveSpend(
-  run: InferenceRun,
+  run: Run,
+  role: Reservation['role'],
   plan: readonly ResolvedEndpoint[],
   worstCase: () => WorstCase,
-) {
+): Promise<void> {
   const cap = run.principal.org.monthlyLimitUsd;
   const capNano = run.principal.monthlyLimitNano;
   if (cap === null || capNano === null) return;
@@ -47,5 +47,18 @@ export async function reserveSpend(
       { status: 402, code: 'EXCEEDS_MONTHLY_LIMIT', type: 'payment_required' },
     );
   }
-  run.reservations.push(result.reservationId);
+  run.reservations.push({ id: result.reservationId, role });
+}
+
+/**
+ * Settles the request's reservations when it ends, whatever happened: the executor's reservation takes the
+ * whole actual cost (executor plus planner), the planner's is released. Failures are logged, never thrown.
+ */
+export async function settleSpend(run: Run, totalCostNano: number): Promise<void> {
+  const charged = run.reservations.find((r) => r.role === 'executor') ?? run.reservations[0];
+  for (const reservation of run.reservations) {
+    await run.deps.limiter
+      .settle(reservation.id, reservation === charged ? totalCostNano : 0)
+      .catch((error: unknown) => run.deps.log(`settling spend of ${run.genId} failed: ${String(error)}`));
+  }
 }

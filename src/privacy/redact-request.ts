@@ -1,3 +1,4 @@
+import type { RequestKind } from '../codecs/request-kind.js';
 import type { RedactSettings } from '../gateway-settings/gateway-settings.js';
 import { isRecord, type JsonObject } from '../json/json.js';
 import { createScrub, type Scrub, scrubArguments, scrubContent } from './redact-content.js';
@@ -120,4 +121,25 @@ export function redactContent(
 ): { content: unknown; counts: RedactCounts } {
   const { scrub, counts } = createScrub(createRedactor(settings));
   return { content: scrubContent(content, scrub), counts: counts() };
+}
+
+/**
+ * The redaction step of the pipeline, first of the preparation so that nothing after it (scorers that call
+ * models, providers, stored conversation state) ever sees the original values. A new request; the
+ * original is kept.
+ */
+export function redactRequest(
+  kind: RequestKind,
+  body: JsonObject,
+  redact: RedactSettings | undefined,
+): JsonObject {
+  if (!redact) return body;
+  if (kind === 'chat') {
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    return { ...body, messages: redactChatMessages(messages, redact).messages };
+  }
+  const { input, instructions } = redactResponsesInput(body.input, body.instructions, redact);
+  const redacted: JsonObject = { ...body, input };
+  if (instructions !== undefined) redacted.instructions = instructions;
+  return redacted;
 }

@@ -31,15 +31,19 @@ export interface PlanInput {
  * - `order` puts its providers first, in its order; the rest follow, ranked by health: uptime, then latency,
  *   then catalog order.
  * - Providers cooling down (after a 429 or repeated failures) go last, whatever `order` says.
- * An empty result caused by `only`/`zdr` is 400 INVALID_GATEWAY_SETTINGS; a model no provider can serve for
+ * A provider in `only` or `order` that does not exist, or an empty result caused by `only`/`zdr`, is 400 INVALID_GATEWAY_SETTINGS; a model no provider can serve for
  * this endpoint is 404 MODEL_NOT_FOUND.
  */
 export function planAttempts(input: PlanInput): ResolvedEndpoint[] {
-  for (const id of input.only ?? []) {
-    if (!input.knownProviders.has(id)) {
+  for (const [member, ids] of [
+    ['only', input.only],
+    ['order', input.order],
+  ] as const) {
+    const unknown = ids?.find((id) => !input.knownProviders.has(id));
+    if (unknown !== undefined) {
       throw invalidGatewaySettings(
-        `gateway.only names provider "${id}", which does not exist.`,
-        'gateway.only',
+        `gateway.${member} names provider "${unknown}", which does not exist.`,
+        `gateway.${member}`,
       );
     }
   }

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLANNER_INSTRUCTION } from '../../src/smart-routing/planner-prompt.js';
+import { PLANNER_INSTRUCTION } from '../../src/preparation/planner-prompt.js';
 import {
   startTestGateway,
   TEST_KEY,

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
-import { usageFromChat } from '../../providers/openai/openai-usage.js';
 import type { ChatStreamPart } from '../../providers/provider-adapter.js';
+import { usageFromChat } from '../shared/read-usage.js';
 import {
   chatStreamToMessagesEvents,
   type MessagesStreamPart,

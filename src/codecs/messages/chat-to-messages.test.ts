@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
 import { isRecord, type JsonObject } from '../../json/json.js';
-import { usageFromChat } from '../../providers/openai/openai-usage.js';
+import { usageFromChat } from '../shared/read-usage.js';
 import type { UsageMeta } from '../shared/usage-body.js';
 import { chatToMessages, messagesUsage } from './chat-to-messages.js';
 

@@ -1,4 +1,5 @@
 import type { ResolvedProvider } from '../../catalog/catalog.js';
+import { usageFromChat, usageFromResponses } from '../../codecs/shared/read-usage.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../../json/json.js';
 import type {
@@ -13,7 +14,6 @@ import { createJsonPoster } from '../shared/json-poster.js';
 import { sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody, type UpstreamClient } from '../shared/upstream-client.js';
 import { upstreamInvalid, upstreamMessage } from '../shared/upstream-errors.js';
-import { usageFromChat, usageFromResponses } from './openai-usage.js';
 
 /**
  * Adapter for the OpenAI API and every provider that speaks it (Groq, Mistral, DeepSeek, Together, xAI,

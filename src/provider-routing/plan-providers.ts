@@ -1,46 +1,32 @@
-import type { Catalog, ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
-import type { ApiCompatibility } from '../catalog/catalog-types.js';
+import type { AppDeps } from '../app/app-deps.js';
+import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import type { EndpointKind } from '../config/config-schema.js';
-import { badRequest, modelNotFound } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
-import { planAttempts } from '../provider-routing/plan-attempts.js';
+import { COMPATIBILITY } from '../preparation/resolve-model.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
-import type { InferenceRun } from './run-inference.js';
+import { planAttempts } from './plan-attempts.js';
 
 const ENDPOINT_KINDS: readonly EndpointKind[] = ['chat', 'responses', 'embeddings', 'images'];
 
-export const COMPATIBILITY: Record<EndpointKind, ApiCompatibility> = {
-  chat: 'chat-completion',
-  responses: 'open-responses',
-  embeddings: 'embeddings',
-  images: 'image-generation',
-};
+/** The provider choices of the `gateway` object (the members every endpoint accepts). */
+export type ProviderChoice = Pick<GatewaySettings, 'zdr' | 'order' | 'only'>;
 
-/** The catalog model for a slug, offered for this endpoint; 404 MODEL_NOT_FOUND otherwise. */
-export function resolveModel(catalog: Catalog, slug: string | undefined, kind: EndpointKind): ResolvedModel {
-  if (slug === undefined) throw badRequest('model: is required', 'model');
-  const model = catalog.get(slug);
-  if (!model) throw modelNotFound(`Model ${slug} does not exist or no configured provider serves it.`);
-  if (!model.api_compatibility.includes(COMPATIBILITY[kind])) {
-    throw modelNotFound(`Model ${slug} is not offered for ${COMPATIBILITY[kind]}.`);
-  }
-  return model;
-}
-
-/** The ordered endpoints to try for this request (routing rules of the `gateway` object applied). */
-export function planFor(
-  run: InferenceRun,
+/**
+ * How the provider is chosen: the ordered endpoints to try for one request, the `gateway` object's `order`,
+ * `only` and `zdr` applied over the providers that can serve this endpoint kind, ranked by health.
+ */
+export function planProviders(
+  deps: Pick<AppDeps, 'adapters' | 'health' | 'knownProviders'>,
   model: ResolvedModel,
   kind: EndpointKind,
-  settings: GatewaySettings,
+  choice: ProviderChoice,
 ): ResolvedEndpoint[] {
-  const { deps } = run;
   return planAttempts({
     model,
     kind,
-    zdr: settings.zdr,
-    order: settings.order,
-    only: settings.only,
+    zdr: choice.zdr,
+    order: choice.order,
+    only: choice.only,
     knownProviders: deps.knownProviders,
     canServe: (endpoint, wanted) => canServe(deps.adapters, endpoint, wanted),
     health: (modelId, providerId) => deps.health.health(modelId, providerId),

@@ -1,7 +1,7 @@
 import { badRequest } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { isRecord, type JsonObject, stringMember } from '../json/json.js';
-import type { InferenceRun } from './run-inference.js';
+import type { Run } from '../pipeline/run.js';
 
 /** Output items worth replaying to any provider (reasoning items are vendor-specific and left out). */
 const REPLAYABLE = new Set(['message', 'function_call']);
@@ -16,7 +16,7 @@ export function inputItems(input: unknown): unknown[] {
  * `previous_response_id` against the gateway's own store: the earlier conversation is put in front of this
  * request's input, whichever provider served it, and the id is not sent upstream (providers do not know it).
  */
-export async function resumeConversation(run: InferenceRun, request: JsonObject): Promise<JsonObject> {
+export async function resumeConversation(run: Run, request: JsonObject): Promise<JsonObject> {
   const previousId = request.previous_response_id;
   if (previousId === undefined || previousId === null) return request;
   if (typeof previousId !== 'string')
@@ -40,7 +40,7 @@ export async function resumeConversation(run: InferenceRun, request: JsonObject)
  * `store: false` or asked for zero data retention. What is kept is what was sent (after redaction).
  */
 export async function keepConversation(
-  run: InferenceRun,
+  run: Run,
   sent: JsonObject,
   output: unknown[],
   settings: GatewaySettings,
@@ -51,7 +51,7 @@ export async function keepConversation(
     (item) => isRecord(item) && REPLAYABLE.has(stringMember(item, 'type') ?? ''),
   );
   await run.deps.store.saveConversation({
-    genId: run.tracker.genId,
+    genId: run.genId,
     orgId: run.principal.org.id,
     items: [...inputItems(sent.input), ...replayable.map(withoutStatus)],
     expiresAt: new Date(Date.now() + conversationState.ttlHours * 3_600_000).toISOString(),

@@ -3,7 +3,7 @@ import { compilePricing } from '../accounting/compile-pricing.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import type { EndpointKind } from '../config/config-schema.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
-import { isCallable } from './resolve-model.js';
+import { isCallable } from './plan-providers.js';
 
 const chatOnly: ProviderAdapter = {
   chat: async () => ({

@@ -1,0 +1,55 @@
+import { GatewayError, requestCancelled } from '../errors/gateway-error.js';
+import type { SseWriter } from '../http/sse-writer.js';
+import type { Settle, StreamFramer } from './endpoint.js';
+import type { OpenedStream } from './open-stream.js';
+
+/** What the stream step reports as it goes (read by the pipeline also when the stream fails midway). */
+export interface StreamProgress {
+  /** Monotonic ms of the first part. */
+  firstTokenAt: number | undefined;
+}
+
+export interface PumpOptions<Part> {
+  sse: SseWriter;
+  opened: OpenedStream<Part>;
+  framer: StreamFramer<Part>;
+  settle: Settle;
+  progress: StreamProgress;
+  now: () => number;
+  /** A client that read nothing for this long is cut off and the upstream cancelled. */
+  stalledClientTimeoutMs: number;
+}
+
+/**
+ * The stream step: moves the provider's parts to the client as frames, pulling the next part only once the
+ * client took the last (backpressure end to end: while the client does not read, the upstream is not read
+ * either). Ends with the framer's closing frames. On any failure the upstream is cancelled and the error
+ * passed on (the pipeline answers it in-stream).
+ */
+export async function pumpStream<Part>(options: PumpOptions<Part>): Promise<void> {
+  const { sse, opened, framer, settle, progress } = options;
+  try {
+    for (let next = opened.first; !next.done; next = await opened.reader.read()) {
+      if (sse.isClosed) throw requestCancelled();
+      progress.firstTokenAt ??= options.now();
+      const framed = framer.frame(next.value, settle);
+      const frame = typeof framed === 'string' ? framed : await framed;
+      if (frame !== '' && !sse.raw(frame)) {
+        await sse.drained(options.stalledClientTimeoutMs, () => stalled(options), requestCancelled);
+      }
+    }
+  } catch (error) {
+    await opened.reader.cancel().catch(() => undefined);
+    throw error;
+  }
+  sse.raw(framer.end(settle));
+  sse.end();
+}
+
+function stalled(options: PumpOptions<unknown>): GatewayError {
+  options.sse.destroy();
+  return new GatewayError(
+    `The client read nothing for ${options.stalledClientTimeoutMs} ms; the stream was ended.`,
+    { status: 499, code: null, type: 'request_cancelled' },
+  );
+}

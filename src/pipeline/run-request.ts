@@ -1,0 +1,326 @@
+import { emptyUsage, type Usage } from '../accounting/usage.js';
+import type { AppDeps } from '../app/app-deps.js';
+import type { Principal } from '../auth/authenticate.js';
+import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
+import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
+import { upstreamBody } from '../codecs/shared/parse-body.js';
+import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import type { RequestContext } from '../http/request-context.js';
+import { sendError, sendJson } from '../http/respond.js';
+import { SseWriter } from '../http/sse-writer.js';
+import { type JsonObject, stringMember } from '../json/json.js';
+import { runOptimizations } from '../optimizations/run-optimizations.js';
+import { addSkills } from '../preparation/add-skills.js';
+import { chooseModel } from '../preparation/choose-model.js';
+import { imageTarget, readGeneratedImage, wantsImage } from '../preparation/image-fallback.js';
+import { latestPrompt } from '../preparation/latest-prompt.js';
+import { parseModelSpec } from '../preparation/model-spec.js';
+import { withPlan } from '../preparation/planner-prompt.js';
+import { resolveModel } from '../preparation/resolve-model.js';
+import { plannerUsage, runPlanner } from '../preparation/run-planner.js';
+import { redactRequest } from '../privacy/redact-request.js';
+import { planProviders } from '../provider-routing/plan-providers.js';
+import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
+import type {
+  AnswerMeta,
+  Endpoint,
+  ErrorWriter,
+  ParsedRequest,
+  Settle,
+  StreamFramer,
+  StreamScope,
+} from './endpoint.js';
+import { account, type ExecutionReport, execute, type Served } from './execute.js';
+import { type OpenedStream, openStream } from './open-stream.js';
+import { pumpStream } from './pump-stream.js';
+import { settleSpend } from './reserve-spend.js';
+import { beginRun, type Run } from './run.js';
+import { warningsHeader } from './warnings.js';
+
+/** Planning triggers above this complexity when a pair is named without `planningTriggerScore`. */
+export const DEFAULT_PLANNING_TRIGGER = 0.5;
+
+/** The step results gathered so far: the record is built from them whatever happened. */
+type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'>;
+
+/** An open event stream: its writer and the endpoint's framer. */
+interface Live<Part> {
+  sse: SseWriter;
+  framer: StreamFramer<Part>;
+}
+
+/** What preparation hands to execution: a model with its providers and the body to send, or an image. */
+type Prepared =
+  | { kind: 'model'; model: ResolvedModel; plan: ResolvedEndpoint[]; body: JsonObject }
+  | { kind: 'image'; imageModel: string; prompt: string };
+
+/**
+ * THE request pipeline, the same for every inference endpoint (after authentication and the rate limit at
+ * the HTTP edge): parse (the endpoint's codec) → prepare (redact → tags → image fallback → model and
+ * provider plan → optimizations → skills → planner) → execute (reserve → dispatch with fallback) → answer
+ * or stream → account → settle and record. Endpoints supply only their codec (`Endpoint`). Whatever
+ * happens, the spend is settled and a generation record is queued.
+ */
+export async function runRequest<R extends ParsedRequest, Part>(
+  ctx: RequestContext,
+  deps: AppDeps,
+  principal: Principal,
+  endpoint: Endpoint<R, Part>,
+): Promise<void> {
+  const run = beginRun(ctx, deps, principal);
+  Object.assign(ctx.headers, endpoint.headers?.(run));
+  const facts: Facts = { streamed: false, model: '', routingCostNano: 0 };
+  const live: { stream?: Live<Part> } = {};
+  let failure: GatewayError | undefined;
+  try {
+    await serve(run, endpoint, facts, live);
+  } catch (thrown) {
+    failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
+    if (failure.code === 'INTERNAL_SERVER_ERROR')
+      deps.log(`request ${ctx.requestId} failed: ${describe(thrown)}`);
+    answerError(run, endpoint, live.stream, failure);
+  }
+  await settleSpend(run, totalCostNano(facts.execution, facts.planner));
+  const httpStatus = failure?.status ?? 200;
+  deps.records.push(buildRecord({ ...facts, run, endedAt: deps.now(), httpStatus, error: failure }));
+}
+
+async function serve<R extends ParsedRequest, Part>(
+  run: Run,
+  endpoint: Endpoint<R, Part>,
+  facts: Facts,
+  live: { stream?: Live<Part> },
+): Promise<void> {
+  const { ctx, deps } = run;
+  // Parse: the endpoint's codec.
+  const request = await endpoint.parse(await readJsonBody(ctx.req, deps.config.server.maxBodyBytes), run);
+  facts.streamed = request.stream;
+  let sent: JsonObject = request.body;
+  const codec = endpoint.stream;
+  let scope: StreamScope<R> | undefined;
+  if (request.stream && codec) {
+    // Opened before preparation, so that keep-alive comments flow while routing and planning work.
+    const sse = new SseWriter(ctx.res, ctx.headers, deps.config.server.keepAliveIntervalMs);
+    scope = { run, request, model: () => facts.model, sent: () => sent };
+    live.stream = { sse, framer: codec.framer(scope) };
+  }
+  // Prepare.
+  const prepared = await prepare(run, endpoint, request, facts);
+  if (prepared.kind === 'image') return serveImage(run, endpoint, prepared, request, facts, live.stream);
+  const { model, plan, body } = prepared;
+  sent = body;
+  const worstCase = () => endpoint.worstCase(request, body, model);
+  // Execute, then answer or stream; account.
+  if (live.stream && codec && scope) {
+    const opening = scope;
+    const served = await execute(run, {
+      role: 'executor',
+      model,
+      plan,
+      worstCase,
+      attempt: (adapter, target, call) =>
+        openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
+    });
+    return streamAnswer(run, served, facts, live.stream);
+  }
+  const served = await execute(run, {
+    role: 'executor',
+    model,
+    plan,
+    worstCase,
+    attempt: (adapter, target, call) => endpoint.call(adapter, upstreamBody(body, target.model), call),
+  });
+  facts.firstTokenAt = deps.now();
+  run.warnings.push(...served.value.warnings);
+  facts.execution = account(run, served, served.value.usage, {
+    firstTokenAt: facts.firstTokenAt,
+    startedAt: run.startedAt,
+  });
+  const answer = await endpoint.answer(served.value, answerMeta(run, facts), { run, request, sent: body });
+  sendJson(ctx.res, 200, answer, warningsHeader(ctx.headers, run.warnings));
+}
+
+/** The preparation steps, in order. Endpoints that are not conversations only choose a model and providers. */
+async function prepare<R extends ParsedRequest>(
+  run: Run,
+  endpoint: Endpoint<R, unknown>,
+  request: R,
+  facts: Facts,
+): Promise<Prepared> {
+  const { deps } = run;
+  const { settings } = request;
+  const kind = endpoint.conversation;
+  if (!kind) {
+    const model = resolveModel(deps.catalog, stringMember(request.body, 'model'), endpoint.kind);
+    facts.model = model.id;
+    return {
+      kind: 'model',
+      model,
+      plan: planProviders(deps, model, endpoint.kind, settings),
+      body: request.body,
+    };
+  }
+  const scorer = deps.scorers();
+  try {
+    const redacted = redactRequest(kind, request.body, settings.redact);
+    // Only tags, the image fallback, skills and planning read the prompt's text: once, and only for them.
+    let promptText: string | undefined;
+    const prompt = () => {
+      promptText ??= latestPrompt(redacted, kind);
+      return promptText;
+    };
+    const choice = await chooseModel(redacted, settings, prompt, scorer);
+    facts.choice = choice;
+    const spec = parseModelSpec(choice.slug, choice.param);
+    const model = resolveModel(deps.catalog, spec.executor, endpoint.kind);
+    facts.model = model.id;
+    const imageModel = settings.imageGenerationModel;
+    if (endpoint.imageAnswer && imageModel && !model.capabilities.includes('image-generation')) {
+      if (await wantsImage(redacted, prompt(), scorer))
+        return { kind: 'image', imageModel, prompt: prompt() };
+    }
+    const plan = planProviders(deps, model, endpoint.kind, settings);
+    const optimized = await runOptimizations(redacted, kind, settings, scorer);
+    facts.optimization = optimized.report;
+    const withSkills = await addSkills(deps.skills, kind, optimized.request, settings.skills, prompt, scorer);
+    facts.skills = withSkills.skills;
+    let body = withSkills.body;
+    if (spec.planner) {
+      const score = choice.score ?? (await scorer.complexity(prompt()));
+      facts.planner = { status: 'none', score };
+      if (score > (settings.planningTriggerScore ?? DEFAULT_PLANNING_TRIGGER)) {
+        const messages = kind === 'chat' ? body.messages : responsesRequestToChat(body).body.messages;
+        const planned = await runPlanner(
+          run,
+          spec.planner,
+          Array.isArray(messages) ? messages : [],
+          settings,
+        );
+        facts.planner = { status: planned.plan ? 'used' : 'failed', score, execution: planned.execution };
+        if (planned.plan) body = withPlan(body, kind, planned.plan);
+      }
+    }
+    return { kind: 'model', model, plan, body };
+  } finally {
+    facts.routingCostNano = scorer.spentNano();
+  }
+}
+
+/** Streams the served answer; usage is accounted when it arrives (`settle`), once. */
+async function streamAnswer<Part>(
+  run: Run,
+  served: Served<OpenedStream<Part>>,
+  facts: Facts,
+  live: Live<Part>,
+): Promise<void> {
+  const { deps, ctx } = run;
+  run.warnings.push(...served.value.warnings);
+  Object.assign(ctx.headers, warningsHeader({}, run.warnings));
+  const progress = { firstTokenAt: undefined as number | undefined };
+  facts.execution = {
+    model: served.model.id,
+    provider: served.endpoint.provider,
+    usage: emptyUsage(),
+    costNano: 0,
+  };
+  let settled: AnswerMeta | undefined;
+  const settle: Settle = (usage) => {
+    if (settled) return settled;
+    if (!usage) run.warnings.push(`provider ${served.endpoint.provider} reported no usage; cost not counted`);
+    facts.firstTokenAt = progress.firstTokenAt;
+    facts.execution = account(run, served, usage ?? emptyUsage(), {
+      firstTokenAt: progress.firstTokenAt,
+      startedAt: run.startedAt,
+    });
+    settled = answerMeta(run, facts);
+    return settled;
+  };
+  try {
+    await pumpStream({
+      sse: live.sse,
+      opened: served.value,
+      framer: live.framer,
+      settle,
+      progress,
+      now: deps.now,
+      stalledClientTimeoutMs: deps.config.server.stalledClientTimeoutMs,
+    });
+  } finally {
+    facts.firstTokenAt = progress.firstTokenAt;
+  }
+}
+
+/** The image fallback: the image model's call through the same execution step, answered in the endpoint's shape. */
+async function serveImage<R extends ParsedRequest, Part>(
+  run: Run,
+  endpoint: Endpoint<R, Part>,
+  prepared: Extract<Prepared, { kind: 'image' }>,
+  request: R,
+  facts: Facts,
+  live: Live<Part> | undefined,
+): Promise<void> {
+  const target = imageTarget(run, prepared.imageModel, prepared.prompt, request.settings);
+  facts.model = target.model.id;
+  const served = await execute(run, target);
+  facts.firstTokenAt = run.deps.now();
+  run.warnings.push(...served.value.warnings);
+  facts.execution = account(run, served, served.value.usage, {
+    firstTokenAt: facts.firstTokenAt,
+    startedAt: run.startedAt,
+  });
+  const image = readGeneratedImage(served.value, target.model.id);
+  const meta = answerMeta(run, facts);
+  if (live?.framer.image) {
+    Object.assign(run.ctx.headers, warningsHeader({}, run.warnings));
+    live.sse.raw(live.framer.image(image, meta));
+    live.sse.end();
+    return;
+  }
+  if (!endpoint.imageAnswer) throw new Error('unreachable: the image fallback runs only where an image fits');
+  sendJson(
+    run.ctx.res,
+    200,
+    endpoint.imageAnswer(image, meta),
+    warningsHeader(run.ctx.headers, run.warnings),
+  );
+}
+
+/** Usage and cost as answers carry them: the executor's usage, the whole cost, the planner's part. */
+function answerMeta(run: Run, facts: Facts): AnswerMeta {
+  const execution: ExecutionReport | undefined = facts.execution;
+  const planning: Usage | undefined = plannerUsage(facts.planner);
+  return {
+    genId: run.genId,
+    model: execution?.model ?? facts.model,
+    usage: execution?.usage ?? emptyUsage(),
+    costNano: totalCostNano(execution, facts.planner),
+    planningUsage: planning,
+    planningCostNano: facts.planner?.execution?.costNano ?? 0,
+  };
+}
+
+/** An error before anything was streamed gets a proper status; after that, the endpoint's in-stream frames. */
+function answerError<Part>(
+  run: Run,
+  endpoint: { writeError?: ErrorWriter },
+  live: Live<Part> | undefined,
+  error: GatewayError,
+): void {
+  if (run.ctx.signal.aborted) {
+    live?.sse.end();
+    return;
+  }
+  if (live?.sse.started) {
+    live.sse.raw(live.framer.error(error));
+    live.sse.end();
+    return;
+  }
+  live?.sse.stopKeepAlive();
+  (endpoint.writeError ?? sendError)(run.ctx.res, error, run.ctx.headers);
+}
+
+function describe(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
+}

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../app/app-deps.js';
+import type { Principal } from '../auth/authenticate.js';
+import type { RequestContext } from '../http/request-context.js';
+import type { AttemptRecord } from '../provider-routing/attempt-record.js';
+
+/** A monthly-cap reservation a request holds until it ends. */
+export interface Reservation {
+  id: string;
+  role: 'executor' | 'planner';
+}
+
+/**
+ * One inference request as the pipeline's steps see it: who asks, its `gen_` id and start, and the three
+ * lists steps append to as they go (warnings, provider attempts, reservations). Everything else a step
+ * finds out, it returns.
+ */
+export interface Run {
+  readonly ctx: RequestContext;
+  readonly deps: AppDeps;
+  readonly principal: Principal;
+  readonly genId: string;
+  /** Monotonic milliseconds when the request started. */
+  readonly startedAt: number;
+  /** ISO-8601 wall time when the request started. */
+  readonly createdAt: string;
+  /** Parameters a provider could not take, missing usage, a failed planner...: `x-gateway-warnings`. */
+  readonly warnings: string[];
+  /** Every provider attempt, the executor's and the planner's, in the order they ran. */
+  readonly attempts: AttemptRecord[];
+  readonly reservations: Reservation[];
+}
+
+/** Starts a run: the `gen_` id, also sent back as `x-generation-id` on every answer, errors included. */
+export function beginRun(ctx: RequestContext, deps: AppDeps, principal: Principal): Run {
+  const genId = `gen_${randomUUID()}`;
+  ctx.headers['x-generation-id'] = genId;
+  return {
+    ctx,
+    deps,
+    principal,
+    genId,
+    startedAt: deps.now(),
+    createdAt: new Date().toISOString(),
+    warnings: [],
+    attempts: [],
+    reservations: [],
+  };
+}

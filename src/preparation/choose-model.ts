@@ -1,0 +1,49 @@
+import { badRequest, invalidGatewaySettings } from '../errors/gateway-error.js';
+import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
+import type { JsonObject } from '../json/json.js';
+import { matchTag } from '../scoring/match-tag.js';
+import type { RequestScorer } from '../scoring/scorer.js';
+import { indexForScore } from './model-spec.js';
+
+/** Which model a request is routed to, and why. */
+export interface ModelChoice {
+  /** The slug chosen (possibly `executor:planning:planner`). */
+  slug: string;
+  /** Where the slug came from, for errors. */
+  param: string;
+  /** The matched tag's name, or '' when `model` was used. */
+  tag: string;
+  /** The complexity score, when tags computed it. */
+  score: number | undefined;
+}
+
+/**
+ * The tags step: with `gateway.tags`, the tag whose description fits the prompt picks the model by
+ * complexity (strongest first: `round((1 - score)(n - 1))`); otherwise, or when no tag fits, `model`.
+ */
+export async function chooseModel(
+  request: JsonObject,
+  settings: GatewaySettings,
+  prompt: () => string,
+  scorer: RequestScorer,
+): Promise<ModelChoice> {
+  const requested = typeof request.model === 'string' ? request.model : undefined;
+  const tags = settings.tags ?? [];
+  if (tags.length > 0) {
+    const match = await matchTag(prompt(), tags, scorer);
+    if (match) {
+      const score = await scorer.complexity(prompt());
+      const models = match.tag.models;
+      const slug = models[indexForScore(score, models.length)] ?? models[0] ?? '';
+      return { slug, param: 'gateway.tags', tag: match.tag.name, score };
+    }
+    if (!requested) {
+      throw invalidGatewaySettings(
+        'No tag in gateway.tags fits the prompt, and the request names no model.',
+        'gateway.tags',
+      );
+    }
+  }
+  if (!requested) throw badRequest('model: is required (or give gateway.tags to route by intent)', 'model');
+  return { slug: requested, param: 'model', tag: '', score: undefined };
+}

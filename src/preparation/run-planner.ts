@@ -1,0 +1,72 @@
+import type { Usage } from '../accounting/usage.js';
+import { upstreamBody } from '../codecs/shared/parse-body.js';
+import { toGatewayError } from '../errors/gateway-error.js';
+import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
+import { arrayMember, recordMember, stringMember } from '../json/json.js';
+import { account, type ExecutionReport, execute } from '../pipeline/execute.js';
+import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
+import { DEFAULT_OUTPUT_BOUND } from '../pipeline/reserve-spend.js';
+import type { Run } from '../pipeline/run.js';
+import { planProviders } from '../provider-routing/plan-providers.js';
+import { plannerRequest } from './planner-prompt.js';
+import { resolveModel } from './resolve-model.js';
+
+/** Most output the planner may spend on a plan. */
+const PLAN_MAX_TOKENS = 1_024;
+
+/** What the planning step did: not asked for or not triggered, used, or failed (the executor answered alone). */
+export interface PlannerReport {
+  status: 'none' | 'used' | 'failed';
+  /** The complexity score that decided whether to plan. */
+  score: number;
+  /** The planner's call, when a provider served it. */
+  execution?: ExecutionReport;
+}
+
+/** The usage of a served planner, for the answer's `planning_usage_details`. */
+export const plannerUsage = (report: PlannerReport | undefined): Usage | undefined =>
+  report?.execution?.usage;
+
+/**
+ * Asks the planning model for a plan of the conversation (chat messages), through the same execution step
+ * as any call (reservation, fallback, accounting); its attempts are marked `planner`. A planner that fails
+ * (or answers nothing) does not fail the request: the executor answers alone, and the warnings say so. A
+ * client that went away is not a planner failure: that error is passed on.
+ */
+export async function runPlanner(
+  run: Run,
+  plannerSlug: string,
+  messages: readonly unknown[],
+  settings: GatewaySettings,
+): Promise<{ plan: string | undefined; execution: ExecutionReport | undefined }> {
+  let execution: ExecutionReport | undefined;
+  try {
+    const model = resolveModel(run.deps.catalog, plannerSlug, 'chat');
+    const maxTokens = Math.min(PLAN_MAX_TOKENS, model.max_tokens ?? DEFAULT_OUTPUT_BOUND);
+    const request = { ...plannerRequest(messages), max_tokens: maxTokens };
+    const startedAt = run.deps.now();
+    const served = await execute(run, {
+      role: 'planner',
+      model,
+      plan: planProviders(run.deps, model, 'chat', settings),
+      worstCase: () => ({ promptTokens: promptTokenBound(messages), outputTokens: maxTokens }),
+      attempt: (adapter, endpoint, call) => adapter.chat(upstreamBody(request, endpoint.model), call),
+    });
+    execution = account(run, served, served.value.usage, { firstTokenAt: run.deps.now(), startedAt });
+    const plan = planText(served.value.body);
+    if (!plan) throw new Error('the planner answered no text');
+    return { plan, execution };
+  } catch (error) {
+    if (run.ctx.signal.aborted) throw error;
+    run.warnings.push(
+      `planner ${plannerSlug} failed (${toGatewayError(error).message}); the executor answered alone`,
+    );
+    return { plan: undefined, execution };
+  }
+}
+
+function planText(completion: unknown): string | undefined {
+  const choice = arrayMember(completion, 'choices')?.[0];
+  const text = stringMember(recordMember(choice, 'message'), 'content');
+  return text?.trim() || undefined;
+}
