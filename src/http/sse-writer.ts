@@ -58,7 +58,6 @@ export class SseWriter {
    * for `stalledMs`, or with `onClose()`'s when it went away.
    */
   drained(stalledMs: number, onStall: () => Error, onClose: () => Error): Promise<void> {
-    this.uncork();
     if (!this.needDrain) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
@@ -76,6 +75,9 @@ export class SseWriter {
       const timer = setTimeout(() => done(onStall()), stalledMs);
       this.res.on('drain', onDrain);
       this.res.on('close', onClosed);
+      // Listening first: uncorking may drain at once.
+      this.uncork();
+      if (this.res.destroyed) done(onClose());
     });
   }
 

@@ -1,0 +1,129 @@
+import { once } from 'node:events';
+import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SseWriter } from './sse-writer.js';
+
+/**
+ * A server whose one request hands its response to the test, and the client's response (it arrives with
+ * the headers, that is with the first write).
+ */
+async function setup(): Promise<{ server: Server; res: ServerResponse; client: Promise<IncomingMessage> }> {
+  let handed: ((res: ServerResponse) => void) | undefined;
+  const gotResponse = new Promise<ServerResponse>((resolve) => {
+    handed = resolve;
+  });
+  const server = createServer((_req, res) => handed?.(res));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const client = new Promise<IncomingMessage>((resolve) => {
+    get({ host: '127.0.0.1', port, path: '/' }, resolve);
+  });
+  servers.push(server);
+  return { server, res: await gotResponse, client };
+}
+
+const servers: Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.closeAllConnections();
+});
+
+async function readAll(client: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of client) text += String(chunk);
+  return text;
+}
+
+describe('SseWriter', () => {
+  it('sends keep-alive comments until the first event, with the headers, then events framed with LF', async () => {
+    const setupDone = await setup();
+    const sse = new SseWriter(setupDone.res, { 'x-request-id': 'req_1' }, 5);
+    expect(sse.started).toBe(false);
+    const client = await setupDone.client;
+    const firstChunk = await new Promise<string>((resolve) =>
+      client.once('data', (chunk) => resolve(String(chunk))),
+    );
+    expect(firstChunk).toBe(': keep-alive\n\n');
+    expect(sse.started).toBe(true);
+    expect(client.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(client.headers['x-request-id']).toBe('req_1');
+    sse.data('{"a":1}');
+    sse.raw('event: x\ndata: {}\n\n');
+    sse.end();
+    const rest = await readAll(client);
+    expect(rest.replaceAll(': keep-alive\n\n', '')).toBe('data: {"a":1}\n\nevent: x\ndata: {}\n\n');
+  });
+
+  it('answers false once the client stops reading, and drained() waits until it reads again', async () => {
+    const { res, client: responded } = await setup();
+    const sse = new SseWriter(res, {}, 60_000);
+    sse.comment('start');
+    const client = await responded;
+    client.pause();
+    await fillUntilBlocked(sse, res);
+    let drained = false;
+    const waiting = sse
+      .drained(
+        10_000,
+        () => new Error('stalled'),
+        () => new Error('closed'),
+      )
+      .then(() => {
+        drained = true;
+      });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(drained).toBe(false);
+    client.resume();
+    await waiting;
+    expect(drained).toBe(true);
+    sse.end();
+  });
+
+  it('rejects drained() with the stall error when the client reads nothing for the limit', async () => {
+    const { res, client: responded } = await setup();
+    const sse = new SseWriter(res, {}, 60_000);
+    sse.comment('start');
+    const client = await responded;
+    client.pause();
+    await fillUntilBlocked(sse, res);
+    await expect(
+      sse.drained(
+        50,
+        () => new Error('stalled'),
+        () => new Error('closed'),
+      ),
+    ).rejects.toThrow('stalled');
+  });
+
+  it('rejects drained() with the close error when the client goes away', async () => {
+    const { res, client: responded } = await setup();
+    const sse = new SseWriter(res, {}, 60_000);
+    sse.comment('start');
+    const client = await responded;
+    client.pause();
+    await fillUntilBlocked(sse, res);
+    const waiting = sse.drained(
+      10_000,
+      () => new Error('stalled'),
+      () => new Error('closed'),
+    );
+    client.destroy();
+    await expect(waiting).rejects.toThrow('closed');
+    expect(sse.isClosed).toBe(true);
+  });
+});
+
+/**
+ * Writes until the writer reports a full buffer that stays full after the socket was uncorked: the kernel's
+ * buffers are full too, so the client really is not reading.
+ */
+async function fillUntilBlocked(sse: SseWriter, res: ServerResponse): Promise<void> {
+  const frame = `data: ${'x'.repeat(64 * 1024)}\n\n`;
+  for (let writes = 0; writes < 4_000; writes += 1) {
+    if (sse.raw(frame)) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    if ((res.socket?.writableLength ?? 0) > 0) return;
+  }
+  throw new Error('the client never stopped taking data');
+}

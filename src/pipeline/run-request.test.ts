@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Limiter } from '../limits/limiter.js';
+import type { ProviderAdapter } from '../providers/provider-adapter.js';
+import type { GenerationRecord } from '../records/generation-record.js';
+import type { RequestScorer } from '../scoring/scorer.js';
+import {
+  startTestGateway,
+  TEST_KEY,
+  type TestGateway,
+  testConfig,
+} from '../test-support/start-test-gateway.js';
+
+/**
+ * The pipeline's step order and short-circuits, observed on the real gateway: every dependency a step uses
+ * (scorer, limiter, provider adapter, record queue) is wrapped to log its calls in order.
+ */
+let gw: TestGateway;
+const log: string[] = [];
+const records: GenerationRecord[] = [];
+
+beforeAll(async () => {
+  gw = await startTestGateway((url) => ({
+    ...testConfig(url),
+    organizations: [{ id: 'acme', apiKeys: [TEST_KEY], monthlyLimit: 1 }],
+  }));
+  const deps = gw.gateway.deps;
+  const makeScorer = deps.scorers;
+  deps.scorers = () => spyScorer(makeScorer());
+  deps.limiter = spyLimiter(deps.limiter);
+  deps.adapters = new Map([...deps.adapters].map(([id, adapter]) => [id, spyAdapter(adapter)]));
+  const push = deps.records.push.bind(deps.records);
+  deps.records.push = (record) => {
+    log.push(`record:${record.status}:${record.httpStatus}`);
+    records.push(record);
+    push(record);
+  };
+});
+afterAll(() => gw.stop());
+
+function spyScorer(scorer: RequestScorer): RequestScorer {
+  return {
+    ...scorer,
+    relevance: (query, documents) => {
+      log.push(`scorer.relevance:${query}`);
+      return scorer.relevance(query, documents);
+    },
+    complexity: (prompt) => {
+      log.push('scorer.complexity');
+      return scorer.complexity(prompt);
+    },
+  };
+}
+
+function spyLimiter(limiter: Limiter): Limiter {
+  return {
+    hit: (key, limit) => limiter.hit(key, limit),
+    reserve: (orgId, month, amount, cap) => {
+      log.push('reserve');
+      return limiter.reserve(orgId, month, amount, cap);
+    },
+    settle: (id, actual) => {
+      log.push('settle');
+      return limiter.settle(id, actual);
+    },
+    usage: (orgId, month) => limiter.usage(orgId, month),
+    close: () => limiter.close(),
+  };
+}
+
+function spyAdapter(adapter: ProviderAdapter): ProviderAdapter {
+  return {
+    ...adapter,
+    chat: (body, call) => {
+      log.push('provider.chat');
+      return adapter.chat(body, call);
+    },
+    chatStream: (body, call) => {
+      log.push('provider.chatStream');
+      return adapter.chatStream(body, call);
+    },
+  };
+}
+
+async function chat(body: Record<string, unknown>): Promise<Response> {
+  log.length = 0;
+  records.length = 0;
+  const response = await fetch(`${gw.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'acme/chat-large', ...body }),
+  });
+  await response.text();
+  // The record is queued once the answer ended; wait for it (bounded), never for a fixed time.
+  const deadline = Date.now() + 2_000;
+  while (records.length === 0 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+  return response;
+}
+
+const tags = [{ name: 'greeting', description: 'say hello greeting', models: ['acme/chat-large'] }];
+
+describe('the request pipeline', () => {
+  it('runs redact → tags → reserve → dispatch → settle → record, in that order', async () => {
+    const response = await chat({
+      messages: [{ role: 'user', content: 'hello greeting from jane@example.com' }],
+      gateway: { redact: { email: true }, tags },
+    });
+    expect(response.status).toBe(200);
+    expect(log[0]).toMatch(/^scorer\.relevance:/);
+    // Tags judge the redacted prompt: the address never reaches the scorer.
+    expect(log[0]).not.toContain('jane@example.com');
+    expect(log.slice(1)).toEqual([
+      'scorer.complexity',
+      'reserve',
+      'provider.chat',
+      'settle',
+      'record:success:200',
+    ]);
+    expect(records[0]).toMatchObject({ tag: 'greeting', provider: 'fake-cloud', model: 'acme/chat-large' });
+  });
+
+  it('streams through the same steps', async () => {
+    const response = await chat({ messages: [{ role: 'user', content: 'hi' }], stream: true });
+    expect(response.status).toBe(200);
+    expect(log).toEqual(['reserve', 'provider.chatStream', 'settle', 'record:success:200']);
+    expect(records[0]?.streamed).toBe(true);
+    expect(records[0]?.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('stops at invalid gateway settings before any scorer, reservation or provider, and still records', async () => {
+    const response = await chat({ messages: [{ role: 'user', content: 'hi' }], gateway: { only: ['nope'] } });
+    expect(response.status).toBe(400);
+    expect(log).toEqual(['record:error:400']);
+  });
+
+  it('stops at the monthly cap before dispatch: no provider call, nothing to settle', async () => {
+    const response = await chat({ messages: [{ role: 'user', content: 'hi' }], max_tokens: 1_000_000_000 });
+    expect(response.status).toBe(402);
+    expect(log).toEqual(['reserve', 'record:error:402']);
+    expect(records[0]?.model).toBe('acme/chat-large');
+  });
+
+  it('settles the reservation when the provider fails', async () => {
+    gw.upstream.faults.push({ kind: 'status', status: 400, body: { error: { message: 'bad' } } });
+    const response = await chat({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(response.status).toBe(400);
+    expect(log).toEqual(['reserve', 'provider.chat', 'settle', 'record:error:400']);
+    expect(records[0]?.attempts).toHaveLength(1);
+  });
+});
