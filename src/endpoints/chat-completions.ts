@@ -2,6 +2,7 @@ import type { Usage } from '../accounting/usage.js';
 import { chatChunkWriter, finalizeChatCompletion } from '../codecs/chat/chat-response.js';
 import { chatImageChunks, chatImageCompletion } from '../codecs/chat/image-answer.js';
 import { type ChatRequest, parseChatRequest } from '../codecs/chat/parse-chat-request.js';
+import { chatChunkText } from '../codecs/shared/streamed-text.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
 import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
@@ -44,14 +45,17 @@ function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatStreamPart
     return writer;
   };
   let usage: Usage | undefined;
+  const texts: string[] = [];
   return {
     frame(part) {
       if (part.type === 'usage') {
         usage = part.usage;
         return '';
       }
+      texts.push(chatChunkText(part.chunk));
       return `data: ${chunks().chunk(part.chunk, part.raw)}\n\n`;
     },
+    partial: () => ({ usage, text: texts.join('') }),
     end: (settle) => `data: ${chunks().usage(settle(usage))}\n\ndata: [DONE]\n\n`,
     error: (error) => `data: ${JSON.stringify(error.toBody())}\n\ndata: [DONE]\n\n`,
     image(image, meta) {

@@ -8,6 +8,7 @@ import { chatToMessages, messagesUsageBody } from '../codecs/messages/chat-to-me
 import { messagesErrorBody } from '../codecs/messages/messages-error.js';
 import { messagesRequestToChat } from '../codecs/messages/messages-request-to-chat.js';
 import { parseMessagesRequest } from '../codecs/messages/parse-messages-request.js';
+import { messagesEventText } from '../codecs/shared/streamed-text.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { type GatewayMember, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
@@ -80,16 +81,23 @@ export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
       const result = await adapter.chatStream(body, call);
       return { parts: result.parts.pipeThrough(chatStreamToMessagesEvents(meta)), warnings: result.warnings };
     },
-    framer: () => ({
-      // The final `message_delta` gets the settled usage with cost; other events pass as they are.
-      frame(part, settle) {
-        if (part.event.type !== 'message_delta') return messagesEventFrame(part.event);
-        return messagesEventFrame({ ...part.event, usage: messagesUsageBody(settle(part.usage)) });
-      },
-      end: () => '',
-      // Anthropic ends a failed stream with an `error` event, and no message_stop.
-      error: (error) => messagesEventFrame(messagesErrorBody(error)),
-    }),
+    framer: () => {
+      const texts: string[] = [];
+      return {
+        // The final `message_delta` gets the settled usage with cost; other events pass as they are.
+        frame(part, settle) {
+          if (part.event.type !== 'message_delta') {
+            texts.push(messagesEventText(part.event));
+            return messagesEventFrame(part.event);
+          }
+          return messagesEventFrame({ ...part.event, usage: messagesUsageBody(settle(part.usage)) });
+        },
+        end: () => '',
+        // Anthropic ends a failed stream with an `error` event, and no message_stop.
+        error: (error) => messagesEventFrame(messagesErrorBody(error)),
+        partial: () => ({ usage: undefined, text: texts.join('') }),
+      };
+    },
   },
 };
 

@@ -9,6 +9,7 @@ import {
   responsesEventWriter,
 } from '../codecs/responses/responses-response.js';
 import { usageFromResponses } from '../codecs/shared/read-usage.js';
+import { responsesEventText } from '../codecs/shared/streamed-text.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
@@ -113,10 +114,14 @@ async function callResponsesStream(
 function responsesFramer(scope: StreamScope<ResponsesParsed>): StreamFramer<ResponsesStreamPart> {
   const { run, request } = scope;
   const write = responsesEventWriter(run.genId, scope.model, request.previousId);
+  const texts: string[] = [];
   return {
     frame({ event, usage }, settle) {
       const type = stringMember(event, 'type') ?? '';
-      if (!isTerminalEvent(type)) return write(event);
+      if (!isTerminalEvent(type)) {
+        texts.push(responsesEventText(event));
+        return write(event);
+      }
       const response = recordMember(event, 'response');
       const meta = settle(usage ?? usageFromResponses(response?.usage));
       if (type !== 'response.completed') return write(event, meta);
@@ -125,6 +130,7 @@ function responsesFramer(scope: StreamScope<ResponsesParsed>): StreamFramer<Resp
     },
     end: () => 'data: [DONE]\n\n',
     error: (error) => failureFrames(write, error),
+    partial: () => ({ usage: undefined, text: texts.join('') }),
     image(image, meta) {
       const item = imageOutputItem(image.base64, image.revisedPrompt);
       const response = responseWithImage(meta.genId, meta.model, item, meta);

@@ -110,4 +110,15 @@ export interface StreamFramer<Part> {
   error(error: GatewayError): string;
   /** The whole stream of an image fallback's answer (conversation endpoints that can carry an image). */
   image?(image: GeneratedImage, meta: AnswerMeta): string;
+  /**
+   * What reached the client so far, for billing a stream cut short (the client went away, the upstream
+   * failed): the provider's usage if it came, else the generated text streamed (content, reasoning, tool
+   * call arguments), which the pipeline counts with the tokenizer.
+   */
+  partial(): StreamedSoFar;
+}
+
+export interface StreamedSoFar {
+  usage: Usage | undefined;
+  text: string;
 }

@@ -2,6 +2,7 @@ import { emptyUsage, type Usage } from '../accounting/usage.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
+import type { RequestKind } from '../codecs/request-kind.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
@@ -10,6 +11,7 @@ import type { RequestContext } from '../http/request-context.js';
 import { sendError, sendJson } from '../http/respond.js';
 import { SseWriter } from '../http/sse-writer.js';
 import { type JsonObject, stringMember } from '../json/json.js';
+import { countRequestTokens, loadTokenCounter } from '../optimizations/count-tokens.js';
 import { runOptimizations } from '../optimizations/run-optimizations.js';
 import { addSkills } from '../preparation/add-skills.js';
 import { chooseModel } from '../preparation/choose-model.js';
@@ -122,7 +124,10 @@ async function serve<R extends ParsedRequest, Part>(
       attempt: (adapter, target, call) =>
         openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
     });
-    return streamAnswer(run, served, facts, live.stream);
+    return streamAnswer(run, served, facts, live.stream, {
+      sent: body,
+      kind: endpoint.conversation ?? 'chat',
+    });
   }
   const served = await execute(run, {
     role: 'executor',
@@ -213,7 +218,9 @@ async function streamAnswer<Part>(
   served: Served<OpenedStream<Part>>,
   facts: Facts,
   live: Live<Part>,
+  cut: { sent: JsonObject; kind: RequestKind },
 ): Promise<void> {
+  const { sent, kind } = cut;
   const { deps, ctx } = run;
   run.warnings.push(...served.value.warnings);
   Object.assign(ctx.headers, warningsHeader({}, run.warnings));
@@ -228,8 +235,9 @@ async function streamAnswer<Part>(
   const settle: Settle = (usage) => {
     if (settled) return settled;
     if (!usage) run.warnings.push(`provider ${served.endpoint.provider} reported no usage; cost not counted`);
+    const counted = usage ?? emptyUsage();
     facts.firstTokenAt = progress.firstTokenAt;
-    facts.execution = account(run, served, usage ?? emptyUsage(), {
+    facts.execution = account(run, served, counted, {
       firstTokenAt: progress.firstTokenAt,
       startedAt: run.startedAt,
     });
@@ -246,9 +254,38 @@ async function streamAnswer<Part>(
       now: deps.now,
       stalledClientTimeoutMs: deps.config.server.stalledClientTimeoutMs,
     });
+  } catch (error) {
+    if (!settled) settle(await cutShortUsage(run, live.framer, sent, kind));
+    throw error;
   } finally {
     facts.firstTokenAt = progress.firstTokenAt;
   }
+}
+
+/**
+ * What a provider bills for a stream cut short (the client went away, the upstream or the gateway failed):
+ * the usage it reported if it came, else the prompt and the text streamed so far, counted with the
+ * tokenizer. Never nothing: the provider generated those tokens.
+ */
+async function cutShortUsage(
+  run: Run,
+  framer: StreamFramer<unknown>,
+  sent: JsonObject,
+  kind: RequestKind,
+): Promise<Usage> {
+  const partial = framer.partial();
+  if (partial.usage) return partial.usage;
+  const count = await loadTokenCounter();
+  const usage = {
+    ...emptyUsage(),
+    inputTokens: countRequestTokens(sent, kind, count),
+    outputTokens: count(partial.text),
+  };
+  run.warnings.push(
+    `the stream was cut short before the provider reported usage; billed ${usage.inputTokens} prompt and ` +
+      `${usage.outputTokens} streamed tokens as counted by the gateway`,
+  );
+  return usage;
 }
 
 /** The image fallback: the image model's call through the same execution step, answered in the endpoint's shape. */
