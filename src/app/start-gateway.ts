@@ -57,7 +57,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     warn: log,
   });
   const dispatcher = options.dispatcher ?? createUpstreamDispatcher();
-  const adapters = createAdapters(catalog.providers.values(), createUpstreamClient(dispatcher));
+  const upstreamLimits = {
+    idleTimeoutMs: config.server.upstreamIdleTimeoutMs,
+    maxResponseBytes: config.server.maxUpstreamResponseBytes,
+  };
+  const adapters = createAdapters(
+    catalog.providers.values(),
+    createUpstreamClient(dispatcher, upstreamLimits),
+  );
   const records = new RecordQueue({ store, log });
   const skills = await SkillRegistry.create(config.skills.dir, log);
   const stopWatchingSkills = skills.watch();

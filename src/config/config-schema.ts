@@ -45,6 +45,8 @@ const providerSchema = z.strictObject({
   apiKey: z.string().optional(),
   zdr: z.boolean().default(false),
   timeoutMs: z.number().int().positive().optional(),
+  /** Silence allowed between two bytes of an answer after the first (default `server.upstreamIdleTimeoutMs`). */
+  idleTimeoutMs: z.number().int().positive().optional(),
   supports: z.array(endpointKind).optional(),
   headers: z.record(z.string(), z.string()).optional(),
   quirks: quirksSchema.optional(),
@@ -97,6 +99,14 @@ const serverSchema = z.strictObject({
   upstreamTimeoutMs: z.number().int().positive().default(60_000),
   /** A stream whose client read nothing for this long is ended and its upstream cancelled. */
   stalledClientTimeoutMs: z.number().int().positive().default(120_000),
+  /** Default silence allowed between two bytes of an upstream answer, when a provider sets no `idleTimeoutMs`. */
+  upstreamIdleTimeoutMs: z.number().int().positive().default(60_000),
+  /** Largest upstream answer body; larger ones are cut off as they arrive and fail over (502 when none is left). */
+  maxUpstreamResponseBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
   /**
    * Keep Responses conversations (prompt and completion text) so that `previous_response_id` works. Off by
    * default: the gateway stores no text unless the operator turns this on.

@@ -26,6 +26,7 @@ export type ErrorType =
   | 'server_error'
   | 'upstream_error'
   | 'upstream_timeout'
+  | 'upstream_rate_limited'
   | 'request_cancelled';
 
 export interface GatewayErrorInit {
@@ -40,6 +41,11 @@ export interface GatewayErrorInit {
   upstreamStatus?: number;
   /** The vendor's own error type or code (`overloaded_error`, `SAFETY`, ...), when it sent one. */
   upstreamType?: string;
+  /**
+   * The vendor's own words quoted in `message`, already scrubbed of credentials and cut to 300 characters.
+   * Kept apart so that records can leave them out (zdr requests, text that quotes the request).
+   */
+  upstreamMessage?: string;
   /** How long the upstream asked us to wait (its `retry-after`), in ms. */
   retryAfterMs?: number;
   /** Every provider attempt, on a request whose attempts all failed. */
@@ -70,6 +76,7 @@ export class GatewayError extends Error {
   readonly provider: string | undefined;
   readonly upstreamStatus: number | undefined;
   readonly upstreamType: string | undefined;
+  readonly upstreamMessage: string | undefined;
   readonly retryAfterMs: number | undefined;
   readonly attempts: readonly AttemptRecord[] | undefined;
   readonly headers: Record<string, string> | undefined;
@@ -85,6 +92,7 @@ export class GatewayError extends Error {
     this.provider = init.provider;
     this.upstreamStatus = init.upstreamStatus;
     this.upstreamType = init.upstreamType;
+    this.upstreamMessage = init.upstreamMessage;
     this.retryAfterMs = init.retryAfterMs;
     this.attempts = init.attempts;
     this.headers = init.headers;

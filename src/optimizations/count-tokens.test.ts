@@ -112,3 +112,17 @@ describe('memoizeCounter', () => {
     expect(count).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('countInSlices', () => {
+  it('counts prose exactly as a whole and a run without spaces in linear time', async () => {
+    const count = await loadTokenCounter();
+    const prose = 'The quick brown fox jumps over the lazy dog. '.repeat(500);
+    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+    expect(count(prose)).toBe(countTokens(prose));
+    // 4 MiB without a space: whole, byte-pair encoding would take hours; sliced it is counted at once.
+    const run = 'x'.repeat(4 * 1024 * 1024);
+    const tokens = count(run);
+    expect(tokens).toBeGreaterThan(run.length / 16);
+    expect(tokens).toBeLessThan(run.length);
+  });
+});

@@ -15,7 +15,36 @@ const NO_SPECIAL_TOKENS = new Set<string>();
  */
 export async function loadTokenCounter(): Promise<TextTokenCounter> {
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  return (text) => (text === '' ? 0 : countTokens(text, { disallowedSpecial: NO_SPECIAL_TOKENS }));
+  const count: TextTokenCounter = (text) => countTokens(text, { disallowedSpecial: NO_SPECIAL_TOKENS });
+  return (text) => (text === '' ? 0 : countInSlices(text, count));
+}
+
+/** Texts up to this length are counted whole. */
+const SLICE_CHARS = 2_048;
+/** A run this long without a space is cut here. */
+const HARD_CUT_CHARS = 256;
+
+/**
+ * Counts a long text slice by slice, cut before a space where there is one (where the tokenizer splits
+ * words anyway, so the count is unchanged), else every `HARD_CUT_CHARS`. Byte-pair encoding is quadratic in
+ * the length of one word: 64 KiB without a space takes seconds, 4 MiB hours. Sliced, any text costs linear
+ * time; a long run without spaces may count a token or so more per cut.
+ */
+export function countInSlices(text: string, count: TextTokenCounter): number {
+  if (text.length <= SLICE_CHARS) return count(text);
+  let total = 0;
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + SLICE_CHARS);
+    if (end < text.length) {
+      // Only this slice is searched (lastIndexOf would scan back to the text's start: quadratic).
+      let space = end;
+      while (space > start && text.charCodeAt(space) !== 32) space -= 1;
+      end = space > start ? space : start + HARD_CUT_CHARS;
+    }
+    total += count(text.slice(start, end));
+    start = end;
+  }
+  return total;
 }
 
 /**

@@ -72,7 +72,7 @@ export async function runRequest<R extends ParsedRequest, Part>(
 ): Promise<void> {
   const run = beginRun(ctx, deps, principal);
   Object.assign(ctx.headers, endpoint.headers?.(run));
-  const facts: Facts = { streamed: false, model: '', routingCostNano: 0 };
+  const facts: Facts = { streamed: false, model: '', routingCostNano: 0, zdr: false };
   const live: { stream?: Live<Part> } = {};
   let failure: GatewayError | undefined;
   try {
@@ -98,6 +98,8 @@ async function serve<R extends ParsedRequest, Part>(
   // Parse: the endpoint's codec.
   const request = await endpoint.parse(await readJsonBody(ctx.req, deps.config.server.maxBodyBytes), run);
   facts.streamed = request.stream;
+  facts.zdr = request.settings.zdr === true;
+  facts.requestBody = request.body;
   let sent: JsonObject = request.body;
   const codec = endpoint.stream;
   let scope: StreamScope<R> | undefined;

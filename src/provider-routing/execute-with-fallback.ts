@@ -1,4 +1,5 @@
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
+import { withoutUpstreamText } from '../errors/error-text-for-records.js';
 import { GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
 import type { AttemptRecord } from './attempt-record.js';
@@ -50,7 +51,8 @@ export async function executeWithFallback<T>(
         upstreamStatus(error),
         options.now() - started,
       );
-      attempt.error = error.message;
+      // The attempt list reaches clients and records (zdr ones too): the gateway's words, never the vendor's.
+      attempt.error = withoutUpstreamText(error);
       attempts.push(attempt);
       errors.push(error);
       options.onAttempt(attempt, error);
@@ -85,17 +87,53 @@ function upstreamStatus(error: GatewayError): number | null {
   return error.upstreamStatus ?? null;
 }
 
-function allFailed(errors: GatewayError[], attempts: AttemptRecord[]): GatewayError {
+/**
+ * The error of a request whose every attempt failed: 429 `upstream_rate_limited` when every attempt was rate
+ * limited (with the smallest `retry-after` the upstreams gave), 504 `upstream_timeout` when every attempt timed
+ * out, else 502 `upstream_error`. It keeps the last upstream's provider, status, type and words (so that the
+ * Messages ingress can answer an Anthropic 529 as `overloaded_error`), and lists every attempt.
+ */
+export function allFailed(errors: readonly GatewayError[], attempts: readonly AttemptRecord[]): GatewayError {
   const last = errors[errors.length - 1];
-  const allTimedOut = errors.length > 0 && errors.every((error) => error.type === 'upstream_timeout');
   const message =
     errors.length === 1 && last
       ? last.message
-      : `All ${attempts.length} provider attempts failed: ${errors.map((error) => error.message).join('; ')}`;
-  return new GatewayError(message, {
-    status: allTimedOut ? 504 : 502,
+      : `All ${attempts.length} provider attempts failed; the last: ${last?.message ?? 'no attempt was made'}`;
+  const facts = {
     code: null,
-    type: allTimedOut ? 'upstream_timeout' : 'upstream_error',
     attempts,
+    provider: last?.provider,
+    upstreamStatus: last?.upstreamStatus,
+    upstreamType: last?.upstreamType,
+    upstreamMessage: last?.upstreamMessage,
+  };
+  if (errors.length > 0 && errors.every((error) => error.upstreamStatus === 429)) {
+    return rateLimited(message, errors, attempts, last);
+  }
+  const allTimedOut = errors.length > 0 && errors.every((error) => error.type === 'upstream_timeout');
+  if (allTimedOut) return new GatewayError(message, { ...facts, status: 504, type: 'upstream_timeout' });
+  return new GatewayError(message, { ...facts, status: 502, type: 'upstream_error' });
+}
+
+function rateLimited(
+  message: string,
+  errors: readonly GatewayError[],
+  attempts: readonly AttemptRecord[],
+  last: GatewayError | undefined,
+): GatewayError {
+  const waits = errors.flatMap((error) => (error.retryAfterMs === undefined ? [] : [error.retryAfterMs]));
+  const retryAfterMs = waits.length > 0 ? Math.min(...waits) : undefined;
+  return new GatewayError(message, {
+    status: 429,
+    code: 'TOO_MANY_REQUESTS',
+    type: 'upstream_rate_limited',
+    attempts,
+    provider: last?.provider,
+    upstreamStatus: 429,
+    upstreamType: last?.upstreamType,
+    upstreamMessage: last?.upstreamMessage,
+    retryAfterMs,
+    headers:
+      retryAfterMs === undefined ? undefined : { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) },
   });
 }

@@ -1,6 +1,8 @@
 import { nanoToUsd } from '../accounting/compute-cost.js';
 import { emptyUsage } from '../accounting/usage.js';
+import { recordableErrorMessage } from '../errors/error-text-for-records.js';
 import type { GatewayError } from '../errors/gateway-error.js';
+import type { JsonObject } from '../json/json.js';
 import type { OptimizationReport } from '../optimizations/run-optimizations.js';
 import type { ExecutionReport } from '../pipeline/execute.js';
 import type { Run } from '../pipeline/run.js';
@@ -28,6 +30,10 @@ export interface RecordFacts {
   endedAt: number;
   httpStatus: number;
   error?: GatewayError;
+  /** The request asked for zero data retention: the record keeps no upstream text at all. */
+  zdr: boolean;
+  /** The request as parsed, to keep upstream words that quote it out of the record. */
+  requestBody?: JsonObject;
 }
 
 /** The whole model usage of a request, executor plus planner, in nano-USD (the answer's `usage.cost`). */
@@ -52,7 +58,7 @@ export function buildRecord(facts: RecordFacts): GenerationRecord {
     status: error ? (error.type === 'request_cancelled' ? 'cancelled' : 'error') : 'success',
     httpStatus: facts.httpStatus,
     errorCode: error?.code ?? (error ? error.type : null),
-    errorMessage: error?.message ?? null,
+    errorMessage: error ? recordableErrorMessage(error, recordMessageOptions(facts)) : null,
     streamed: facts.streamed,
     totalDurationMs: round(facts.endedAt - run.startedAt),
     durationMsToFirstToken: facts.firstTokenAt === undefined ? 0 : round(facts.firstTokenAt - run.startedAt),
@@ -76,6 +82,10 @@ export function buildRecord(facts: RecordFacts): GenerationRecord {
     attempts: run.attempts,
     warnings: run.warnings,
   };
+}
+
+function recordMessageOptions(facts: RecordFacts) {
+  return { zdr: facts.zdr, requestTexts: facts.requestBody ? [JSON.stringify(facts.requestBody)] : [] };
 }
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { applyHostileFault, type HostileFault, isHostileFault } from './fake-hostile-faults.js';
 import { FAKE_USAGE, responseObject, streamResponses } from './fake-openai-responses.js';
 
 export { FAKE_USAGE };
@@ -23,7 +24,8 @@ export type Fault =
   | { kind: 'invalid-json' }
   | { kind: 'endless-stream'; intervalMs: number }
   | { kind: 'slow-stream'; delayMs: number }
-  | { kind: 'delay'; ms: number };
+  | { kind: 'delay'; ms: number }
+  | HostileFault;
 
 export interface FakeUpstream {
   url: string;
@@ -89,6 +91,9 @@ export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
       res.on('close', () => {
         if (!res.writableFinished) state.cancelledStreams += 1;
       });
+      if (fault && isHostileFault(fault)) {
+        return applyHostileFault(fault, { headers: req.headers, text, stream: body.stream === true }, res);
+      }
       route(req.url ?? '', body, res, state, fault);
     });
   });

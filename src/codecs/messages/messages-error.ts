@@ -2,8 +2,8 @@ import type { GatewayError } from '../../errors/gateway-error.js';
 import type { JsonObject } from '../../json/json.js';
 
 /**
- * Anthropic's error types by HTTP status. `overloaded_error` (529) is never produced: a failure of every
- * upstream is `api_error` with our 502, a timeout Anthropic's `timeout_error` with 504.
+ * Anthropic's error types by HTTP status: a failure of every upstream is `api_error` with our 502, a timeout
+ * Anthropic's `timeout_error` with 504, every upstream rate-limited `rate_limit_error` with 429.
  * Reference: https://docs.anthropic.com/en/api/errors
  */
 const TYPE_BY_STATUS: Readonly<Record<number, string>> = {
@@ -18,8 +18,15 @@ const TYPE_BY_STATUS: Readonly<Record<number, string>> = {
   504: 'timeout_error',
 };
 
-/** The Anthropic error type of a gateway error; other 4xx are `invalid_request_error`, other 5xx `api_error`. */
+/**
+ * The Anthropic error type of a gateway error; other 4xx are `invalid_request_error`, other 5xx `api_error`.
+ * An upstream failure whose (last) upstream was overloaded (Anthropic's 529 `overloaded_error`) is
+ * `overloaded_error`, so Anthropic clients back off as they would with Anthropic itself.
+ */
 export function messagesErrorType(error: GatewayError): string {
+  if (error.status >= 500 && (error.upstreamStatus === 529 || error.upstreamType === 'overloaded_error')) {
+    return 'overloaded_error';
+  }
   return TYPE_BY_STATUS[error.status] ?? (error.status >= 500 ? 'api_error' : 'invalid_request_error');
 }
 

@@ -43,7 +43,9 @@ export function createAnthropicAdapter(provider: ResolvedProvider, client: Upstr
       const response = await poster.post('/messages', request.body, call);
       const parts = poster
         .events(response, call)
-        .pipeThrough(messagesStreamToChat(provider.id, nowSeconds()));
+        .pipeThrough(
+          messagesStreamToChat(provider.id, nowSeconds(), provider.apiKey ? [provider.apiKey] : []),
+        );
       return { parts, warnings: request.warnings };
     },
   };

@@ -1,7 +1,6 @@
-import { GatewayError } from '../../errors/gateway-error.js';
 import { isRecord, type JsonObject, recordMember, stringMember, tryParseJson } from '../../json/json.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
-import { upstreamInvalid } from '../shared/upstream-errors.js';
+import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
 import { finishReason, matchedStop, usageFromMessages } from './anthropic-response.js';
 
 interface ToolBlock {
@@ -12,6 +11,8 @@ interface ToolBlock {
 
 interface StreamState {
   providerId: string;
+  /** The provider's credentials, scrubbed from its error text. */
+  secrets: readonly string[];
   id: string;
   model: string;
   created: number;
@@ -43,9 +44,14 @@ type Emit = (part: ChatStreamPart) => void;
  * `message_stop` ends the answer with the usage; a stream that ends without it is an error.
  * Reference: https://docs.claude.com/en/docs/build-with-claude/streaming
  */
-export function messagesStreamToChat(providerId: string, nowSeconds: number) {
+export function messagesStreamToChat(
+  providerId: string,
+  nowSeconds: number,
+  secrets: readonly string[] = [],
+) {
   const state: StreamState = {
     providerId,
+    secrets,
     id: '',
     model: '',
     created: nowSeconds,
@@ -104,7 +110,7 @@ function onEvent(state: StreamState, event: JsonObject, emit: Emit): void {
       emit({ type: 'usage', usage: usageFromMessages(state.usage) });
       return;
     case 'error':
-      throw streamError(state.providerId, recordMember(event, 'error'));
+      throw upstreamStreamError(state.providerId, recordMember(event, 'error'), { secrets: state.secrets });
     default:
       // `ping`, and event types added later: ignored, as the API asks.
       return;
@@ -220,17 +226,4 @@ function blockStop(state: StreamState, event: JsonObject, emit: Emit): void {
   if (!tool || tool.sentArguments) return;
   tool.sentArguments = true;
   emit(chunk(state, { tool_calls: [{ index: tool.toolIndex, function: { arguments: '{}' } }] }));
-}
-
-/** An `error` event: the upstream failed mid-stream (e.g. `overloaded_error`); another attempt may succeed. */
-function streamError(providerId: string, error: JsonObject | undefined): GatewayError {
-  const message = stringMember(error, 'message') ?? stringMember(error, 'type') ?? 'unknown error';
-  return new GatewayError(`Provider ${providerId} failed mid-stream: ${message}`, {
-    status: 502,
-    code: null,
-    type: 'upstream_error',
-    retryable: true,
-    provider: providerId,
-    upstreamType: stringMember(error, 'type'),
-  });
 }

@@ -47,11 +47,14 @@ export function createGeminiAdapter(provider: ResolvedProvider, client: Upstream
       const response = await post(path, request.body, call);
       const warnings = new Warnings();
       for (const warning of request.warnings) warnings.add(warning);
-      const parts = poster
-        .events(response, call)
-        .pipeThrough(
-          geminiChunkParts({ providerId: provider.id, upstreamModel: call.upstreamModel, warnings }),
-        );
+      const parts = poster.events(response, call).pipeThrough(
+        geminiChunkParts({
+          providerId: provider.id,
+          upstreamModel: call.upstreamModel,
+          warnings,
+          secrets: provider.apiKey ? [provider.apiKey] : [],
+        }),
+      );
       // The list is shared: warnings raised by the first chunks are still seen by the caller.
       return { parts, warnings: warnings.list };
     },

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../accounting/usage.js';
-import { GatewayError } from '../../errors/gateway-error.js';
 import {
   arrayMember,
   isRecord,
@@ -10,7 +9,7 @@ import {
   tryParseJson,
 } from '../../json/json.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
-import { upstreamInvalid, upstreamMessage } from '../shared/upstream-errors.js';
+import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
 import { finishReason, promptBlocked, readParts } from './gemini-response.js';
 import { usageFromGemini } from './gemini-usage.js';
 import type { Warnings } from './gemini-warnings.js';
@@ -20,6 +19,8 @@ export interface GeminiStreamOptions {
   upstreamModel: string;
   /** Collects warnings raised while the stream runs (finish reasons without a chat equivalent ...). */
   warnings: Warnings;
+  /** The provider's credentials, scrubbed from its error text. */
+  secrets?: readonly string[];
 }
 
 /** Per-candidate state of one stream. */
@@ -48,7 +49,8 @@ export function geminiChunkParts(
     transform(event, controller) {
       const response = tryParseJson(event.data);
       if (!isRecord(response)) throw upstreamInvalid(options.providerId, 'a stream event is not JSON');
-      if (response.error !== undefined) throw midStreamError(options.providerId, event.data);
+      if (response.error !== undefined)
+        throw upstreamStreamError(options.providerId, response.error, { secrets: options.secrets });
       header ??= {
         id: `chatcmpl-${stringMember(response, 'responseId') ?? randomUUID()}`,
         object: 'chat.completion.chunk',
@@ -111,14 +113,4 @@ function candidateChoices(
     first.delta = { role: 'assistant', ...(isRecord(first.delta) ? first.delta : {}) };
   }
   return choices;
-}
-
-function midStreamError(providerId: string, data: string): GatewayError {
-  return new GatewayError(`Provider ${providerId} failed mid-stream: ${upstreamMessage(data)}`, {
-    status: 502,
-    code: null,
-    type: 'upstream_error',
-    retryable: true,
-    provider: providerId,
-  });
 }

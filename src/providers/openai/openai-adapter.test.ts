@@ -161,7 +161,7 @@ describe('OpenAI adapter: bodies in', () => {
   it.each([408, 429, 500, 503, 529, 401, 404])(
     'treats upstream %i as a retryable provider failure',
     (status) => {
-      const error = upstreamStatusError(status, '{"error":{"message":"x"}}', 'p', '7');
+      const error = upstreamStatusError(status, '{"error":{"message":"x"}}', 'p', { retryAfter: '7' });
       expect(error.retryable).toBe(true);
       expect(error.status).toBe(502);
       expect(error).toMatchObject({ upstreamStatus: status, retryAfterMs: 7000 });

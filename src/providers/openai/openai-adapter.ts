@@ -1,6 +1,5 @@
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import { usageFromChat, usageFromResponses } from '../../codecs/shared/read-usage.js';
-import { GatewayError } from '../../errors/gateway-error.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../../json/json.js';
 import type {
   ChatStreamPart,
@@ -13,7 +12,8 @@ import type {
 import { createJsonPoster } from '../shared/json-poster.js';
 import { sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody, type UpstreamClient } from '../shared/upstream-client.js';
-import { upstreamInvalid, upstreamMessage } from '../shared/upstream-errors.js';
+import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
+import { scrubResponsesErrorText } from './responses-error-text.js';
 
 /**
  * Adapter for the OpenAI API and every provider that speaks it (Groq, Mistral, DeepSeek, Together, xAI,
@@ -96,6 +96,7 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
     adapter.responses = async (body, call): Promise<JsonResult> => {
       const result = await postJson('/responses', { ...body, stream: false }, call);
       if (!arrayMember(result, 'output')) throw upstreamInvalid(provider.id, 'no output in the response');
+      scrubResponsesErrorText(result, secretsOf(call).secrets);
       return { body: result, usage: usageFromResponses(result.usage), warnings: [] };
     };
     adapter.responsesStream = async (body, call): Promise<StreamResult<ResponsesStreamPart>> => {
@@ -128,7 +129,7 @@ function chatChunkParts(
       }
       const chunk = tryParseJson(event.data);
       if (!isRecord(chunk)) throw upstreamInvalid(providerId, 'a stream event is not JSON');
-      if (chunk.error !== undefined) throw midStreamError(providerId, event.data);
+      if (chunk.error !== undefined) throw upstreamStreamError(providerId, chunk.error, secretsOf(call));
       // Groq also reports streamed usage in `x_groq.usage`.
       const usage = chunk.usage ?? recordMember(chunk, 'x_groq')?.usage;
       const choices = arrayMember(chunk, 'choices');
@@ -159,6 +160,7 @@ function responsesEventParts(body: UpstreamBody, providerId: string, call: Upstr
       if (!isRecord(event) || typeof event.type !== 'string') {
         throw upstreamInvalid(providerId, 'a stream event is not a Responses event');
       }
+      scrubResponsesErrorText(event, secretsOf(call).secrets);
       emit({ type: 'event', event });
     },
   });
@@ -170,12 +172,7 @@ function withoutThinkingBlocks(message: unknown): unknown {
   return rest;
 }
 
-function midStreamError(providerId: string, data: string): GatewayError {
-  return new GatewayError(`Provider ${providerId} failed mid-stream: ${upstreamMessage(data)}`, {
-    status: 502,
-    code: null,
-    type: 'upstream_error',
-    retryable: true,
-    provider: providerId,
-  });
+/** The provider's credentials, for scrubbing its error text. */
+function secretsOf(call: UpstreamCall): { secrets: readonly string[] } {
+  return { secrets: call.provider.apiKey ? [call.provider.apiKey] : [] };
 }

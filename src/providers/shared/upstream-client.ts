@@ -1,7 +1,14 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import { GatewayError, requestCancelled } from '../../errors/gateway-error.js';
 import type { UpstreamCall } from '../provider-adapter.js';
-import { upstreamStatusError, upstreamTimeout, upstreamUnreachable } from './upstream-errors.js';
+import { guardBody, readPrefix } from './guarded-body.js';
+import {
+  upstreamIdleTimeout,
+  upstreamStatusError,
+  upstreamTimeout,
+  upstreamTooLarge,
+  upstreamUnreachable,
+} from './upstream-errors.js';
 
 /**
  * The HTTP client adapters use: undici with keep-alive connection pools (the global `fetch` costs several
@@ -42,11 +49,24 @@ export function createUpstreamDispatcher(): Agent {
   });
 }
 
+/** Bounds of every upstream answer (config `server.upstreamIdleTimeoutMs`, `server.maxUpstreamResponseBytes`). */
+export interface UpstreamLimits {
+  /** Silence allowed between two bytes of an answer, unless the provider sets `idleTimeoutMs`. */
+  idleTimeoutMs: number;
+  /** Largest answer body; larger ones are cut off as they arrive. */
+  maxResponseBytes: number;
+}
+
+/** How much of a non-2xx body is read for its message; the rest is never read. */
+export const ERROR_BODY_PREFIX_BYTES = 64 * 1024;
+
 /**
- * POSTs JSON and resolves with the response once its headers arrived. A non-2xx answer is read and thrown as a
- * GatewayError; time to first byte is bounded by `call.timeoutMs`; aborting `call.signal` cancels the request.
+ * POSTs JSON and resolves with the response once its headers arrived. A non-2xx answer is read (its first
+ * 64 KiB) and thrown as a GatewayError; time to first byte is bounded by `call.timeoutMs`, silence after it by
+ * the provider's `idleTimeoutMs` (else `limits.idleTimeoutMs`), the body's size by `limits.maxResponseBytes`;
+ * aborting `call.signal` cancels the request.
  */
-export function createUpstreamClient(dispatcher: Dispatcher): UpstreamClient {
+export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLimits): UpstreamClient {
   return async ({ origin, path, headers, body, call }) => {
     // Our own timer bounds the time to first byte precisely (undici's coarse timers fire up to a second late).
     // One controller per attempt, aborted by the timer or by the request's signal (cheaper than AbortSignal.any).
@@ -72,18 +92,39 @@ export function createUpstreamClient(dispatcher: Dispatcher): UpstreamClient {
     } finally {
       clearTimeout(timer);
     }
+    const guarded = guardResponseBody(response, call, limits);
     if (response.statusCode >= 200 && response.statusCode < 300) {
-      return { status: response.statusCode, headers: response.headers, body: response.body };
+      const declared = Number(response.headers['content-length']);
+      if (declared > limits.maxResponseBytes) {
+        const error = upstreamTooLarge(call.provider.id, limits.maxResponseBytes);
+        response.body.destroy(error);
+        throw error;
+      }
+      return { status: response.statusCode, headers: response.headers, body: guarded };
     }
-    const text = await response.body.text().catch(() => '');
+    const text = await readPrefix(guarded, ERROR_BODY_PREFIX_BYTES);
     const retryAfter = response.headers['retry-after'];
-    throw upstreamStatusError(
-      response.statusCode,
-      text,
-      call.provider.id,
-      typeof retryAfter === 'string' ? retryAfter : undefined,
-    );
+    throw upstreamStatusError(response.statusCode, text, call.provider.id, {
+      retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+      secrets: call.provider.apiKey ? [call.provider.apiKey] : [],
+      requestBody: body,
+    });
   };
+}
+
+/** The response body bounded by the provider's idle timeout and the size limit. */
+function guardResponseBody(
+  response: Dispatcher.ResponseData,
+  call: UpstreamCall,
+  limits: UpstreamLimits,
+): UpstreamBody {
+  const idleTimeoutMs = call.provider.idleTimeoutMs ?? limits.idleTimeoutMs;
+  return guardBody(response.body, {
+    idleTimeoutMs,
+    maxBytes: limits.maxResponseBytes,
+    idleError: () => upstreamIdleTimeout(call.provider.id, idleTimeoutMs),
+    tooLargeError: () => upstreamTooLarge(call.provider.id, limits.maxResponseBytes),
+  });
 }
 
 /** The abort reason of an attempt whose provider sent nothing in time. */

@@ -1,10 +1,12 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { isRecord, recordMember, stringMember, tryParseJson } from '../../json/json.js';
+import { quotesText } from '../../privacy/quotes-text.js';
+import { MAX_UPSTREAM_TEXT_CHARS, scrubUpstreamText } from './scrub-upstream-text.js';
 
 /** Upstream statuses that are the caller's fault: returned as they are, never retried elsewhere. */
 const CALLER_FAULT = new Set([400, 409, 413, 415, 422]);
 
-/** The vendor's own error message from an error body of any common shape. */
+/** The vendor's own error message from an error body of any common shape (raw: scrub before showing it). */
 export function upstreamMessage(text: string): string {
   const parsed = tryParseJson(text);
   const error = isRecord(parsed) ? parsed.error : undefined;
@@ -14,38 +16,94 @@ export function upstreamMessage(text: string): string {
     stringMember(recordMember(parsed, 'error'), 'type') ??
     stringMember(parsed, 'message') ??
     stringMember(parsed, 'detail');
-  return (message ?? text.slice(0, 500)) || 'no message';
+  return (message ?? text.slice(0, 2 * MAX_UPSTREAM_TEXT_CHARS)) || 'no message';
 }
 
 /**
- * Maps an upstream error status. Caller errors keep their status and message; everything else is a
- * retryable upstream failure (502), which routing may try on another provider.
+ * The vendor's error type or code (`overloaded_error`, `rate_limit_exceeded`, Gemini's `RESOURCE_EXHAUSTED`):
+ * `error.code` when it is a string, else `error.type`, else `error.status`. Only identifier-like values are
+ * kept, so a type can never carry free text.
+ */
+export function upstreamErrorType(error: unknown): string | undefined {
+  const code = stringMember(error, 'code') ?? stringMember(error, 'type') ?? stringMember(error, 'status');
+  return code !== undefined && /^[A-Za-z0-9_.:-]{1,64}$/.test(code) ? code : undefined;
+}
+
+/** What the gateway may say about an upstream's error text: who to scrub for, what the request was. */
+export interface UpstreamTextContext {
+  /** The provider's configured credentials, removed in every form. */
+  secrets?: readonly string[];
+  /** The request as sent upstream: vendor text quoting it is withheld. */
+  requestBody?: string;
+}
+
+/** The vendor's words made safe to show: scrubbed, at most 300 characters, withheld when they quote the request. */
+export function safeUpstreamText(raw: string, context: UpstreamTextContext): string {
+  const scrubbed = scrubUpstreamText(raw, context.secrets ?? []);
+  if (context.requestBody !== undefined && quotesText(scrubbed, [context.requestBody])) {
+    return '(the upstream message quoted the request and is withheld)';
+  }
+  return scrubbed;
+}
+
+export interface StatusErrorOptions extends UpstreamTextContext {
+  /** The upstream's `retry-after` header. */
+  retryAfter?: string | undefined;
+}
+
+/**
+ * Maps an upstream error status. Caller errors keep their status and (scrubbed) message; everything else is
+ * a retryable upstream failure (502), which routing may try on another provider. The vendor's words are
+ * never relayed verbatim: see `safeUpstreamText`.
  */
 export function upstreamStatusError(
   status: number,
   bodyText: string,
   providerId: string,
-  retryAfterHeader?: string,
+  options: StatusErrorOptions = {},
 ): GatewayError {
-  const message = upstreamMessage(bodyText);
+  const parsed = tryParseJson(bodyText);
+  const upstreamType = upstreamErrorType(isRecord(parsed) ? parsed.error : undefined);
+  const message = safeUpstreamText(upstreamMessage(bodyText), options);
+  const facts = { provider: providerId, upstreamStatus: status, upstreamType, upstreamMessage: message };
   if (CALLER_FAULT.has(status)) {
     return new GatewayError(message, {
       status,
       code: 'BAD_REQUEST',
       type: 'invalid_request_error',
-      provider: providerId,
-      upstreamStatus: status,
+      ...facts,
     });
   }
-  const retryAfterMs = parseRetryAfter(retryAfterHeader);
   return new GatewayError(`Provider ${providerId} answered ${status}: ${message}`, {
     status: 502,
     code: null,
     type: 'upstream_error',
     retryable: true,
+    retryAfterMs: parseRetryAfter(options.retryAfter),
+    ...facts,
+  });
+}
+
+/** A vendor's error reported inside a 2xx stream (an `error` event or chunk): retryable, words made safe. */
+export function upstreamStreamError(
+  providerId: string,
+  vendorError: unknown,
+  context: UpstreamTextContext,
+): GatewayError {
+  const raw =
+    stringMember(vendorError, 'message') ??
+    (typeof vendorError === 'string' ? vendorError : undefined) ??
+    stringMember(vendorError, 'type') ??
+    'unknown error';
+  const message = safeUpstreamText(raw, context);
+  return new GatewayError(`Provider ${providerId} failed mid-stream: ${message}`, {
+    status: 502,
+    code: null,
+    type: 'upstream_error',
+    retryable: true,
     provider: providerId,
-    upstreamStatus: status,
-    retryAfterMs,
+    upstreamType: upstreamErrorType(vendorError),
+    upstreamMessage: message,
   });
 }
 
@@ -63,6 +121,26 @@ export const upstreamTimeout = (providerId: string, timeoutMs: number): GatewayE
     status: 504,
     code: null,
     type: 'upstream_timeout',
+    retryable: true,
+    provider: providerId,
+  });
+
+/** An upstream that went silent after its answer began (JSON body or stream). */
+export const upstreamIdleTimeout = (providerId: string, idleTimeoutMs: number): GatewayError =>
+  new GatewayError(`Provider ${providerId} went silent for ${idleTimeoutMs} ms in the middle of its answer`, {
+    status: 504,
+    code: null,
+    type: 'upstream_timeout',
+    retryable: true,
+    provider: providerId,
+  });
+
+/** An upstream answer larger than `server.maxUpstreamResponseBytes`: cut off, never held whole. */
+export const upstreamTooLarge = (providerId: string, maxBytes: number): GatewayError =>
+  new GatewayError(`Provider ${providerId} sent an answer larger than ${maxBytes} bytes; it was cut off`, {
+    status: 502,
+    code: null,
+    type: 'upstream_error',
     retryable: true,
     provider: providerId,
   });

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { scrubUpstreamText, truncate } from './scrub-upstream-text.js';
+
+const KEY = 'prov-key-0123456789abcdefXYZ';
+
+describe('scrubUpstreamText', () => {
+  it.each([
+    ['a Bearer header', 'Authorization: Bearer abc.def-ghi', 'abc.def-ghi'],
+    ['a Basic header', 'sent Basic dXNlcjpwYXNz to us', 'dXNlcjpwYXNz'],
+    ['an sk- key', 'Incorrect API key provided: sk-proj-AbC123xyz789.', 'sk-proj-AbC123xyz789'],
+    ['an sk_ key', 'key sk_live_51Habcdef rejected', 'sk_live_51Habcdef'],
+    ['an Anthropic key', 'invalid x sk-ant-api03-abcDEF123', 'sk-ant-api03-abcDEF123'],
+    ['a Google key', 'bad AIzaSyA1234567890abcdefghijklmno', 'AIzaSyA1234567890abcdefghijklmno'],
+    ['a key= query', 'GET /v1beta/models?key=hunter2secret&alt=sse failed', 'hunter2secret'],
+    ['an api_key=', 'api_key=abcd1234 is invalid', 'abcd1234'],
+    ['an x-api-key header', 'header x-api-key: zzz-top-999 unknown', 'zzz-top-999'],
+    ['a JSON token member', '{"token": "tok-7f7f7f"}', 'tok-7f7f7f'],
+    [
+      'a long hex token',
+      'signature 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 bad',
+      '9f86d08',
+    ],
+    [
+      'a long base64 token',
+      'session eyJhbGciOiJIUzI1NiJ9eyJzdWIiOiIxMjM0NTY3ODkwIn0 expired',
+      'eyJhbGciOiJIUzI1NiJ9',
+    ],
+  ])('removes %s', (_name, text, secret) => {
+    const scrubbed = scrubUpstreamText(text, []);
+    expect(scrubbed).not.toContain(secret);
+    expect(scrubbed).toContain('[redacted]');
+  });
+
+  it('removes the configured key raw, URL-encoded, base64 and base64url', () => {
+    const key = 'a+b/c=d?key-0123456789';
+    const forms = [
+      key,
+      encodeURIComponent(key),
+      Buffer.from(key).toString('base64'),
+      Buffer.from(key).toString('base64url'),
+    ];
+    const scrubbed = scrubUpstreamText(`echo: ${forms.join(' | ')}`, [key]);
+    for (const form of forms) expect(scrubbed).not.toContain(form);
+    expect(scrubbed.match(/\[redacted\]/g)?.length).toBe(4);
+  });
+
+  it('removes a configured key that has no credential shape', () => {
+    expect(scrubUpstreamText(`you sent ${KEY} which we do not know`, [KEY])).toBe(
+      'you sent [redacted] which we do not know',
+    );
+  });
+
+  it('keeps ordinary vendor messages as they are', () => {
+    for (const text of [
+      'bad tool schema',
+      "Invalid value for 'temperature': must be between 0 and 2.",
+      'max_tokens: Field required',
+      'The model is overloaded. Please try again later.',
+      'Rate limit reached for gpt-4o-mini in organization org-abc on tokens per min (TPM).',
+      'model claude-3-5-sonnet-20241022 not found',
+    ]) {
+      expect(scrubUpstreamText(text, [KEY, 'k1'])).toBe(text);
+    }
+  });
+
+  it('ignores configured keys too short to search for', () => {
+    expect(scrubUpstreamText('k1 and k2 failed', ['k1'])).toBe('k1 and k2 failed');
+  });
+
+  it('collapses whitespace and cuts to 300 characters', () => {
+    const scrubbed = scrubUpstreamText(`a\n\n  b ${'word '.repeat(200)}`, []);
+    expect(scrubbed.startsWith('a b word')).toBe(true);
+    expect(scrubbed.length).toBe(300);
+    expect(scrubbed.endsWith('…')).toBe(true);
+  });
+});
+
+describe('truncate', () => {
+  it('never splits a surrogate pair', () => {
+    const cut = truncate('😀'.repeat(10), 5);
+    expect(cut.length).toBeLessThanOrEqual(5);
+    expect(cut).toBe('😀😀…');
+  });
+});

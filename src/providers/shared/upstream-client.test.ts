@@ -1,0 +1,122 @@
+import { Agent } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { type FakeUpstream, startFakeOpenAIUpstream } from '../../test-support/fake-openai-upstream.js';
+import { collect, testCall, testProvider } from '../../test-support/fake-upstream-client.js';
+import { createOpenAIAdapter } from '../openai/openai-adapter.js';
+import { createUpstreamClient } from './upstream-client.js';
+
+/** The real client (undici) against a hostile fake upstream on loopback. */
+let upstream: FakeUpstream;
+let agent: Agent;
+const KEY = 'sk-upstream-secret-0123456789';
+const PROMPT = 'Tell me everything about the confidential Project Nightingale launch plan.';
+
+beforeAll(async () => {
+  upstream = await startFakeOpenAIUpstream();
+  agent = new Agent({ keepAliveTimeout: 1_000 });
+});
+afterAll(async () => {
+  await agent.close();
+  await upstream.close();
+});
+beforeEach(() => {
+  upstream.faults.length = 0;
+});
+
+function adapterWith(limits: { idleTimeoutMs: number; maxResponseBytes: number }, idleTimeoutMs?: number) {
+  const provider = testProvider({ baseUrl: upstream.url, apiKey: KEY, idleTimeoutMs });
+  const client = createUpstreamClient(agent, limits);
+  return { adapter: createOpenAIAdapter(provider, client), call: testCall(provider) };
+}
+
+const LIMITS = { idleTimeoutMs: 150, maxResponseBytes: 1024 * 1024 };
+const chatBody = { model: 'm', messages: [{ role: 'user', content: PROMPT }] };
+
+async function failure(promise: Promise<unknown>): Promise<GatewayError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(GatewayError);
+  return error as GatewayError;
+}
+
+describe('upstream client: idle timeout', () => {
+  it('fails a JSON answer that goes silent after its headers, promptly, and closes the upstream request', async () => {
+    upstream.faults.push({ kind: 'silent-after-headers' });
+    const cancelled = upstream.cancelledStreams;
+    const { adapter, call } = adapterWith({ ...LIMITS, idleTimeoutMs: 60_000 }, 150);
+    const started = performance.now();
+    const error = await failure(adapter.chat(chatBody, call));
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(error).toMatchObject({ status: 504, type: 'upstream_timeout', retryable: true });
+    expect(error.message).toContain('went silent for 150 ms');
+    await expect.poll(() => upstream.cancelledStreams, { timeout: 2_000 }).toBe(cancelled + 1);
+  });
+
+  it('fails a stream that goes silent in the middle, after the parts that arrived', async () => {
+    upstream.faults.push({ kind: 'silent-mid-stream', afterChunks: 2 });
+    const { adapter, call } = adapterWith(LIMITS);
+    const result = await adapter.chatStream({ ...chatBody, stream: true }, call);
+    const reader = result.parts.getReader();
+    const parts: unknown[] = [];
+    const started = performance.now();
+    const error = await failure(
+      (async () => {
+        for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
+      })(),
+    );
+    expect(parts).toHaveLength(3);
+    expect(error).toMatchObject({ status: 504, type: 'upstream_timeout', retryable: true });
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+});
+
+describe('upstream client: size bound', () => {
+  it('cuts off a 200 MB JSON answer at the limit and closes the upstream request', async () => {
+    upstream.faults.push({ kind: 'huge-body', bytes: 200 * 1024 * 1024 });
+    const cancelled = upstream.cancelledStreams;
+    const { adapter, call } = adapterWith(LIMITS);
+    const error = await failure(adapter.chat(chatBody, call));
+    expect(error).toMatchObject({ status: 502, type: 'upstream_error', retryable: true });
+    expect(error.message).toContain(`larger than ${1024 * 1024} bytes`);
+    await expect.poll(() => upstream.cancelledStreams, { timeout: 2_000 }).toBe(cancelled + 1);
+  });
+
+  it('cuts off a stream once its bytes pass the limit', async () => {
+    upstream.faults.push({ kind: 'huge-body', bytes: 200 * 1024 * 1024 });
+    const { adapter, call } = adapterWith(LIMITS);
+    const result = await adapter.chatStream({ ...chatBody, stream: true }, call);
+    const error = await failure(collect(result.parts));
+    expect(error).toMatchObject({ status: 502, type: 'upstream_error', retryable: true });
+    expect(error.message).toContain(`larger than ${1024 * 1024} bytes`);
+  });
+
+  it('reads only a prefix of a 20 MB error body, and relays at most 300 characters of it', async () => {
+    upstream.faults.push({ kind: 'huge-error-body', status: 500, bytes: 20 * 1024 * 1024 });
+    const cancelled = upstream.cancelledStreams;
+    const { adapter, call } = adapterWith({ ...LIMITS, maxResponseBytes: 64 * 1024 * 1024 });
+    const error = await failure(adapter.chat(chatBody, call));
+    expect(error).toMatchObject({ status: 502, upstreamStatus: 500, retryable: true });
+    expect(error.upstreamMessage?.length).toBeLessThanOrEqual(300);
+    expect(error.message.length).toBeLessThan(400);
+    await expect.poll(() => upstream.cancelledStreams, { timeout: 2_000 }).toBe(cancelled + 1);
+  });
+});
+
+describe('upstream client: error text', () => {
+  it.each([400, 500])(
+    'an error %i that echoes the credentials and the prompt relays neither',
+    async (status) => {
+      upstream.faults.push({ kind: 'echo-error', status });
+      const { adapter, call } = adapterWith(LIMITS);
+      const error = await failure(adapter.chat(chatBody, call));
+      const seen = JSON.stringify({ body: error.toBody(), headers: error.headers, message: error.message });
+      expect(seen).not.toContain(KEY);
+      expect(seen).not.toContain('Nightingale');
+      expect(error).toMatchObject({ upstreamStatus: status, upstreamType: 'echoed' });
+      expect(error.message).toContain('withheld');
+    },
+  );
+});
