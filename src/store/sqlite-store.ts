@@ -13,7 +13,8 @@ import type {
   Organization,
   Store,
 } from './store.js';
-import { apiKeyRow, bodyRow, itemsRow, MONTH, organizationRow, recordMonth } from './store-rows.js';
+import { InvalidRecordError, StoreUnavailableError } from './store-errors.js';
+import { apiKeyRow, bodyRow, insertableMonth, itemsRow, MONTH, organizationRow } from './store-rows.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS organizations (
@@ -167,6 +168,25 @@ function prepareStatements(db: Database.Database) {
 
 type Statements = ReturnType<typeof prepareStatements>;
 
+/** Result codes that say the database file is busy or its disk failing, not that the rows are wrong. */
+const TRANSIENT_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM)/;
+
+/** A failed write as the record queue needs to see it: wait (unavailable) or isolate (invalid rows). */
+function classifySqliteError(error: unknown): unknown {
+  if (!(error instanceof Database.SqliteError)) return error;
+  if (TRANSIENT_SQLITE.test(error.code)) {
+    return new StoreUnavailableError(`SQLite is unavailable: ${error.message}`, { cause: error });
+  }
+  if (
+    error.code.startsWith('SQLITE_CONSTRAINT') ||
+    error.code === 'SQLITE_MISMATCH' ||
+    error.code === 'SQLITE_TOOBIG'
+  ) {
+    return new InvalidRecordError(`SQLite refused the records: ${error.message}`, { cause: error });
+  }
+  return error;
+}
+
 export interface SqliteStoreOptions {
   /** Clock for `createdAt` / `deletedAt` / `revokedAt`; injectable for tests. */
   now?: () => Date;
@@ -265,15 +285,15 @@ export class SqliteStore implements Store {
 
   async insertRecords(records: GenerationRecord[]): Promise<void> {
     const s = this.#prepared();
-    const rows = records.map((record): RecordRow => {
-      if (!Number.isSafeInteger(record.costNanoUsd) || record.costNanoUsd < 0) {
-        throw new Error(
-          `generation record ${record.genId}: costNanoUsd must be a non-negative integer, got ${record.costNanoUsd}`,
-        );
-      }
-      return { record, month: recordMonth(record.createdAt), body: JSON.stringify(record) };
-    });
-    if (rows.length > 0) s.insertBatch.immediate(rows);
+    const rows = records.map(
+      (record): RecordRow => ({ record, month: insertableMonth(record), body: JSON.stringify(record) }),
+    );
+    if (rows.length === 0) return;
+    try {
+      s.insertBatch.immediate(rows);
+    } catch (error) {
+      throw classifySqliteError(error);
+    }
   }
 
   async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
