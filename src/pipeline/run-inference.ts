@@ -46,6 +46,17 @@ export async function runInference(
     now: deps.now,
   });
   ctx.headers['x-generation-id'] = tracker.genId;
+  // Crash safety (records journal): a request cut off by a crash gets an `interrupted` record.
+  deps.records.begin({
+    genId: tracker.genId,
+    orgId: principal.org.id,
+    apiKeyId: principal.keyId,
+    model: '',
+    path: ctx.req.url?.split('?')[0] ?? '',
+    createdAt: new Date().toISOString(),
+    streamed: false,
+    reservedNanoUsd: 0,
+  });
   const run: InferenceRun = { ctx, deps, principal, tracker, reservations: [] };
   let status = 200;
   let failure: GatewayError | undefined;
