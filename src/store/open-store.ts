@@ -49,7 +49,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
   const store: Store =
     filename === undefined
       ? new (await import('./postgres-store.js')).PostgresStore(databaseUrl, options)
-      : new SqliteStore(filename);
+      : new SqliteStore(filename, { log: options.log });
   try {
     await store.migrate();
   } catch (error) {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
+import { OutageLog } from './outage-log.js';
 import type {
   ApiKeyInfo,
   ConversationState,
@@ -192,6 +193,8 @@ export interface SqliteStoreOptions {
   now?: () => Date;
   /** How long a write waits for another process's lock before failing, ms. Default 5000. */
   busyTimeoutMs?: number;
+  /** Outage lines of record writes (database busy, disk full): one when they start failing, one when back. */
+  log?: (message: string) => void;
 }
 
 /**
@@ -206,6 +209,7 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #now: () => Date;
+  readonly #outage: OutageLog;
   #statements: Statements | undefined;
 
   /** Opens (creating it and its directory when missing) the database at `filename`, or `:memory:`. */
@@ -215,6 +219,7 @@ export class SqliteStore implements Store {
     }
     this.#db = new Database(filename);
     this.#now = options.now ?? (() => new Date());
+    this.#outage = new OutageLog('SQLite', options.log ?? ((message) => process.emitWarning(message)));
     this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
@@ -291,8 +296,11 @@ export class SqliteStore implements Store {
     if (rows.length === 0) return;
     try {
       s.insertBatch.immediate(rows);
+      this.#outage.recovered();
     } catch (error) {
-      throw classifySqliteError(error);
+      const classified = classifySqliteError(error);
+      if (classified instanceof StoreUnavailableError) this.#outage.failed(error);
+      throw classified;
     }
   }
 
