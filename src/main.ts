@@ -2,6 +2,9 @@ import { startGateway } from './app/start-gateway.js';
 import { readEnv } from './config/env.js';
 import { ConfigError, loadConfig } from './config/load-config.js';
 
+/** Exit code of a stop that left records in the journal (EX_TEMPFAIL: the next start writes them). */
+const EXIT_RECORDS_PENDING = 75;
+
 /** Entry point of `npm start`: reads env and config, starts the gateway, stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const env = readEnv();
@@ -28,7 +31,14 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`${signal} received: finishing in-flight requests`);
     gateway.stop().then(
-      () => process.exit(0),
+      ({ pendingRecords, journalDir }) => {
+        if (pendingRecords === 0) process.exit(0);
+        console.error(
+          `${pendingRecords} generation records could not be written to the store; they are kept in the journal ` +
+            `(${journalDir}) and written at the next start. Exit code ${EXIT_RECORDS_PENDING}.`,
+        );
+        process.exit(EXIT_RECORDS_PENDING);
+      },
       (error: unknown) => {
         console.error('shutdown failed:', error);
         process.exit(1);

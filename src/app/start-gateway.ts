@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { createAuthenticator } from '../auth/authenticate.js';
@@ -12,9 +13,11 @@ import { MemoryLimiter } from '../limits/memory-limiter.js';
 import { HealthTracker } from '../provider-routing/health-tracker.js';
 import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
+import { RecordJournal } from '../records/record-journal.js';
 import { RecordQueue } from '../records/record-queue.js';
 import { SkillRegistry } from '../skills/skill-registry.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, sqliteFilename } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
 import type { AppDeps } from './app-deps.js';
 import { bootstrapOrganizations } from './bootstrap-organizations.js';
 import { createApp } from './create-app.js';
@@ -39,15 +42,59 @@ export interface RunningGateway {
   deps: AppDeps;
   /** The key created on a first start, if any (printed once by the caller). */
   firstKey?: string;
-  /** Stops accepting, lets in-flight requests finish within the grace period, flushes records. */
-  stop(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish within the grace period, writes the last records (trying
+   * for `records.shutdownFlushMs` while the store fails) and says how many are left in the journal.
+   */
+  stop(): Promise<StopReport>;
+}
+
+export interface StopReport {
+  /** Records not in the store at exit: kept in the journal and written at the next start. */
+  pendingRecords: number;
+  journalDir: string;
+}
+
+/** Where the record journal lives by default: beside the SQLite file, else `./data/journal`. */
+export function defaultJournalDir(databaseUrl: string): string {
+  const file = sqliteFilename(databaseUrl);
+  return file === undefined || file === ':memory:' ? join('data', 'journal') : join(dirname(file), 'journal');
+}
+
+/**
+ * The record queue with its crash journal; records a previous run left in the journal (finished, or
+ * `interrupted` for requests it did not live to finish) are queued for the store.
+ */
+function openRecords(
+  config: GatewayConfig,
+  store: Store,
+  databaseUrl: string,
+  log: (message: string) => void,
+) {
+  const settings = config.records;
+  const { journal, replayed } = RecordJournal.open({
+    dir: settings.journalDir ?? defaultJournalDir(databaseUrl),
+    segmentBytes: settings.journalSegmentBytes,
+    fsyncIntervalMs: settings.journalFsyncIntervalMs,
+    progressIntervalMs: settings.progressIntervalMs,
+    log,
+  });
+  const records = new RecordQueue({ store, journal, ...settings, log });
+  records.restore(replayed);
+  if (replayed.length > 0) {
+    const interrupted = replayed.filter((record) => record.status === 'interrupted').length;
+    log(
+      `record journal: ${replayed.length} records of a previous run queued for the store (${interrupted} interrupted)`,
+    );
+  }
+  return { journal, records };
 }
 
 /** Wires the gateway from its config and starts listening. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const log = options.log ?? ((message: string) => console.error(`[gateway] ${message}`));
   const { config } = options;
-  const store = await openStore(options.databaseUrl);
+  const store = await openStore(options.databaseUrl, { ...config.store, log });
   const { firstKey } = await bootstrapOrganizations(store, config.organizations);
   const catalog = buildCatalog({
     config,
@@ -65,7 +112,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     catalog.providers.values(),
     createUpstreamClient(dispatcher, upstreamLimits),
   );
-  const records = new RecordQueue({ store, log });
+  const { journal, records } = openRecords(config, store, options.databaseUrl, log);
   const skills = await SkillRegistry.create(config.skills.dir, log);
   const stopWatchingSkills = skills.watch();
   const deps: AppDeps = {
@@ -96,14 +143,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const stop = async (): Promise<void> => {
+  const stop = async (): Promise<StopReport> => {
     stopWatchingSkills();
     await closeServer(server, config.server.shutdownGraceMs);
-    await records.close();
+    await records.close(config.records.shutdownFlushMs);
+    const backlog = journal.close();
     await deps.limiter.close();
     await stopHealthSync?.();
     if (!options.dispatcher) await dispatcher.close();
     await store.close();
+    return { pendingRecords: backlog.unshipped + backlog.unfinished, journalDir: backlog.dir };
   };
   return { server, url: `http://${host}:${address.port}`, deps, firstKey, stop };
 }

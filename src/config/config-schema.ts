@@ -128,6 +128,39 @@ const scoringSchema = z.strictObject({
   judgeModel: z.string().optional(),
 });
 
+/**
+ * Generation records (contract §7): the local crash journal and the queue that ships records to the store.
+ * `flushIntervalMs` is capped below 1 s so that a record is readable from every instance within 1 s.
+ */
+const recordsSchema = z.strictObject({
+  /** Journal root; default `journal/` beside the SQLite file, else `./data/journal`. */
+  journalDir: z.string().min(1).optional(),
+  flushIntervalMs: z.number().int().min(1).max(900).default(100),
+  batchSize: z.number().int().min(1).max(10_000).default(500),
+  maxPending: z.number().int().positive().default(50_000),
+  /** Longest pause between two write attempts while the store is unavailable. */
+  retryMaxMs: z.number().int().min(100).max(60_000).default(5_000),
+  /** At SIGTERM, how long to keep trying to write the last records before leaving them to the journal. */
+  shutdownFlushMs: z.number().int().nonnegative().max(600_000).default(5_000),
+  journalSegmentBytes: z
+    .number()
+    .int()
+    .min(4_096)
+    .default(8 * 1024 * 1024),
+  /** fsync period of the journal (0: before each answer's end); a process crash loses nothing either way. */
+  journalFsyncIntervalMs: z.number().int().nonnegative().max(60_000).default(1_000),
+  /** How often tokens and cost of running requests are journaled. */
+  progressIntervalMs: z.number().int().min(10).max(60_000).default(1_000),
+});
+
+/** The store's connection pool (PostgreSQL). */
+const storeSchema = z.strictObject({
+  maxConnections: z.number().int().min(1).max(1_000).default(10),
+  connectTimeoutMs: z.number().int().min(100).max(120_000).default(5_000),
+  /** Attempts of one query or transaction when the connection fails (a restart, a dropped socket). */
+  attempts: z.number().int().min(1).max(10).default(3),
+});
+
 export const configSchema = z.strictObject({
   server: serverSchema.default(serverSchema.parse({})),
   providers: z.array(providerSchema).default([]),
@@ -135,6 +168,8 @@ export const configSchema = z.strictObject({
   skills: z.strictObject({ dir: z.string().default('./skills') }).default({ dir: './skills' }),
   scoring: scoringSchema.default({ scorer: 'local' }),
   organizations: z.array(organizationSchema).default([]),
+  records: recordsSchema.default(recordsSchema.parse({})),
+  store: storeSchema.default(storeSchema.parse({})),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;
@@ -143,3 +178,4 @@ export type ModelConfig = z.infer<typeof modelSchema>;
 export type OrganizationConfig = z.infer<typeof organizationSchema>;
 export type ServerConfig = z.infer<typeof serverSchema>;
 export type ScoringConfig = z.infer<typeof scoringSchema>;
+export type RecordsConfig = z.infer<typeof recordsSchema>;

@@ -18,6 +18,8 @@ export interface PumpOptions<Part> {
   now: () => number;
   /** A client that read nothing for this long is cut off and the upstream cancelled. */
   stalledClientTimeoutMs: number;
+  /** Runs after the last part was accounted, before the closing frames (the record is journaled here). */
+  beforeLastByte: () => Promise<void>;
 }
 
 /**
@@ -42,7 +44,9 @@ export async function pumpStream<Part>(options: PumpOptions<Part>): Promise<void
     await opened.reader.cancel().catch(() => undefined);
     throw error;
   }
-  sse.raw(framer.end(settle));
+  const closing = framer.end(settle);
+  await options.beforeLastByte();
+  sse.raw(closing);
   sse.end();
 }
 

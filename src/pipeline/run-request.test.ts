@@ -28,11 +28,11 @@ beforeAll(async () => {
   deps.scorers = () => spyScorer(makeScorer());
   deps.limiter = spyLimiter(deps.limiter);
   deps.adapters = new Map([...deps.adapters].map(([id, adapter]) => [id, spyAdapter(adapter)]));
-  const push = deps.records.push.bind(deps.records);
-  deps.records.push = (record) => {
+  const finish = deps.records.finish.bind(deps.records);
+  deps.records.finish = (record) => {
     log.push(`record:${record.status}:${record.httpStatus}`);
     records.push(record);
-    push(record);
+    return finish(record);
   };
 });
 afterAll(() => gw.stop());
@@ -90,16 +90,17 @@ async function chat(body: Record<string, unknown>): Promise<Response> {
     body: JSON.stringify({ model: 'acme/chat-large', ...body }),
   });
   await response.text();
-  // The record is queued once the answer ended; wait for it (bounded), never for a fixed time.
+  // The spend is settled once the answer ended; wait for it (bounded), never for a fixed time.
   const deadline = Date.now() + 2_000;
-  while (records.length === 0 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+  const done = () => log.includes('settle') || (records.length > 0 && !log.includes('reserve'));
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
   return response;
 }
 
 const tags = [{ name: 'greeting', description: 'say hello greeting', models: ['acme/chat-large'] }];
 
 describe('the request pipeline', () => {
-  it('runs redact → tags → reserve → dispatch → settle → record, in that order', async () => {
+  it('runs redact → tags → reserve → dispatch → record → settle, in that order', async () => {
     const response = await chat({
       messages: [{ role: 'user', content: 'hello greeting from jane@example.com' }],
       gateway: { redact: { email: true }, tags },
@@ -112,8 +113,8 @@ describe('the request pipeline', () => {
       'scorer.complexity',
       'reserve',
       'provider.chat',
-      'settle',
       'record:success:200',
+      'settle',
     ]);
     expect(records[0]).toMatchObject({ tag: 'greeting', provider: 'fake-cloud', model: 'acme/chat-large' });
   });
@@ -121,7 +122,7 @@ describe('the request pipeline', () => {
   it('streams through the same steps', async () => {
     const response = await chat({ messages: [{ role: 'user', content: 'hi' }], stream: true });
     expect(response.status).toBe(200);
-    expect(log).toEqual(['reserve', 'provider.chatStream', 'settle', 'record:success:200']);
+    expect(log).toEqual(['reserve', 'provider.chatStream', 'record:success:200', 'settle']);
     expect(records[0]?.streamed).toBe(true);
     expect(records[0]?.outputTokens).toBeGreaterThan(0);
   });
@@ -143,7 +144,7 @@ describe('the request pipeline', () => {
     gw.upstream.faults.push({ kind: 'status', status: 400, body: { error: { message: 'bad' } } });
     const response = await chat({ messages: [{ role: 'user', content: 'hi' }] });
     expect(response.status).toBe(400);
-    expect(log).toEqual(['reserve', 'provider.chat', 'settle', 'record:error:400']);
+    expect(log).toEqual(['reserve', 'provider.chat', 'record:error:400', 'settle']);
     expect(records[0]?.attempts).toHaveLength(1);
   });
 });

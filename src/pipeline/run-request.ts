@@ -73,19 +73,42 @@ export async function runRequest<R extends ParsedRequest, Part>(
   const run = beginRun(ctx, deps, principal);
   Object.assign(ctx.headers, endpoint.headers?.(run));
   const facts: Facts = { streamed: false, model: '', routingCostNano: 0, zdr: false };
+  deps.records.begin(journalStub(run));
   const live: { stream?: Live<Part> } = {};
-  let failure: GatewayError | undefined;
+  // The record is journaled before the answer's last byte, so that a crash never loses a finished answer's.
+  let recorded = false;
+  const record = async (httpStatus: number, error?: GatewayError) => {
+    if (recorded) return;
+    recorded = true;
+    const built = buildRecord({ ...facts, run, endedAt: deps.now(), httpStatus, error });
+    await deps.records
+      .finish(built)
+      .catch((e: unknown) => deps.log(`journaling ${run.genId} failed: ${String(e)}`));
+  };
   try {
-    await serve(run, endpoint, facts, live);
+    await serve(run, endpoint, facts, live, () => record(200));
   } catch (thrown) {
-    failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
+    const failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
     if (failure.code === 'INTERNAL_SERVER_ERROR')
       deps.log(`request ${ctx.requestId} failed: ${describe(thrown)}`);
+    await record(failure.status, failure);
     answerError(run, endpoint, live.stream, failure);
   }
   await settleSpend(run, totalCostNano(facts.execution, facts.planner));
-  const httpStatus = failure?.status ?? 200;
-  deps.records.push(buildRecord({ ...facts, run, endedAt: deps.now(), httpStatus, error: failure }));
+}
+
+/** What the journal keeps of a request as soon as it is accepted (a crash turns it into `interrupted`). */
+function journalStub(run: Run) {
+  return {
+    genId: run.genId,
+    orgId: run.principal.org.id,
+    apiKeyId: run.principal.keyId,
+    model: '',
+    path: run.ctx.req.url?.split('?')[0] ?? '',
+    createdAt: run.createdAt,
+    streamed: false,
+    reservedNanoUsd: 0,
+  };
 }
 
 async function serve<R extends ParsedRequest, Part>(
@@ -93,6 +116,7 @@ async function serve<R extends ParsedRequest, Part>(
   endpoint: Endpoint<R, Part>,
   facts: Facts,
   live: { stream?: Live<Part> },
+  beforeLastByte: () => Promise<void>,
 ): Promise<void> {
   const { ctx, deps } = run;
   // Parse: the endpoint's codec.
@@ -111,7 +135,10 @@ async function serve<R extends ParsedRequest, Part>(
   }
   // Prepare.
   const prepared = await prepare(run, endpoint, request, facts);
-  if (prepared.kind === 'image') return serveImage(run, endpoint, prepared, request, facts, live.stream);
+  deps.records.progress(run.genId, { model: facts.model, streamed: request.stream });
+  if (prepared.kind === 'image') {
+    return serveImage(run, endpoint, prepared, request, facts, live.stream, beforeLastByte);
+  }
   const { model, plan, body } = prepared;
   sent = body;
   const worstCase = () => endpoint.worstCase(request, body, model);
@@ -126,10 +153,8 @@ async function serve<R extends ParsedRequest, Part>(
       attempt: (adapter, target, call) =>
         openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
     });
-    return streamAnswer(run, served, facts, live.stream, {
-      sent: body,
-      kind: endpoint.conversation ?? 'chat',
-    });
+    const cut = { sent: body, kind: endpoint.conversation ?? 'chat' };
+    return streamAnswer(run, served, facts, live.stream, cut, beforeLastByte);
   }
   const served = await execute(run, {
     role: 'executor',
@@ -145,6 +170,7 @@ async function serve<R extends ParsedRequest, Part>(
     startedAt: run.startedAt,
   });
   const answer = await endpoint.answer(served.value, answerMeta(run, facts), { run, request, sent: body });
+  await beforeLastByte();
   sendJson(ctx.res, 200, answer, warningsHeader(ctx.headers, run.warnings));
 }
 
@@ -221,6 +247,7 @@ async function streamAnswer<Part>(
   facts: Facts,
   live: Live<Part>,
   cut: { sent: JsonObject; kind: RequestKind },
+  beforeLastByte: () => Promise<void>,
 ): Promise<void> {
   const { sent, kind } = cut;
   const { deps, ctx } = run;
@@ -233,6 +260,7 @@ async function streamAnswer<Part>(
     usage: emptyUsage(),
     costNano: 0,
   };
+  deps.records.progress(run.genId, { provider: served.endpoint.provider, httpStatus: 200 });
   let settled: AnswerMeta | undefined;
   const settle: Settle = (usage) => {
     if (settled) return settled;
@@ -255,6 +283,10 @@ async function streamAnswer<Part>(
       progress,
       now: deps.now,
       stalledClientTimeoutMs: deps.config.server.stalledClientTimeoutMs,
+      beforeLastByte: async () => {
+        facts.firstTokenAt = progress.firstTokenAt;
+        await beforeLastByte();
+      },
     });
   } catch (error) {
     if (!settled) settle(await cutShortUsage(run, live.framer, sent, kind));
@@ -298,6 +330,7 @@ async function serveImage<R extends ParsedRequest, Part>(
   request: R,
   facts: Facts,
   live: Live<Part> | undefined,
+  beforeLastByte: () => Promise<void>,
 ): Promise<void> {
   const target = imageTarget(run, prepared.imageModel, prepared.prompt, request.settings);
   facts.model = target.model.id;
@@ -310,6 +343,7 @@ async function serveImage<R extends ParsedRequest, Part>(
   });
   const image = readGeneratedImage(served.value, target.model.id);
   const meta = answerMeta(run, facts);
+  await beforeLastByte();
   if (live?.framer.image) {
     Object.assign(run.ctx.headers, warningsHeader({}, run.warnings));
     live.sse.raw(live.framer.image(image, meta));

@@ -9,7 +9,7 @@ export const generationRecordSchema: z.ZodType<GenerationRecord> = z.object({
   model: z.string(),
   provider: z.string(),
   path: z.string(),
-  status: z.enum(['success', 'error', 'cancelled']),
+  status: z.enum(['success', 'error', 'cancelled', 'interrupted']),
   httpStatus: z.number(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),

@@ -15,7 +15,8 @@ export interface GenerationRecord {
   provider: string;
   /** Endpoint path, e.g. `/v1/chat/completions`. */
   path: string;
-  status: 'success' | 'error' | 'cancelled';
+  /** `interrupted`: the gateway process ended (crash, kill) before the request finished; written at the next start. */
+  status: 'success' | 'error' | 'cancelled' | 'interrupted';
   httpStatus: number;
   errorCode: string | null;
   errorMessage: string | null;

@@ -1,44 +1,85 @@
 import type { Store } from '../store/store.js';
+import { errorMessage, InvalidRecordError, StoreUnavailableError } from '../store/store-errors.js';
 import type { GenerationRecord } from './generation-record.js';
+import type { InterruptedRecordStub, RecordProgress } from './journal-entries.js';
+import { normaliseRecord } from './normalise-record.js';
+import type { RecordJournal } from './record-journal.js';
 
 export interface RecordQueueOptions {
   store: Store;
-  /** Records held before new ones are refused (counted and logged, never silently). */
+  /** Crash safety: records are journaled before they are queued. Without one, a crash loses the queue. */
+  journal?: RecordJournal;
+  /** Records held in memory before new ones are kept in the journal only (counted and logged). */
   maxPending?: number;
+  /** Longest wait of a record before its write to the store begins, ms. */
   flushIntervalMs?: number;
   batchSize?: number;
+  /** Longest pause between two writes while the store is unavailable (the pause doubles from 100 ms). */
+  retryMaxMs?: number;
   log: (message: string) => void;
 }
 
+/** A record the store refused alone this many times (for an unknown reason) is set aside. */
+const STRIKES = 3;
+const RETRY_MIN_MS = 100;
+
 /**
- * Writes generation records off the request path: requests push, a timer writes batches in one transaction.
- * Records not yet written are still readable (`find`), so a record is visible as soon as its response ends.
- * `close()` writes everything that is left.
+ * Writes generation records off the request path: requests `finish`, a timer writes batches in one transaction
+ * each. Records not yet written are still readable (`find`), so a record is visible as soon as its response
+ * ends. Numbers a store would refuse are normalised first; a batch the store still refuses is split until the
+ * record at fault is found and set aside (dead letter), so one bad record never blocks the others. While the
+ * store is unavailable, writes are retried with backoff and every record stays in the journal.
  */
 export class RecordQueue {
   private readonly pending = new Map<string, GenerationRecord>();
+  private readonly strikes = new Map<string, number>();
   private readonly maxPending: number;
   private readonly batchSize: number;
+  private readonly retryMaxMs: number;
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
-  readonly metrics = { written: 0, refused: 0, writeFailures: 0 };
+  private retryAt = 0;
+  private retryDelayMs = 0;
+  private overflowLogged = false;
+  readonly metrics = { written: 0, refused: 0, writeFailures: 0, deadLettered: 0 };
 
   constructor(private readonly options: RecordQueueOptions) {
     this.maxPending = options.maxPending ?? 50_000;
     this.batchSize = options.batchSize ?? 500;
+    this.retryMaxMs = options.retryMaxMs ?? 5_000;
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 100);
     this.timer.unref();
   }
 
+  /** A request was accepted (journaled, so that a crash leaves an `interrupted` record of it). */
+  begin(stub: InterruptedRecordStub): void {
+    this.options.journal?.begin(stub);
+  }
+
+  /** What is known so far of a running request (cheap; journaled now and then). */
+  progress(genId: string, progress: RecordProgress): void {
+    this.options.journal?.progress(genId, progress);
+  }
+
+  /**
+   * The request's record: readable at once, written to the store within `flushIntervalMs` while the store is
+   * up. Resolves once the record is in the journal: await it before the answer's last byte.
+   */
+  finish(record: GenerationRecord): Promise<void> {
+    const sound = normaliseRecord(record);
+    const journaled = this.options.journal?.finish(sound) ?? Promise.resolve();
+    this.hold(sound);
+    return journaled;
+  }
+
+  /** `finish` without waiting for the journal. */
   push(record: GenerationRecord): void {
-    if (this.pending.size >= this.maxPending) {
-      this.metrics.refused += 1;
-      this.options.log(
-        `record queue full (${this.maxPending} pending): record ${record.genId} refused; the store is not keeping up`,
-      );
-      return;
-    }
-    this.pending.set(record.genId, record);
+    void this.finish(record);
+  }
+
+  /** Records replayed from the journal at start; held whatever `maxPending` says (they are owed to the store). */
+  restore(records: Iterable<GenerationRecord>): void {
+    for (const record of records) this.pending.set(record.genId, normaliseRecord(record));
   }
 
   /** A record that is queued but not yet written. */
@@ -51,35 +92,107 @@ export class RecordQueue {
     return this.pending.size;
   }
 
-  /** Writes what is pending; concurrent calls share one write. */
-  flush(): Promise<void> {
+  /** Whether the last write to the store failed because the store was unavailable. */
+  get failing(): boolean {
+    return this.retryDelayMs > 0;
+  }
+
+  /** Writes what is pending; concurrent calls share one write. Waits out the backoff unless `force`d. */
+  flush(force = false): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (this.pending.size === 0) return Promise.resolve();
+    if (this.pending.size === 0 || (!force && Date.now() < this.retryAt)) return Promise.resolve();
     this.flushing = this.writeAll().finally(() => {
       this.flushing = undefined;
     });
     return this.flushing;
   }
 
-  /** Stops the timer and writes everything left. */
-  async close(): Promise<void> {
+  /**
+   * Stops the timer and writes what is left, trying until `deadlineMs` has passed while the store is
+   * unavailable. Returns how many held records could not be written (they stay in the journal for the next
+   * start, with any that `maxPending` kept out of memory).
+   */
+  async close(deadlineMs = 5_000): Promise<number> {
     clearInterval(this.timer);
-    await this.flush();
-    if (this.pending.size > 0) await this.flush();
+    const deadline = Date.now() + deadlineMs;
+    for (;;) {
+      await this.flush(true);
+      if (this.pending.size === 0 || Date.now() >= deadline) break;
+      const pause = Math.min(this.retryDelayMs || RETRY_MIN_MS, deadline - Date.now());
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, pause)));
+    }
+    return this.pending.size;
+  }
+
+  private hold(record: GenerationRecord): void {
+    if (this.pending.size >= this.maxPending && !this.pending.has(record.genId)) {
+      // Kept in the journal (if any) and written at the next start; never silently.
+      this.metrics.refused += 1;
+      if (!this.overflowLogged) {
+        this.overflowLogged = true;
+        const kept = this.options.journal ? 'kept in the journal until the next start' : 'lost (no journal)';
+        this.options.log(
+          `record queue full (${this.maxPending} pending, store not keeping up): further records are ${kept}`,
+        );
+      }
+      return;
+    }
+    this.pending.set(record.genId, record);
   }
 
   private async writeAll(): Promise<void> {
     while (this.pending.size > 0) {
       const batch = [...this.pending.values()].slice(0, this.batchSize);
-      try {
-        await this.options.store.insertRecords(batch);
-      } catch (error) {
+      const outcome = await this.write(batch);
+      if (outcome === 'unavailable') {
         this.metrics.writeFailures += 1;
-        this.options.log(`writing ${batch.length} records failed, will retry: ${(error as Error).message}`);
+        this.retryDelayMs = Math.min(this.retryMaxMs, Math.max(RETRY_MIN_MS, this.retryDelayMs * 2));
+        this.retryAt = Date.now() + this.retryDelayMs;
         return;
       }
-      for (const record of batch) this.pending.delete(record.genId);
-      this.metrics.written += batch.length;
+      this.retryDelayMs = 0;
+      this.retryAt = 0;
+      if (outcome === 'stuck') return;
     }
+  }
+
+  /**
+   * Writes a batch; when the store refuses it, halves it until the refused record is alone. `stuck`: a
+   * record failed alone for an unknown reason and waits for its next strike.
+   */
+  private async write(batch: GenerationRecord[]): Promise<'written' | 'unavailable' | 'stuck'> {
+    try {
+      await this.options.store.insertRecords(batch);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return 'unavailable';
+      if (batch.length === 1 && batch[0]) return this.refusedAlone(batch[0], error);
+      const half = Math.ceil(batch.length / 2);
+      const first = await this.write(batch.slice(0, half));
+      if (first === 'unavailable') return first;
+      const second = await this.write(batch.slice(half));
+      return first === 'stuck' || second === 'stuck' ? 'stuck' : second;
+    }
+    for (const record of batch) this.pending.delete(record.genId);
+    this.options.journal?.shipped(batch.map((record) => record.genId));
+    this.metrics.written += batch.length;
+    return 'written';
+  }
+
+  private refusedAlone(record: GenerationRecord, error: unknown): 'written' | 'stuck' {
+    const strikes = (this.strikes.get(record.genId) ?? 0) + 1;
+    if (!(error instanceof InvalidRecordError) && strikes < STRIKES) {
+      this.strikes.set(record.genId, strikes);
+      return 'stuck';
+    }
+    this.strikes.delete(record.genId);
+    this.pending.delete(record.genId);
+    this.metrics.deadLettered += 1;
+    const kept = this.options.journal
+      ? `kept in ${this.options.journal.deadLetter(record, errorMessage(error))}`
+      : 'dropped (no journal)';
+    this.options.log(
+      `generation record ${record.genId} refused by the store (${errorMessage(error)}); ${kept}`,
+    );
+    return 'written';
   }
 }

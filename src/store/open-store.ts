@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import type { PostgresStoreOptions } from './postgres-store.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 
@@ -22,12 +23,18 @@ export function sqliteFilename(databaseUrl: string): string | undefined {
   return rest;
 }
 
+/** How to open a store: outage log lines and, for PostgreSQL, the pool's limits. */
+export type OpenStoreOptions = Pick<
+  PostgresStoreOptions,
+  'log' | 'maxConnections' | 'connectTimeoutMs' | 'attempts'
+>;
+
 /**
  * Opens the store named by `DATABASE_URL` and brings its schema up to date, so callers get a ready Store
  * and never depend on a concrete implementation: `sqlite:` / `file:` open a SqliteStore, `postgres://` /
  * `postgresql://` a PostgresStore. Error messages name the scheme, never the whole URL (it may hold a password).
  */
-export async function openStore(databaseUrl: string): Promise<Store> {
+export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const filename = sqliteFilename(databaseUrl);
   const scheme = SCHEME.exec(databaseUrl)?.[1]?.toLowerCase();
   const postgres = scheme === 'postgres' || scheme === 'postgresql';
@@ -41,8 +48,8 @@ export async function openStore(databaseUrl: string): Promise<Store> {
   // The PostgreSQL driver is loaded only when it is used.
   const store: Store =
     filename === undefined
-      ? new (await import('./postgres-store.js')).PostgresStore(databaseUrl)
-      : new SqliteStore(filename);
+      ? new (await import('./postgres-store.js')).PostgresStore(databaseUrl, options)
+      : new SqliteStore(filename, { log: options.log });
   try {
     await store.migrate();
   } catch (error) {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { DatabaseError, Pool, type PoolClient } from 'pg';
+import { DatabaseError } from 'pg';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
+import { PostgresConnection, type Row } from './postgres-connection.js';
 import type {
   ApiKeyInfo,
   ConversationState,
@@ -11,7 +12,8 @@ import type {
   Organization,
   Store,
 } from './store.js';
-import { apiKeyRow, bodyRow, itemsRow, MONTH, organizationRow, recordMonth } from './store-rows.js';
+import { InvalidRecordError } from './store-errors.js';
+import { apiKeyRow, bodyRow, insertableMonth, itemsRow, MONTH, organizationRow } from './store-rows.js';
 
 /**
  * Same tables as the SQLite store. Timestamps that are returned to callers (`created_at`, `deleted_at`,
@@ -65,7 +67,6 @@ RETURNING ${ORG_COLUMNS}`;
 const spendRow = z.object({ cost_nano: z.string().regex(/^-?\d+$/) });
 const genIdRow = z.object({ gen_id: z.string() });
 
-type Row = Record<string, unknown>;
 /** A checked batch of records by genId, each with its spend month. */
 type Batch = Map<string, { record: GenerationRecord; month: string }>;
 
@@ -73,12 +74,7 @@ type Batch = Map<string, { record: GenerationRecord; month: string }>;
 function prepareBatch(records: GenerationRecord[]): Batch {
   const batch: Batch = new Map();
   for (const record of records) {
-    if (!Number.isSafeInteger(record.costNanoUsd) || record.costNanoUsd < 0) {
-      throw new Error(
-        `generation record ${record.genId}: costNanoUsd must be a non-negative integer, got ${record.costNanoUsd}`,
-      );
-    }
-    const month = recordMonth(record.createdAt);
+    const month = insertableMonth(record);
     if (!batch.has(record.genId)) batch.set(record.genId, { record, month });
   }
   return batch;
@@ -106,8 +102,12 @@ export interface PostgresStoreOptions {
   now?: () => Date;
   /** Most connections the pool opens. Default 10. */
   maxConnections?: number;
-  /** Told about errors of idle pooled connections (e.g. the server restarted). Default: a process warning. */
-  onIdleError?: (error: Error) => void;
+  /** How long opening a connection may take, ms. Default 5000. */
+  connectTimeoutMs?: number;
+  /** Attempts of a query or transaction when the connection fails (server restart, dropped socket). Default 3. */
+  attempts?: number;
+  /** Outage lines: one when PostgreSQL becomes unreachable, one when it is back. Default: a process warning. */
+  log?: (message: string) => void;
 }
 
 /**
@@ -118,26 +118,24 @@ export interface PostgresStoreOptions {
  * records is one transaction that ignores already-stored genIds and adds spend only for rows it inserted.
  */
 export class PostgresStore implements Store {
-  readonly #pool: Pool;
+  readonly #db: PostgresConnection;
   readonly #now: () => Date;
   #migrated = false;
 
   /** Creates the pool; connections are opened lazily, by the first query. */
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
-    this.#pool = new Pool({
-      connectionString,
-      max: options.maxConnections ?? 10,
-      connectionTimeoutMillis: 10_000,
+    this.#db = new PostgresConnection(connectionString, {
+      maxConnections: options.maxConnections ?? 10,
+      connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+      attempts: options.attempts ?? 3,
+      log: options.log ?? ((message: string) => process.emitWarning(`PostgresStore: ${message}`)),
     });
-    const onIdleError =
-      options.onIdleError ?? ((error: Error) => process.emitWarning(`PostgresStore: ${error.message}`));
-    this.#pool.on('error', onIdleError);
     this.#now = options.now ?? (() => new Date());
   }
 
   async migrate(): Promise<void> {
     if (this.#migrated) return;
-    await this.#transaction(async (client) => {
+    await this.#db.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATE_LOCK_KEY]);
       await client.query(SCHEMA);
     });
@@ -222,27 +220,46 @@ export class PostgresStore implements Store {
     if (batch.size === 0) return;
     // Sorted, so concurrent batches take row locks in the same order and cannot deadlock.
     const entries = [...batch.values()].sort((a, b) => (a.record.genId < b.record.genId ? -1 : 1));
-    await this.#transaction(async (client) => {
-      const inserted = await client.query<Row>(
-        `INSERT INTO generation_records (gen_id, org_id, created_at, body)
+    await this.#insertBatch(entries, batch);
+  }
+
+  async #insertBatch(entries: { record: GenerationRecord }[], batch: Batch): Promise<void> {
+    try {
+      await this.#db.transaction(async (client) => {
+        // Records are money facts: acknowledged only once durable, even where the server trades durability for
+        // speed (`synchronous_commit = off` loses the last commits of a crash).
+        await client.query('SET LOCAL synchronous_commit TO on');
+        const inserted = await client.query<Row>(
+          `INSERT INTO generation_records (gen_id, org_id, created_at, body)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
          ON CONFLICT (gen_id) DO NOTHING RETURNING gen_id`,
-        [
-          entries.map(({ record }) => record.genId),
-          entries.map(({ record }) => record.orgId),
-          entries.map(({ record }) => record.createdAt),
-          entries.map(({ record }) => JSON.stringify(record)),
-        ],
-      );
-      const sums = spendOfInserted(inserted.rows, batch);
-      if (sums.length === 0) return;
-      await client.query(
-        `INSERT INTO monthly_spend (org_id, month, cost_nano)
+          [
+            entries.map(({ record }) => record.genId),
+            entries.map(({ record }) => record.orgId),
+            entries.map(({ record }) => record.createdAt),
+            entries.map(({ record }) => JSON.stringify(record)),
+          ],
+        );
+        const sums = spendOfInserted(inserted.rows, batch);
+        if (sums.length === 0) return;
+        await client.query(
+          `INSERT INTO monthly_spend (org_id, month, cost_nano)
          SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
          ON CONFLICT (org_id, month) DO UPDATE SET cost_nano = monthly_spend.cost_nano + excluded.cost_nano`,
-        [sums.map((sum) => sum.orgId), sums.map((sum) => sum.month), sums.map((sum) => sum.nano.toString())],
-      );
-    });
+          [
+            sums.map((sum) => sum.orgId),
+            sums.map((sum) => sum.month),
+            sums.map((sum) => sum.nano.toString()),
+          ],
+        );
+      });
+    } catch (error) {
+      // 22: data exception (a value out of range), 23: integrity constraint; the rows, not the server.
+      if (error instanceof DatabaseError && /^2[23]/.test(error.code ?? '')) {
+        throw new InvalidRecordError(`PostgreSQL refused the records: ${error.message}`, { cause: error });
+      }
+      throw error;
+    }
   }
 
   async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
@@ -279,31 +296,12 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (!this.#pool.ending) await this.#pool.end();
+    await this.#db.end();
   }
 
   async #query(sql: string, values: unknown[] = []): Promise<Row[]> {
     this.#assertReady();
-    return (await this.#pool.query<Row>(sql, values)).rows;
-  }
-
-  /** Runs `work` between BEGIN and COMMIT on one pooled connection; rolls back when it throws. */
-  async #transaction(work: (client: PoolClient) => Promise<void>): Promise<void> {
-    const client = await this.#pool.connect();
-    // A connection whose ROLLBACK failed is in an unknown state: it is discarded, not returned to the pool.
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      await work(client);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      });
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+    return this.#db.query(sql, values);
   }
 
   #assertReady(): void {

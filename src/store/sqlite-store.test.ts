@@ -2,10 +2,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, sqliteFilename } from './open-store.js';
 import { SqliteStore } from './sqlite-store.js';
 import { makeRecord, runStoreContract } from './store-contract.js';
+import { InvalidRecordError, StoreUnavailableError } from './store-errors.js';
 
 const tempRoot = mkdtempSync(join(tmpdir(), 'gateway-sqlite-store-'));
 afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
@@ -67,6 +69,32 @@ describe('SqliteStore specifics', () => {
   it('refuses to be used before migrate()', async () => {
     const store = new SqliteStore(':memory:');
     await expect(store.listOrganizations()).rejects.toThrow(/migrate/);
+    await store.close();
+  });
+
+  it('answers a locked database with StoreUnavailableError and logs the outage once, and its end', async () => {
+    const file = freshFile();
+    const lines: string[] = [];
+    const store = new SqliteStore(file, { busyTimeoutMs: 0, log: (line) => lines.push(line) });
+    await store.migrate();
+    const locker = new Database(file);
+    locker.exec('BEGIN IMMEDIATE');
+    await expect(store.insertRecords([makeRecord()])).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.insertRecords([makeRecord()])).rejects.toThrow(/SQLite is unavailable/);
+    locker.exec('ROLLBACK');
+    locker.close();
+    await store.insertRecords([makeRecord()]);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^SQLite unavailable: database is locked/);
+    expect(lines[1]).toMatch(/^SQLite available again/);
+    await store.close();
+  });
+
+  it('refuses a record with a cost beyond 2^53 as InvalidRecordError', async () => {
+    const store = await openStore('sqlite::memory:');
+    await expect(store.insertRecords([makeRecord({ costNanoUsd: 1e24 })])).rejects.toBeInstanceOf(
+      InvalidRecordError,
+    );
     await store.close();
   });
 

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
+import { OutageLog } from './outage-log.js';
 import type {
   ApiKeyInfo,
   ConversationState,
@@ -13,7 +14,8 @@ import type {
   Organization,
   Store,
 } from './store.js';
-import { apiKeyRow, bodyRow, itemsRow, MONTH, organizationRow, recordMonth } from './store-rows.js';
+import { InvalidRecordError, StoreUnavailableError } from './store-errors.js';
+import { apiKeyRow, bodyRow, insertableMonth, itemsRow, MONTH, organizationRow } from './store-rows.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS organizations (
@@ -167,11 +169,32 @@ function prepareStatements(db: Database.Database) {
 
 type Statements = ReturnType<typeof prepareStatements>;
 
+/** Result codes that say the database file is busy or its disk failing, not that the rows are wrong. */
+const TRANSIENT_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM)/;
+
+/** A failed write as the record queue needs to see it: wait (unavailable) or isolate (invalid rows). */
+function classifySqliteError(error: unknown): unknown {
+  if (!(error instanceof Database.SqliteError)) return error;
+  if (TRANSIENT_SQLITE.test(error.code)) {
+    return new StoreUnavailableError(`SQLite is unavailable: ${error.message}`, { cause: error });
+  }
+  if (
+    error.code.startsWith('SQLITE_CONSTRAINT') ||
+    error.code === 'SQLITE_MISMATCH' ||
+    error.code === 'SQLITE_TOOBIG'
+  ) {
+    return new InvalidRecordError(`SQLite refused the records: ${error.message}`, { cause: error });
+  }
+  return error;
+}
+
 export interface SqliteStoreOptions {
   /** Clock for `createdAt` / `deletedAt` / `revokedAt`; injectable for tests. */
   now?: () => Date;
   /** How long a write waits for another process's lock before failing, ms. Default 5000. */
   busyTimeoutMs?: number;
+  /** Outage lines of record writes (database busy, disk full): one when they start failing, one when back. */
+  log?: (message: string) => void;
 }
 
 /**
@@ -186,6 +209,7 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #now: () => Date;
+  readonly #outage: OutageLog;
   #statements: Statements | undefined;
 
   /** Opens (creating it and its directory when missing) the database at `filename`, or `:memory:`. */
@@ -195,6 +219,7 @@ export class SqliteStore implements Store {
     }
     this.#db = new Database(filename);
     this.#now = options.now ?? (() => new Date());
+    this.#outage = new OutageLog('SQLite', options.log ?? ((message) => process.emitWarning(message)));
     this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
@@ -265,15 +290,18 @@ export class SqliteStore implements Store {
 
   async insertRecords(records: GenerationRecord[]): Promise<void> {
     const s = this.#prepared();
-    const rows = records.map((record): RecordRow => {
-      if (!Number.isSafeInteger(record.costNanoUsd) || record.costNanoUsd < 0) {
-        throw new Error(
-          `generation record ${record.genId}: costNanoUsd must be a non-negative integer, got ${record.costNanoUsd}`,
-        );
-      }
-      return { record, month: recordMonth(record.createdAt), body: JSON.stringify(record) };
-    });
-    if (rows.length > 0) s.insertBatch.immediate(rows);
+    const rows = records.map(
+      (record): RecordRow => ({ record, month: insertableMonth(record), body: JSON.stringify(record) }),
+    );
+    if (rows.length === 0) return;
+    try {
+      s.insertBatch.immediate(rows);
+      this.#outage.recovered();
+    } catch (error) {
+      const classified = classifySqliteError(error);
+      if (classified instanceof StoreUnavailableError) this.#outage.failed(error);
+      throw classified;
+    }
   }
 
   async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {

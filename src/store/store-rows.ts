@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { GenerationRecord } from '../records/generation-record.js';
 import type { ApiKeyInfo, Organization } from './store.js';
+import { InvalidRecordError } from './store-errors.js';
 
 /**
  * Row checks shared by the store implementations: rows are parsed at the boundary, so that a corrupt or
@@ -29,9 +31,22 @@ export const itemsRow = z.object({ items: z.string() });
 /** A calendar month as the stores key spend: `YYYY-MM`. */
 export const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-/** `YYYY-MM` (UTC) of a record's ISO-8601 `createdAt`; throws on a value that is not a date. */
-export function recordMonth(createdAt: string): string {
-  const time = Date.parse(createdAt);
-  if (Number.isNaN(time)) throw new Error(`generation record createdAt is not a date: "${createdAt}"`);
+/**
+ * The spend month (`YYYY-MM`, UTC, from `createdAt`) of a record about to be inserted, after the checks both
+ * stores make: a cost that is not a non-negative safe integer, or a `createdAt` that is not a date, throws
+ * InvalidRecordError (retrying such a record cannot succeed).
+ */
+export function insertableMonth(record: GenerationRecord): string {
+  if (!Number.isSafeInteger(record.costNanoUsd) || record.costNanoUsd < 0) {
+    throw new InvalidRecordError(
+      `generation record ${record.genId}: costNanoUsd must be a non-negative integer, got ${record.costNanoUsd}`,
+    );
+  }
+  const time = Date.parse(record.createdAt);
+  if (Number.isNaN(time)) {
+    throw new InvalidRecordError(
+      `generation record ${record.genId}: createdAt is not a date: "${record.createdAt}"`,
+    );
+  }
   return new Date(time).toISOString().slice(0, 7);
 }

@@ -4,36 +4,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 
+/** The real gateway as its own process (`node dist/main.js`), for tests that signal or kill it. */
 export interface SpawnedGateway {
   child: ChildProcess;
   /** Base URL ending in /v1. */
-  baseURL: string;
-  databaseUrl: string;
-  /** Resident set size of the gateway process, bytes (Linux). */
-  rss(): number;
-  /** Everything the process printed so far. */
-  output(): string;
+  url: string;
+  /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
+  /** Resident set size of the process, bytes (Linux). */
+  rss(): number;
 }
 
-/** Starts the built gateway (`node dist/main.js`) as its own process with this config, on a free port. */
-export async function spawnGateway(
-  config: Record<string, unknown>,
-  env: Record<string, string> = {},
-): Promise<SpawnedGateway> {
+/** Writes `config` as the YAML config of a gateway with a fresh SQLite database: the environment to start it. */
+export function configEnv(config: Record<string, unknown>): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-process-'));
   const configPath = join(dir, 'gateway.yaml');
   writeFileSync(configPath, stringify(config));
-  const databaseUrl = env.DATABASE_URL ?? `sqlite:${join(dir, 'gateway.db')}`;
+  return { GATEWAY_CONFIG: configPath, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` };
+}
+
+/** Starts `node dist/main.js` with these environment variables and waits (bounded) until it listens. */
+export async function spawnGateway(env: Record<string, string>, timeoutMs = 20_000): Promise<SpawnedGateway> {
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      GATEWAY_CONFIG: configPath,
-      DATABASE_URL: databaseUrl,
-      ...env,
-    },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -44,18 +39,26 @@ export async function spawnGateway(
     out += data.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const baseURL = await new Promise<string>((resolve, reject) => {
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`gateway did not listen within ${timeoutMs} ms: ${out}`)),
+      timeoutMs,
+    );
     const check = () => {
       const match = /listening on (http:\/\/\S+\/v1)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
+      if (!match?.[1]) return;
+      clearTimeout(timer);
+      resolve(match[1]);
     };
     child.stdout?.on('data', check);
-    child.once('exit', (code) => reject(new Error(`gateway exited early with ${code}: ${out}`)));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited early with ${code}: ${out}`));
+    });
   });
   const rss = () => {
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
-    return Number(kb ?? 0) * 1024;
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
   };
-  return { child, baseURL, databaseUrl, rss, output: () => out, exited };
+  return { child, url, exited, output: () => out, rss };
 }

@@ -19,6 +19,10 @@ export interface TestPostgres {
   url: string;
   /** Stops the server and deletes its data directory. Safe to call twice. */
   stop(): Promise<void>;
+  /** Stops the server in immediate mode (as a crash would: connections are cut), keeping its data. */
+  halt(): Promise<void>;
+  /** Starts a halted server again on the same port, and waits until it accepts connections. */
+  restart(): Promise<void>;
 }
 
 const BINARIES = ['initdb', 'pg_ctl', 'postgres'] as const;
@@ -137,6 +141,8 @@ export async function startPostgres(): Promise<TestPostgres | undefined> {
   const pgCtl = join(bin, 'pg_ctl');
   let runner: Runner | undefined;
   let started = false;
+  let halt = async () => {};
+  let restart = async () => {};
   const stop = async () => {
     if (runner && started) {
       started = false;
@@ -161,25 +167,35 @@ export async function startPostgres(): Promise<TestPostgres | undefined> {
       '-c full_page_writes=off',
       '-c max_connections=200',
     ].join(' ');
-    started = true;
-    await runner.run(
-      pgCtl,
-      [
-        '-D',
-        dataDir,
-        '-l',
-        logFile,
-        '-o',
-        serverOptions,
-        '-w',
-        '-t',
-        String(READY_TIMEOUT_MS / 1000),
-        'start',
-      ],
-      root,
-    );
     const base = `postgres://${SUPERUSER}@127.0.0.1:${port}`;
-    await waitForConnections(`${base}/postgres`, logFile);
+    const run = runner;
+    const startServer = async () => {
+      started = true;
+      await run.run(
+        pgCtl,
+        [
+          '-D',
+          dataDir,
+          '-l',
+          logFile,
+          '-o',
+          serverOptions,
+          '-w',
+          '-t',
+          String(READY_TIMEOUT_MS / 1000),
+          'start',
+        ],
+        root,
+      );
+      await waitForConnections(`${base}/postgres`, logFile);
+    };
+    await startServer();
+    halt = async () => {
+      if (!started) return;
+      started = false;
+      await run.run(pgCtl, ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], root);
+    };
+    restart = startServer;
     const admin = new Client({ connectionString: `${base}/postgres` });
     await admin.connect();
     try {
@@ -187,7 +203,7 @@ export async function startPostgres(): Promise<TestPostgres | undefined> {
     } finally {
       await admin.end();
     }
-    return { url: `${base}/${DATABASE}`, stop };
+    return { url: `${base}/${DATABASE}`, stop, halt, restart };
   } catch (error) {
     const log = existsSync(logFile) ? `\nserver log:\n${readFileSync(logFile, 'utf8')}` : '';
     await stop();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Firehose, startFirehoseUpstream } from '../../src/test-support/firehose-upstream.js';
-import { type SpawnedGateway, spawnGateway } from '../../src/test-support/spawn-gateway.js';
+import { configEnv, type SpawnedGateway, spawnGateway } from '../../src/test-support/spawn-gateway.js';
 import { TEST_KEY, testConfig } from '../../src/test-support/start-test-gateway.js';
 
 /**
@@ -17,10 +17,8 @@ let upstream: Firehose;
 let gateway: SpawnedGateway;
 beforeAll(async () => {
   upstream = await startFirehoseUpstream();
-  gateway = await spawnGateway({
-    ...testConfig(upstream.url),
-    server: { stalledClientTimeoutMs: STALLED_MS },
-  });
+  const config = { ...testConfig(upstream.url), server: { stalledClientTimeoutMs: STALLED_MS } };
+  gateway = await spawnGateway(configEnv(config));
 });
 afterAll(async () => {
   gateway.child.kill('SIGKILL');
@@ -65,15 +63,13 @@ async function until(condition: () => boolean, timeoutMs: number, what: string):
 describe('streams honour backpressure end to end', () => {
   it('never-reading clients cost bounded memory, others are served, stalled streams are ended', async () => {
     const baseline = gateway.rss();
-    const clients = await Promise.all(
-      Array.from({ length: CLIENTS }, () => openNeverReading(gateway.baseURL)),
-    );
+    const clients = await Promise.all(Array.from({ length: CLIENTS }, () => openNeverReading(gateway.url)));
     // Every upstream stream waits for the gateway (or was already ended as stalled).
     const settledDown = () => upstream.blocked() + upstream.closedByClient() === CLIENTS;
     await until(settledDown, 30_000, 'every upstream stream to wait for the gateway');
 
     // Everyone else is served meanwhile.
-    const response = await fetch(`${gateway.baseURL}/embeddings`, {
+    const response = await fetch(`${gateway.url}/embeddings`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'acme/embed-small', input: 'hello' }),

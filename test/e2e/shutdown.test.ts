@@ -47,7 +47,7 @@ describe('graceful shutdown', () => {
     env.upstream.faults.push({ kind: 'slow-stream', delayMs: 40 });
     const response = await streamRequest(env.baseURL);
     const genId = response.headers.get('x-generation-id') ?? '';
-    let stopped: Promise<void> = Promise.resolve();
+    let stopped: Promise<unknown> = Promise.resolve();
     const text = await readStream(response, () => {
       stopped = env.gateway.stop();
     });

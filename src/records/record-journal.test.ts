@@ -1,0 +1,176 @@
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeRecord } from '../store/store-contract.js';
+import type { InterruptedRecordStub } from './journal-entries.js';
+import { RecordJournal, type RecordJournalOptions } from './record-journal.js';
+
+const open: RecordJournal[] = [];
+afterEach(() => {
+  for (const journal of open.splice(0)) journal.close();
+});
+
+function journalIn(dir: string, options: Partial<RecordJournalOptions> = {}) {
+  const lines: string[] = [];
+  const opened = RecordJournal.open({
+    dir,
+    segmentBytes: 1 << 20,
+    fsyncIntervalMs: 1000,
+    progressIntervalMs: 10_000,
+    log: (line) => lines.push(line),
+    ...options,
+  });
+  open.push(opened.journal);
+  return { ...opened, lines };
+}
+
+/**
+ * What the next start finds after this process "crashed": a journal opened beside the one left running, told
+ * to take over every other instance directory (in one process the crashed owner's pid is still alive).
+ */
+const afterCrash = (dir: string) => journalIn(dir, { staleMs: -1 });
+
+const stub = (genId: string): InterruptedRecordStub => ({
+  genId,
+  orgId: 'acme',
+  apiKeyId: 'key_1',
+  model: 'acme/chat-large',
+  path: '/v1/chat/completions',
+  createdAt: new Date(Date.now() - 1_000).toISOString(),
+  streamed: true,
+  reservedNanoUsd: 9_000,
+});
+
+const segmentsOf = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.jsonl'));
+
+describe('RecordJournal', () => {
+  it('replays finished records that were never shipped, and not the ones a clean stop shipped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const { journal } = journalIn(dir);
+    const shipped = makeRecord();
+    const unshipped = makeRecord();
+    await journal.finish(shipped);
+    await journal.finish(unshipped);
+    journal.shipped([shipped.genId]);
+    const { replayed, corrupt } = afterCrash(dir);
+    expect(corrupt).toBe(0);
+    expect(replayed.map((record) => record.genId)).toContain(unshipped.genId);
+    expect(replayed.find((record) => record.genId === unshipped.genId)).toStrictEqual(unshipped);
+  });
+
+  it('turns a request that began and never finished into an interrupted record, with its progress', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const { journal } = journalIn(dir, { progressIntervalMs: 20 });
+    journal.begin(stub('gen_cut'));
+    journal.begin(stub('gen_done'));
+    journal.progress('gen_cut', {
+      provider: 'fake-cloud',
+      httpStatus: 200,
+      inputTokens: 12,
+      outputTokens: 30,
+      costNanoUsd: 264_000,
+    });
+    await journal.finish(makeRecord({ genId: 'gen_done' }));
+    const file = join(dir, segmentsOf(dir)[0] ?? '');
+    const deadline = Date.now() + 2_000;
+    while (!readFileSync(file, 'utf8').includes('"p":')) {
+      if (Date.now() > deadline) throw new Error('progress was not journaled within 2 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const { replayed } = afterCrash(dir);
+    const cut = replayed.find((record) => record.genId === 'gen_cut');
+    expect(cut).toMatchObject({
+      status: 'interrupted',
+      provider: 'fake-cloud',
+      httpStatus: 200,
+      inputTokens: 12,
+      outputTokens: 30,
+      costNanoUsd: 264_000,
+      reqCost: 0.000264,
+      streamed: true,
+      model: 'acme/chat-large',
+    });
+    expect(cut?.totalDurationMs).toBeGreaterThan(0);
+    expect(cut?.warnings).toEqual(['interrupted: 9000 nano-USD had been reserved for this request']);
+    expect(replayed.find((record) => record.genId === 'gen_done')?.status).toBe('success');
+  });
+
+  it('skips a last line cut by a crash, and keeps every whole line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const { journal } = journalIn(dir);
+    const records = [makeRecord(), makeRecord()];
+    for (const record of records) await journal.finish(record);
+    const file = join(dir, segmentsOf(dir)[0] ?? '');
+    appendFileSync(file, '{"f":{"genId":"gen_half","orgId":"ac');
+    const { replayed, corrupt, lines } = afterCrash(dir);
+    expect(corrupt).toBe(1);
+    expect(lines).toEqual(['record journal: 1 damaged lines skipped at replay (a write cut by a crash)']);
+    expect(replayed.map((record) => record.genId).sort()).toEqual(
+      records.map((record) => record.genId).sort(),
+    );
+  });
+
+  it('replays what it replayed again after a second crash (replayed records are journaled anew)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const { journal } = journalIn(dir);
+    journal.begin(stub('gen_twice'));
+    await journal.finish(makeRecord({ genId: 'gen_ok' }));
+    afterCrash(dir);
+    const { replayed } = afterCrash(dir);
+    expect(replayed.map((record) => [record.genId, record.status]).sort()).toEqual([
+      ['gen_ok', 'success'],
+      ['gen_twice', 'interrupted'],
+    ]);
+  });
+
+  it('starts a new segment beyond segmentBytes, deletes shipped ones, and carries running requests over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const { journal } = journalIn(dir, { segmentBytes: 4_000 });
+    journal.begin(stub('gen_long'));
+    const records = Array.from({ length: 30 }, () => makeRecord());
+    for (const record of records) await journal.finish(record);
+    expect(segmentsOf(dir).length).toBeGreaterThan(3);
+    journal.shipped(records.map((record) => record.genId));
+    const last = makeRecord();
+    await journal.finish(last);
+    expect(segmentsOf(dir)).toHaveLength(1);
+    const { replayed } = afterCrash(dir);
+    // The current segment may still hold a few shipped records (replaying them again is harmless).
+    expect(replayed.length).toBeLessThan(10);
+    expect(replayed.filter((record) => record.status === 'interrupted').map((r) => r.genId)).toEqual([
+      'gen_long',
+    ]);
+    expect(replayed.map((record) => record.genId)).toContain(last.genId);
+  });
+
+  it('a clean close with everything shipped leaves nothing; with a backlog, the next start takes it over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const first = journalIn(dir).journal;
+    const record = makeRecord();
+    await first.finish(record);
+    first.shipped([record.genId]);
+    expect(first.close()).toMatchObject({ unshipped: 0, unfinished: 0 });
+    expect(segmentsOf(dir)).toEqual([]);
+
+    const second = journalIn(dir).journal;
+    const kept = makeRecord();
+    await second.finish(kept);
+    const live = journalIn(dir);
+    expect(live.replayed).toEqual([]);
+    expect(second.close()).toMatchObject({ unshipped: 1, unfinished: 0 });
+    const next = journalIn(dir);
+    expect(next.replayed.map((r) => r.genId)).toEqual([kept.genId]);
+  });
+
+  it('with fsyncIntervalMs 0, finish resolves after the write is synced', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const { journal } = journalIn(dir, { fsyncIntervalMs: 0 });
+    const records = Array.from({ length: 50 }, () => makeRecord());
+    await Promise.all(records.map((record) => journal.finish(record)));
+    const text = readFileSync(join(dir, segmentsOf(dir)[0] ?? ''), 'utf8');
+    expect(text.trim().split('\n')).toHaveLength(50);
+    expect(existsSync(join(dir, 'dead-letter.jsonl'))).toBe(false);
+  });
+});

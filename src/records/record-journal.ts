@@ -1,0 +1,287 @@
+import {
+  appendFileSync,
+  closeSync,
+  fdatasync,
+  fdatasyncSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { OutageLog } from '../store/outage-log.js';
+import type { GenerationRecord } from './generation-record.js';
+import { InstanceDirectory } from './journal-directory.js';
+import {
+  beginLine,
+  finishLine,
+  type InterruptedRecordStub,
+  type JournalLine,
+  type ProgressEntry,
+  parseLine,
+  progressLine,
+  type RecordProgress,
+  recordsOfLines,
+} from './journal-entries.js';
+
+export interface RecordJournalOptions {
+  /** Journal root, shared by the instances of one machine; each writes in its own subdirectory. */
+  dir: string;
+  /** A segment file larger than this is closed and a new one begun; shipped segments are deleted. */
+  segmentBytes: number;
+  /** fsync period of the current segment, ms; 0: every write is fsynced before `finish` resolves. */
+  fsyncIntervalMs: number;
+  /** How often the progress of unfinished requests is written, ms. */
+  progressIntervalMs: number;
+  /** An instance directory whose owner is alive but silent this long is taken over. */
+  staleMs?: number;
+  log: (message: string) => void;
+}
+
+/** What the journal holds when it closes: records not yet in the store, requests never finished. */
+export interface JournalBacklog {
+  unshipped: number;
+  unfinished: number;
+  dir: string;
+}
+
+interface OpenRequest {
+  stub: InterruptedRecordStub;
+  progress: ProgressEntry | undefined;
+  dirty: boolean;
+}
+
+/** Writes all of `text`; `writeSync` may write less than asked. */
+function writeFully(fd: number, text: string): number {
+  const bytes = Buffer.from(text);
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+  return bytes.length;
+}
+
+/**
+ * The local append-only journal of generation records, so that a crash or SIGKILL at any moment loses none:
+ * a request is journaled when it begins (`begin`), now and then while it runs (`progress`) and with its
+ * record when it finishes (`finish`, whose promise resolves once the line is in the file, i.e. safe from a
+ * process crash). The record queue ships records to the store and reports them `shipped`; a segment whose
+ * records are all shipped is deleted. At start, `open` replays what a previous process left: finished
+ * records, and an `interrupted` record for each request that began and never finished.
+ *
+ * Throughput: lines are grouped, one `write` per event-loop turn for every request of that turn, and fsync
+ * runs on a timer (a process crash keeps what was written; fsync only guards against losing the machine).
+ */
+export class RecordJournal {
+  readonly #options: RecordJournalOptions;
+  readonly #instance: InstanceDirectory;
+  readonly #open = new Map<string, OpenRequest>();
+  /** Lines waiting for the next write, and the finished records among them. */
+  #lines: string[] = [];
+  #linesFinished = new Set<string>();
+  #waiters: (() => void)[] = [];
+  #scheduled = false;
+  #fd: number;
+  #segment = 1;
+  #bytes = 0;
+  #unsynced = false;
+  /** Unshipped record → its segment; unshipped records per segment. */
+  readonly #unshipped = new Map<string, number>();
+  readonly #perSegment = new Map<number, number>();
+  readonly #writeOutage: OutageLog;
+  readonly #timers: NodeJS.Timeout[] = [];
+  #closed = false;
+
+  private constructor(options: RecordJournalOptions, instance: InstanceDirectory) {
+    this.#options = options;
+    this.#instance = instance;
+    this.#fd = openSync(instance.segmentPath(this.#segment), 'a');
+    this.#writeOutage = new OutageLog(`record journal ${options.dir}`, options.log);
+    const every = (ms: number, run: () => void) => {
+      const timer = setInterval(run, ms);
+      timer.unref();
+      this.#timers.push(timer);
+    };
+    every(options.progressIntervalMs, () => this.#journalProgress());
+    if (options.fsyncIntervalMs > 0) every(options.fsyncIntervalMs, () => this.#syncInBackground());
+  }
+
+  /**
+   * Opens this instance's journal and replays what stopped or crashed instances left behind: their records,
+   * written again into this journal (so they survive another crash) and returned for the queue to ship.
+   */
+  static open(options: RecordJournalOptions): {
+    journal: RecordJournal;
+    replayed: GenerationRecord[];
+    corrupt: number;
+  } {
+    const instance = new InstanceDirectory(options.dir, options.staleMs ?? 60_000);
+    const lines: JournalLine[] = [];
+    let corrupt = 0;
+    for (const file of instance.segmentsToReplay()) {
+      for (const text of readFileSync(file, 'utf8').split('\n')) {
+        if (text === '') continue;
+        const line = parseLine(text);
+        if (line) lines.push(line);
+        else corrupt += 1;
+      }
+    }
+    const journal = new RecordJournal(options, instance);
+    const replayed = recordsOfLines(lines);
+    for (const record of replayed) journal.#append(finishLine(record), record.genId);
+    journal.#writeNow();
+    fdatasyncSync(journal.#fd);
+    instance.dropAdopted();
+    if (corrupt > 0)
+      options.log(`record journal: ${corrupt} damaged lines skipped at replay (a write cut by a crash)`);
+    return { journal, replayed, corrupt };
+  }
+
+  /** A request was accepted: from now on, a crash leaves an `interrupted` record of it. */
+  begin(stub: InterruptedRecordStub): void {
+    if (this.#closed) return;
+    this.#open.set(stub.genId, { stub, progress: undefined, dirty: false });
+    this.#append(beginLine(stub));
+  }
+
+  /** What is known so far of an unfinished request; cheap (kept in memory, written every progressIntervalMs). */
+  progress(genId: string, progress: RecordProgress): void {
+    const request = this.#open.get(genId);
+    if (!request) return;
+    request.progress = { ...request.progress, ...progress, genId, at: '' };
+    request.dirty = true;
+  }
+
+  /** The request's record; resolves once it is written (fsynced too when `fsyncIntervalMs` is 0). */
+  finish(record: GenerationRecord): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#open.delete(record.genId);
+    return new Promise((resolve) => {
+      this.#append(finishLine(record), record.genId);
+      this.#waiters.push(resolve);
+    });
+  }
+
+  /** These records are in the store; segments left with nothing unshipped are deleted. */
+  shipped(genIds: Iterable<string>): void {
+    for (const genId of genIds) {
+      if (this.#linesFinished.delete(genId)) continue;
+      const segment = this.#unshipped.get(genId);
+      if (segment === undefined) continue;
+      this.#unshipped.delete(genId);
+      const left = (this.#perSegment.get(segment) ?? 1) - 1;
+      if (left > 0) this.#perSegment.set(segment, left);
+      else this.#dropSegment(segment);
+    }
+  }
+
+  /** Keeps a record the store refuses for good, beside the journal, and counts it as shipped. */
+  deadLetter(record: GenerationRecord, reason: string): string {
+    const path = join(this.#options.dir, 'dead-letter.jsonl');
+    appendFileSync(path, `${JSON.stringify({ at: new Date().toISOString(), reason, record })}\n`);
+    this.shipped([record.genId]);
+    return path;
+  }
+
+  get unshipped(): number {
+    return this.#unshipped.size + this.#linesFinished.size;
+  }
+
+  get unfinished(): number {
+    return this.#open.size;
+  }
+
+  /** Writes what is buffered and closes; the directory is kept for the next start only if it holds anything. */
+  close(): JournalBacklog {
+    const backlog = { unshipped: this.unshipped, unfinished: this.unfinished, dir: this.#instance.path };
+    if (this.#closed) return backlog;
+    this.#journalProgress();
+    this.#writeNow();
+    this.#closed = true;
+    for (const timer of this.#timers) clearInterval(timer);
+    fdatasyncSync(this.#fd);
+    closeSync(this.#fd);
+    if (backlog.unshipped === 0 && backlog.unfinished === 0) this.#instance.remove();
+    else this.#instance.release();
+    return backlog;
+  }
+
+  #append(line: string, finishedGenId?: string): void {
+    this.#lines.push(line);
+    if (finishedGenId !== undefined) this.#linesFinished.add(finishedGenId);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.#writeNow());
+  }
+
+  /** One write of every buffered line; finished records count against the segment they landed in. */
+  #writeNow(): void {
+    this.#scheduled = false;
+    if (this.#closed || (this.#lines.length === 0 && this.#waiters.length === 0)) return;
+    if (this.#bytes >= this.#options.segmentBytes) this.#rotate();
+    const text = this.#lines.join('');
+    const finished = this.#linesFinished;
+    const waiters = this.#waiters;
+    this.#lines = [];
+    this.#linesFinished = new Set();
+    this.#waiters = [];
+    try {
+      this.#bytes += writeFully(this.#fd, text);
+      this.#unsynced = true;
+      this.#writeOutage.recovered();
+    } catch (error) {
+      // The records are still queued in memory; only their crash safety is lost. Logged once per outage.
+      this.#writeOutage.failed(error);
+    }
+    for (const genId of finished) {
+      this.#unshipped.set(genId, this.#segment);
+      this.#perSegment.set(this.#segment, (this.#perSegment.get(this.#segment) ?? 0) + 1);
+    }
+    const release = () => {
+      for (const resolve of waiters) resolve();
+    };
+    if (this.#options.fsyncIntervalMs === 0 && waiters.length > 0) fdatasync(this.#fd, release);
+    else release();
+  }
+
+  /** Begins a new segment, carrying over the requests still running (so the old one can go once shipped). */
+  #rotate(): void {
+    if (this.#unsynced) fdatasyncSync(this.#fd);
+    closeSync(this.#fd);
+    const old = this.#segment;
+    this.#segment += 1;
+    this.#fd = openSync(this.#instance.segmentPath(this.#segment), 'a');
+    this.#bytes = 0;
+    const carried: string[] = [];
+    for (const request of this.#open.values()) {
+      carried.push(beginLine(request.stub));
+      if (request.progress) carried.push(progressLine(request.progress));
+    }
+    this.#lines = [...carried, ...this.#lines];
+    if (!this.#perSegment.has(old)) this.#dropSegment(old);
+  }
+
+  #dropSegment(segment: number): void {
+    this.#perSegment.delete(segment);
+    if (segment === this.#segment) return;
+    try {
+      unlinkSync(this.#instance.segmentPath(segment));
+    } catch {
+      // Already gone.
+    }
+  }
+
+  #journalProgress(): void {
+    const at = new Date().toISOString();
+    for (const request of this.#open.values()) {
+      if (!request.dirty || !request.progress) continue;
+      request.dirty = false;
+      request.progress.at = at;
+      this.#append(progressLine(request.progress));
+    }
+  }
+
+  #syncInBackground(): void {
+    if (!this.#unsynced || this.#closed) return;
+    this.#unsynced = false;
+    const fd = this.#fd;
+    fdatasync(fd, () => undefined);
+  }
+}

@@ -1,0 +1,190 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/store.js';
+import { makeRecord } from '../store/store-contract.js';
+import { InvalidRecordError, StoreUnavailableError } from '../store/store-errors.js';
+import type { GenerationRecord } from './generation-record.js';
+import { RecordJournal } from './record-journal.js';
+import { RecordQueue } from './record-queue.js';
+
+/** A store whose `insertRecords` is the given function; the rest is never called by the queue. */
+function fakeStore(insert: (records: GenerationRecord[]) => Promise<void>): Store {
+  const store = new SqliteStore(':memory:');
+  store.insertRecords = insert;
+  return store;
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const queues: RecordQueue[] = [];
+const journals: RecordJournal[] = [];
+afterEach(async () => {
+  for (const queue of queues.splice(0)) await queue.close(0);
+  for (const journal of journals.splice(0)) journal.close();
+});
+
+function queueWith(store: Store, options: Partial<ConstructorParameters<typeof RecordQueue>[0]> = {}) {
+  const lines: string[] = [];
+  const queue = new RecordQueue({
+    store,
+    log: (line) => lines.push(line),
+    flushIntervalMs: 10_000,
+    ...options,
+  });
+  queues.push(queue);
+  return { queue, lines };
+}
+
+describe('RecordQueue', () => {
+  it('writes a record with an absurd cost (the bug: one such record stopped all accounting), and the others', async () => {
+    const store = new SqliteStore(':memory:');
+    await store.migrate();
+    const { queue } = queueWith(store);
+    const absurd = makeRecord({ orgId: 'acme', costNanoUsd: 1e24, inputTokens: 1e15 });
+    const normal = makeRecord({ orgId: 'beta', costNanoUsd: 7 });
+    queue.push(absurd);
+    queue.push(normal);
+    await queue.flush();
+    expect(queue.size).toBe(0);
+    expect((await store.getRecord(absurd.genId, 'acme'))?.warnings.join()).toMatch(/costNanoUsd was 1e\+24/);
+    expect(await store.getMonthlySpend('beta', '2026-03')).toBe(7);
+    queue.push(makeRecord({ orgId: 'beta', costNanoUsd: 5 }));
+    await queue.flush();
+    expect(await store.getMonthlySpend('beta', '2026-03')).toBe(12);
+  });
+
+  it('isolates a record the store refuses, keeps it in the dead letter, and writes every other one', async () => {
+    const written: string[] = [];
+    const store = fakeStore(async (records) => {
+      if (records.some((record) => record.model === 'poison'))
+        throw new InvalidRecordError('value out of range');
+      written.push(...records.map((record) => record.genId));
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'queue-dead-letter-'));
+    const { journal } = RecordJournal.open({
+      dir,
+      segmentBytes: 1 << 20,
+      fsyncIntervalMs: 1000,
+      progressIntervalMs: 1000,
+      log: () => undefined,
+    });
+    journals.push(journal);
+    const { queue, lines } = queueWith(store, { journal, batchSize: 8 });
+    const records = Array.from({ length: 20 }, (_, i) => makeRecord({ model: i === 13 ? 'poison' : 'fine' }));
+    await Promise.all(records.map((record) => queue.finish(record)));
+    await queue.flush();
+    expect(queue.size).toBe(0);
+    expect(written.sort()).toEqual(
+      records
+        .filter((r) => r.model === 'fine')
+        .map((r) => r.genId)
+        .sort(),
+    );
+    expect(queue.metrics.deadLettered).toBe(1);
+    expect(lines).toEqual([
+      expect.stringMatching(/refused by the store \(value out of range\); kept in .*dead-letter\.jsonl/),
+    ]);
+    const dead = readFileSync(join(dir, 'dead-letter.jsonl'), 'utf8');
+    expect(dead).toContain(records[13]?.genId);
+    expect(journal.unshipped).toBe(0);
+  });
+
+  it('sets aside a record refused alone for an unknown reason only after three tries', async () => {
+    const store = fakeStore(async (records) => {
+      if (records.some((record) => record.model === 'odd')) throw new Error('something odd');
+    });
+    const { queue } = queueWith(store);
+    queue.push(makeRecord({ model: 'odd' }));
+    await queue.flush();
+    await queue.flush();
+    expect(queue.size).toBe(1);
+    await queue.flush();
+    expect(queue.size).toBe(0);
+    expect(queue.metrics.deadLettered).toBe(1);
+  });
+
+  it('keeps everything while the store is unavailable, backs off, and writes it all when it is back', async () => {
+    let up = false;
+    let calls = 0;
+    const written: string[] = [];
+    const store = fakeStore(async (records) => {
+      calls += 1;
+      if (!up) throw new StoreUnavailableError('PostgreSQL is unavailable: connect ECONNREFUSED');
+      written.push(...records.map((record) => record.genId));
+    });
+    const { queue, lines } = queueWith(store, { retryMaxMs: 200, flushIntervalMs: 20 });
+    const records = Array.from({ length: 10 }, () => makeRecord());
+    for (const record of records) queue.push(record);
+    await queue.flush();
+    expect(queue.failing).toBe(true);
+    // Within the backoff, flushes do not call the store.
+    await queue.flush();
+    await queue.flush();
+    expect(calls).toBe(1);
+    expect(queue.find(records[0]?.genId ?? '', 'acme')).toBeDefined();
+    up = true;
+    // The queue's own timer retries once the backoff (at most retryMaxMs) has passed.
+    await waitFor(() => queue.size === 0, 2_000);
+    expect(queue.failing).toBe(false);
+    expect(written.sort()).toEqual(records.map((record) => record.genId).sort());
+    expect(lines).toEqual([]);
+  });
+
+  it('writes in batches of batchSize', async () => {
+    const sizes: number[] = [];
+    const { queue } = queueWith(
+      fakeStore(async (records) => void sizes.push(records.length)),
+      { batchSize: 2 },
+    );
+    for (let i = 0; i < 5; i += 1) queue.push(makeRecord());
+    await queue.flush();
+    expect(sizes).toEqual([2, 2, 1]);
+  });
+
+  it('holds at most maxPending records in memory and says so once', async () => {
+    const { queue, lines } = queueWith(
+      fakeStore(async () => undefined),
+      { maxPending: 2 },
+    );
+    for (let i = 0; i < 4; i += 1) queue.push(makeRecord());
+    expect(queue.size).toBe(2);
+    expect(queue.metrics.refused).toBe(2);
+    expect(lines).toEqual([expect.stringMatching(/record queue full \(2 pending/)]);
+  });
+
+  it('writes a record to the store within flushIntervalMs', async () => {
+    const written: string[] = [];
+    const { queue } = queueWith(
+      fakeStore(async (records) => void written.push(...records.map((r) => r.genId))),
+      {
+        flushIntervalMs: 50,
+      },
+    );
+    const record = makeRecord();
+    const start = Date.now();
+    queue.push(record);
+    await waitFor(() => written.includes(record.genId), 1_000);
+    expect(Date.now() - start).toBeLessThan(500);
+  });
+
+  it('close() gives up at its deadline while the store is down and says how many records are left', async () => {
+    const store = fakeStore(async () => {
+      throw new StoreUnavailableError('down');
+    });
+    const { queue } = queueWith(store);
+    for (let i = 0; i < 3; i += 1) queue.push(makeRecord());
+    const start = Date.now();
+    expect(await queue.close(300)).toBe(3);
+    expect(Date.now() - start).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - start).toBeLessThan(2_000);
+  });
+});

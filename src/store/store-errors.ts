@@ -1,0 +1,18 @@
+/**
+ * The two ways a store write can fail, so that callers (the record queue) know whether to wait or to isolate:
+ * the store is unreachable or busy (retry later, keep everything), or the data itself was refused (retrying
+ * the same rows will fail again).
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}
+
+/** Rows the store refuses whatever its state: an invalid value, a constraint. Retrying them cannot help. */
+export class InvalidRecordError extends Error {
+  override name = 'InvalidRecordError';
+}
+
+/** The message of an unknown thrown value, for log lines. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,211 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
+import { type SpawnedGateway, spawnGateway } from '../../src/test-support/spawn-gateway.js';
+import {
+  findPostgresBinaries,
+  startPostgres,
+  type TestPostgres,
+} from '../../src/test-support/start-postgres.js';
+import { TEST_KEY, testConfig } from '../../src/test-support/start-test-gateway.js';
+
+/**
+ * Set to true once the pipeline awaits `records.finish(record)` before an answer's last byte (today the
+ * record is journaled just after it): then a completed answer must come back as `success` with the cost the
+ * client was shown, never as `interrupted`.
+ */
+const FINISH_BEFORE_LAST_BYTE = true;
+
+const BURST = 200;
+
+interface Outcome {
+  streamed: boolean;
+  genId?: string;
+  completed: boolean;
+  /** usage.cost the client was shown (nano-USD). */
+  shownCost?: number;
+}
+
+/** One chat request; records what the client saw, whatever happens to the connection. */
+async function request(url: string, streamed: boolean): Promise<Outcome> {
+  const outcome: Outcome = { streamed, completed: false };
+  try {
+    const response = await fetch(`${url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'acme/chat-large',
+        stream: streamed,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
+    outcome.genId = response.headers.get('x-generation-id') ?? undefined;
+    const text = await response.text();
+    if (response.status !== 200) return outcome;
+    if (!streamed) {
+      const body: unknown = JSON.parse(text);
+      outcome.shownCost = costOf(body);
+      outcome.completed = true;
+      return outcome;
+    }
+    outcome.completed = text.includes('data: [DONE]');
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('data: {')) continue;
+      outcome.shownCost = costOf(JSON.parse(line.slice(6))) ?? outcome.shownCost;
+    }
+  } catch {
+    // Cut off by the kill.
+  }
+  return outcome;
+}
+
+function costOf(body: unknown): number | undefined {
+  if (typeof body !== 'object' || body === null || !('usage' in body)) return undefined;
+  const usage = body.usage;
+  if (typeof usage !== 'object' || usage === null || !('cost' in usage)) return undefined;
+  return typeof usage.cost === 'number' ? usage.cost : undefined;
+}
+
+async function readRecord(url: string, genId: string): Promise<Record<string, unknown> | undefined> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const response = await fetch(`${url}/generation/${genId}`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    if (response.status === 200) {
+      const body: unknown = await response.json();
+      if (
+        typeof body === 'object' &&
+        body !== null &&
+        'data' in body &&
+        typeof body.data === 'object' &&
+        body.data
+      ) {
+        return { ...body.data };
+      }
+    }
+    if (Date.now() > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('SIGKILL of the real process under a burst of requests', () => {
+  const running: SpawnedGateway[] = [];
+  let upstream: FakeUpstream | undefined;
+  afterEach(async () => {
+    for (const gateway of running.splice(0)) gateway.child.kill('SIGKILL');
+    await upstream?.close();
+  });
+
+  it('after restart: a record for every answer that completed, an interrupted record for those cut off', async () => {
+    upstream = await startFakeOpenAIUpstream();
+    for (let i = 0; i < BURST; i += 1) {
+      upstream.faults.push(
+        i % 10 === 0
+          ? { kind: 'endless-stream', intervalMs: 50 }
+          : i % 3 === 0
+            ? { kind: 'delay', ms: (i * 7) % 600 }
+            : { kind: 'slow-stream', delayMs: 15 },
+      );
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-crash-'));
+    const configPath = join(dir, 'gateway.yaml');
+    writeFileSync(configPath, stringify(testConfig(upstream.url)));
+    const env = { GATEWAY_CONFIG: configPath, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` };
+    const first = await spawnGateway(env);
+    running.push(first);
+
+    let completed = 0;
+    const outcomes = Array.from({ length: BURST }, (_v, i) =>
+      request(first.url, i % 2 === 0).then((outcome) => {
+        if (outcome.completed) completed += 1;
+        return outcome;
+      }),
+    );
+    const deadline = Date.now() + 10_000;
+    while (completed < BURST * 0.4 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBeNull();
+    const seen = await Promise.all(outcomes);
+
+    const second = await spawnGateway(env);
+    running.push(second);
+    const done = seen.filter((outcome) => outcome.completed);
+    const cut = seen.filter((outcome) => !outcome.completed && outcome.genId !== undefined);
+    expect(done.length).toBeGreaterThan(0);
+    expect(cut.length).toBeGreaterThan(0);
+    const completedWithoutRecord: string[] = [];
+    for (const outcome of done) {
+      const record = await readRecord(second.url, outcome.genId ?? '');
+      if (!record) completedWithoutRecord.push(outcome.genId ?? '');
+      else if (FINISH_BEFORE_LAST_BYTE || record.status === 'success') {
+        expect(record.status).toBe('success');
+        expect(record.costNanoUsd).toBe(outcome.shownCost);
+      } else expect(record.status).toBe('interrupted');
+    }
+    expect(completedWithoutRecord).toEqual([]);
+    for (const outcome of cut) {
+      const record = await readRecord(second.url, outcome.genId ?? '');
+      expect(record?.status).toMatch(/^(interrupted|success|cancelled|error)$/);
+    }
+    const interrupted = await Promise.all(cut.map((outcome) => readRecord(second.url, outcome.genId ?? '')));
+    expect(interrupted.filter((record) => record?.status === 'interrupted').length).toBeGreaterThan(0);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, 60_000);
+});
+
+const postgresInstalled = findPostgresBinaries() !== undefined;
+
+(postgresInstalled ? describe : describe.skip)('SIGTERM while PostgreSQL is down', () => {
+  let postgres: TestPostgres | undefined;
+  let upstream: FakeUpstream | undefined;
+  const running: SpawnedGateway[] = [];
+  afterEach(async () => {
+    for (const gateway of running.splice(0)) gateway.child.kill('SIGKILL');
+    await upstream?.close();
+    await postgres?.stop();
+  });
+
+  it('exits 75 with one line saying how many records are pending; the next start writes them', async () => {
+    postgres = await startPostgres();
+    upstream = await startFakeOpenAIUpstream();
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-sigterm-pg-'));
+    const configPath = join(dir, 'gateway.yaml');
+    const config = testConfig(upstream.url, {
+      records: { journalDir: join(dir, 'journal'), shutdownFlushMs: 500 },
+      store: { connectTimeoutMs: 1_000 },
+    });
+    writeFileSync(configPath, stringify(config));
+    const env = { GATEWAY_CONFIG: configPath, DATABASE_URL: postgres?.url ?? '' };
+    const first = await spawnGateway(env);
+    running.push(first);
+    expect((await request(first.url, false)).completed).toBe(true);
+    await postgres?.halt();
+    // Within the key cache's second, requests still pass; their records cannot be written.
+    const seen = await Promise.all(Array.from({ length: 20 }, (_v, i) => request(first.url, i % 2 === 0)));
+    const done = seen.filter((outcome) => outcome.completed);
+    expect(done.length).toBeGreaterThan(0);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(75);
+    const pendingLines =
+      first.output().match(/(\d+) generation records could not be written to the store/g) ?? [];
+    expect(pendingLines).toHaveLength(1);
+    expect(Number(/(\d+)/.exec(pendingLines[0] ?? '')?.[1])).toBeGreaterThanOrEqual(done.length);
+    expect(first.output().match(/PostgreSQL unavailable/g) ?? []).toHaveLength(1);
+
+    await postgres?.restart();
+    const second = await spawnGateway(env);
+    running.push(second);
+    for (const outcome of done) {
+      const record = await readRecord(second.url, outcome.genId ?? '');
+      expect(record?.status).toBe('success');
+    }
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, 60_000);
+});
