@@ -1,13 +1,6 @@
 import { UsageFieldReader } from '../../accounting/read-usage-fields.js';
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
-import {
-  arrayMember,
-  count,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-} from '../../json/json.js';
+import { arrayMember, isRecord, type JsonObject, stringMember } from '../../json/json.js';
 
 /**
  * Usage of a Messages answer in the gateway's convention: Anthropic reports cache reads and cache writes
