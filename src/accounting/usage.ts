@@ -13,6 +13,12 @@ export interface Usage {
   images: number;
   /** Web search calls billed per call. */
   webSearchCalls: number;
+  /**
+   * What was wrong with the usage as the upstream reported it (a count missing, negative, a string, a
+   * fraction…), set by the parsers instead of silently reading 0; `checkUsage` then treats it as untrusted.
+   * Absent when nothing was wrong.
+   */
+  problems?: readonly string[];
 }
 
 export const emptyUsage = (): Usage => ({
@@ -25,9 +31,11 @@ export const emptyUsage = (): Usage => ({
   webSearchCalls: 0,
 });
 
-/** Sums two usages (planner plus executor, or several images). */
+/** Sums two usages (planner plus executor, or several images); problems of either are kept. */
 export function addUsage(a: Usage, b: Usage): Usage {
+  const problems = [...(a.problems ?? []), ...(b.problems ?? [])];
   return {
+    ...(problems.length > 0 ? { problems } : {}),
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,

@@ -34,6 +34,19 @@ describe('org commands', () => {
     });
   });
 
+  it.each([
+    ['0.0000005', '0.0000005'],
+    ['1e-7', '0.0000001'],
+    ['25', '25'],
+    ['1e3', '1000'],
+    ['.5', '0.5'],
+    ['1e6', '1000000'],
+    ['1e9', '1000000000'],
+  ])('stores --monthly-limit %s as the plain decimal %s', async (given, stored) => {
+    expect(await admin(`org create acme --monthly-limit ${given}`)).toBe(0);
+    expect((await store.getOrganization('acme'))?.monthlyLimitUsd).toBe(stored);
+  });
+
   it('updates an existing organization, keeping what is not given and clearing "none"', async () => {
     await admin('org create acme --monthly-limit 25 --rpm 60');
     expect(await admin('org create acme --rpm none')).toBe(0);
@@ -47,8 +60,10 @@ describe('org commands', () => {
   it.each([
     ['--monthly-limit -1', /argument is ambiguous/],
     ['--monthly-limit=-1', /--monthly-limit must be a non-negative decimal/],
-    ['--monthly-limit 1e3', /--monthly-limit must be a non-negative decimal/],
-    ['--monthly-limit .5', /--monthly-limit must be a non-negative decimal/],
+    ['--monthly-limit 1e', /--monthly-limit must be a non-negative decimal/],
+    ['--monthly-limit abc', /--monthly-limit must be a non-negative decimal/],
+    ['--monthly-limit 1e-12', /--monthly-limit must be 0 or at least 0.000000001/],
+    ['--monthly-limit 1e21', /--monthly-limit must be at most 1e15/],
     ['--rpm 0', /--rpm must be a positive integer/],
     ['--rpm 1.5', /--rpm must be a positive integer/],
     ['--rpm 99999999999999999999', /--rpm must be a positive integer/],

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { normalizeCapUsd } from '../accounting/usd-amount.js';
 import { generateApiKey } from '../auth/api-keys.js';
 import { skillCommands } from '../skills/skill-commands.js';
 import type { Organization, Store } from '../store/store.js';
@@ -39,19 +40,19 @@ interface Command {
   run(args: ParsedArgs, store: Store, out: Out, options: AdminOptions): Promise<number>;
 }
 
-const DECIMAL = /^\d+(\.\d+)?$/;
 const POSITIVE_INTEGER = /^[1-9]\d*$/;
 const ORG_ID = /^[A-Za-z0-9][\w.-]{0,127}$/;
 
+/** A cap in any decimal form (`25`, `0.0000005`, `1e-7`), stored as a plain decimal string; `none` clears it. */
 function parseMonthlyLimit(value: string | undefined): string | null | undefined {
   if (value === undefined) return undefined;
   if (value === 'none') return null;
-  if (!DECIMAL.test(value)) {
-    throw new UsageError(
-      `--monthly-limit must be a non-negative decimal number of USD (or "none"), got "${value}"`,
-    );
+  try {
+    return normalizeCapUsd(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`--monthly-limit ${reason} (or "none")`);
   }
-  return value;
 }
 
 function parseRpm(value: string | undefined): number | null | undefined {

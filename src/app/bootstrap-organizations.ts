@@ -14,7 +14,7 @@ export async function bootstrapOrganizations(
     await store.upsertOrganization({
       id: org.id,
       name: org.name ?? org.id,
-      monthlyLimitUsd: org.monthlyLimit === undefined ? null : String(org.monthlyLimit),
+      monthlyLimitUsd: org.monthlyLimit ?? null,
       requestsPerMinute: org.rateLimit?.requestsPerMinute ?? null,
     });
     for (const [index, key] of org.apiKeys.entries()) {

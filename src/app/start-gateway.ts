@@ -7,7 +7,7 @@ import { createAuthenticator } from '../auth/authenticate.js';
 import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
 import { providerPresets } from '../catalog/provider-presets.js';
-import type { GatewayConfig } from '../config/config-schema.js';
+import type { GatewayConfig, LimitsConfig } from '../config/config-schema.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
 import { HealthTracker } from '../provider-routing/health-tracker.js';
@@ -130,7 +130,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       timeoutMs: config.server.upstreamTimeoutMs,
     }),
     skills,
-    limiter: await createLimiter(options.redisUrl, (orgId, month) => store.getMonthlySpend(orgId, month)),
+    limiter: await createLimiter({
+      redisUrl: options.redisUrl,
+      spendSource: (orgId, month) => store.getMonthlySpend(orgId, month),
+      limits: config.limits,
+      log,
+    }),
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now: () => performance.now(),
     log,
@@ -158,11 +163,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 }
 
 /** Redis when a URL is given (several instances share limits), else in memory. */
-async function createLimiter(redisUrl: string | undefined, spendSource: SpendSource): Promise<Limiter> {
-  if (!redisUrl) return new MemoryLimiter(spendSource);
+async function createLimiter(options: {
+  redisUrl: string | undefined;
+  spendSource: SpendSource;
+  limits: LimitsConfig;
+  log: (message: string) => void;
+}): Promise<Limiter> {
+  const { redisUrl, spendSource, limits, log } = options;
+  if (!redisUrl) return new MemoryLimiter(spendSource, Date.now, limits);
   // The Redis client is loaded only when it is used.
   const { RedisLimiter } = await import('../limits/redis-limiter.js');
-  return new RedisLimiter({ redis: redisUrl, spendSource });
+  return new RedisLimiter({ redis: redisUrl, spendSource, log, ...limits.redis });
 }
 
 /** With several instances, health figures (and so routing) are shared through Redis. */

@@ -29,8 +29,19 @@ describe('createAuthenticator', () => {
     const { key, authenticate } = await setup();
     const bearer = await authenticate(request({ authorization: `Bearer ${key}` }));
     expect(bearer.org.id).toBe('acme');
-    expect(bearer.monthlyLimitNano).toBe(25_500_000_000);
+    expect(bearer.monthlyLimitNano).toBe(25_500_000_000n);
     expect((await authenticate(request({ 'x-api-key': key }))).keyId).toBe(bearer.keyId);
+  });
+
+  it.each([
+    // A row written before caps were normalised: "5e-7" made every request of the organization fail.
+    ['5e-7', 500n],
+    ['1000000000', 1_000_000_000_000_000_000n],
+    ['123456789.123456789', 123_456_789_123_456_789n],
+  ])('reads a stored cap of %s exactly', async (stored, nano) => {
+    const { store, key, authenticate } = await setup();
+    await store.upsertOrganization({ id: 'acme', monthlyLimitUsd: stored });
+    expect((await authenticate(request({ authorization: `Bearer ${key}` }))).monthlyLimitNano).toBe(nano);
   });
 
   it.each([

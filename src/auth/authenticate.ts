@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { parseUsdToAtto } from '../accounting/compile-pricing.js';
+import { capUsdToNano } from '../accounting/usd-amount.js';
 import { unauthorized, userNotFound } from '../errors/gateway-error.js';
 import type { Organization, Store } from '../store/store.js';
 import { hashApiKey, hashesEqual } from './api-keys.js';
@@ -8,8 +8,8 @@ import { hashApiKey, hashesEqual } from './api-keys.js';
 export interface Principal {
   keyId: string;
   org: Organization;
-  /** The organization's monthly cap in nano-USD, null without one. */
-  monthlyLimitNano: number | null;
+  /** The organization's monthly cap in nano-USD, exact (caps reach 10^18 nano-USD and more), null without one. */
+  monthlyLimitNano: bigint | null;
 }
 
 /** The key from `Authorization: Bearer <key>` (or, for the Messages API, `x-api-key`). */
@@ -60,8 +60,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
       cache.delete(key);
       throw userNotFound('The organization of this API key no longer exists.');
     }
-    const monthlyLimitNano =
-      org.monthlyLimitUsd === null ? null : Number(parseUsdToAtto(org.monthlyLimitUsd) / 1_000_000_000n);
+    const monthlyLimitNano = org.monthlyLimitUsd === null ? null : capUsdToNano(org.monthlyLimitUsd);
     const principal = { keyId: stored.id, org, monthlyLimitNano };
     if (cache.size >= cacheSize) cache.clear();
     cache.set(key, { principal, expires: now() + cacheTtlMs });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeCapUsd } from '../accounting/usd-amount.js';
 
 /**
  * The config file's schema (contract §2). Strict: an unknown key is an error naming its path.
@@ -76,10 +77,27 @@ const modelSchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * A monthly cap in USD, in any decimal form (YAML number or string: 25, "25.10", 0.0000005, 1e-7, 1e9), kept
+ * as a plain decimal string so that it is compared exactly (see accounting/usd-amount.ts).
+ */
+const capUsd = z.union([z.number(), z.string()]).transform((value, context) => {
+  try {
+    return normalizeCapUsd(value);
+  } catch (error) {
+    context.issues.push({
+      code: 'custom',
+      input: value,
+      message: error instanceof Error ? error.message : String(error),
+    });
+    return z.NEVER;
+  }
+});
+
 const organizationSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a slug'),
   name: z.string().optional(),
-  monthlyLimit: z.number().nonnegative().optional(),
+  monthlyLimit: capUsd.optional(),
   rateLimit: z.strictObject({ requestsPerMinute: z.number().int().positive() }).optional(),
   apiKeys: z.array(z.string().min(8, 'an API key must have at least 8 characters')).default([]),
 });
@@ -161,6 +179,25 @@ const storeSchema = z.strictObject({
   attempts: z.number().int().min(1).max(10).default(3),
 });
 
+/** Monthly caps and rate limits: how limiters keep spend current (see README "Limits" and "Scaling out"). */
+const limitsSchema = z.strictObject({
+  /** Without Redis: a month's spend read longer ago than this is read again from the store (in the background). */
+  spendRefreshMs: z.number().int().positive().max(3_600_000).default(1_000),
+  /**
+   * Without Redis: a reservation that would bring spent plus reserved above this share of the cap (percent)
+   * waits for a fresh read of the store first; 0 reads before every reservation.
+   */
+  spendCheckAbovePercent: z.number().min(0).max(100).default(50),
+  redis: z
+    .strictObject({
+      /** A Redis command (or the wait for a connection) slower than this answers 503. */
+      commandTimeoutMs: z.number().int().positive().max(10_000).default(1_000),
+      /** Lease of a reservation, renewed every third of it while its request runs; a crashed instance's end. */
+      reservationLeaseMs: z.number().int().min(1_000).max(3_600_000).default(15_000),
+    })
+    .default({ commandTimeoutMs: 1_000, reservationLeaseMs: 15_000 }),
+});
+
 export const configSchema = z.strictObject({
   server: serverSchema.default(serverSchema.parse({})),
   providers: z.array(providerSchema).default([]),
@@ -170,6 +207,7 @@ export const configSchema = z.strictObject({
   organizations: z.array(organizationSchema).default([]),
   records: recordsSchema.default(recordsSchema.parse({})),
   store: storeSchema.default(storeSchema.parse({})),
+  limits: limitsSchema.default(limitsSchema.parse({})),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;
@@ -179,3 +217,4 @@ export type OrganizationConfig = z.infer<typeof organizationSchema>;
 export type ServerConfig = z.infer<typeof serverSchema>;
 export type ScoringConfig = z.infer<typeof scoringSchema>;
 export type RecordsConfig = z.infer<typeof recordsSchema>;
+export type LimitsConfig = z.infer<typeof limitsSchema>;

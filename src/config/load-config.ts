@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { isPair, isScalar, parseDocument, visit } from 'yaml';
 import type { z } from 'zod';
 import { configSchema, type GatewayConfig } from './config-schema.js';
 
@@ -22,11 +22,38 @@ export function loadConfig(path: string | undefined, vars: Readonly<Record<strin
   }
   let raw: unknown;
   try {
-    raw = parseYaml(text) ?? {};
+    raw = parseYamlKeepingCaps(text) ?? {};
   } catch (error) {
     throw new ConfigError(`Config file ${path} is not valid YAML: ${(error as Error).message}`);
   }
   return parseConfig(interpolate(raw, vars, ''), path);
+}
+
+/** Keys whose YAML numbers are money: read as the decimal text written, not as a binary double. */
+const DECIMAL_TEXT_KEYS = new Set(['monthlyLimit']);
+
+/**
+ * Parses YAML; a plain number under a money key keeps its source text (`0.0000005`, `1234567890.123456789`),
+ * so that no digit is lost to floating point before the schema reads it as an exact decimal.
+ */
+function parseYamlKeepingCaps(text: string): unknown {
+  const document = parseDocument(text);
+  if (document.errors.length > 0) throw document.errors[0];
+  visit(document, {
+    Pair(_key, pair) {
+      if (!isPair(pair) || !isScalar(pair.key) || !isScalar(pair.value)) return;
+      if (!DECIMAL_TEXT_KEYS.has(String(pair.key.value))) return;
+      const value = pair.value;
+      if (
+        typeof value.value === 'number' &&
+        value.source !== undefined &&
+        /^[\d.eE+-]+$/.test(value.source)
+      ) {
+        value.value = value.source;
+      }
+    },
+  });
+  return document.toJS();
 }
 
 /** Validates an already-parsed config object. */

@@ -5,8 +5,6 @@ import { type ChatRequest, parseChatRequest } from '../codecs/chat/parse-chat-re
 import { chatChunkText } from '../codecs/shared/streamed-text.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
-import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
-import { DEFAULT_OUTPUT_BOUND } from '../pipeline/reserve-spend.js';
 import type { ChatStreamPart } from '../providers/provider-adapter.js';
 
 interface ChatParsed extends ParsedRequest {
@@ -24,10 +22,6 @@ export const chatCompletions: Endpoint<ChatParsed, ChatStreamPart> = {
     const chat = parseChatRequest(body);
     return { body: chat, chat, settings: parseGatewaySettings(chat.gateway), stream: chat.stream === true };
   },
-  worstCase: ({ chat }, sent, model) => ({
-    promptTokens: promptTokenBound(sent.messages) + promptTokenBound(sent.tools),
-    outputTokens: chat.max_completion_tokens ?? chat.max_tokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
-  }),
   call: (adapter, body, call) => adapter.chat(body, call),
   answer: (result, meta) => finalizeChatCompletion(result.body, meta),
   imageAnswer: (image, meta) => chatImageCompletion(meta.genId, meta.model, image.dataUri, meta),

@@ -3,7 +3,6 @@ import { parseEmbeddingsRequest } from '../codecs/embeddings/parse-embeddings-re
 import { internalError } from '../errors/gateway-error.js';
 import { PROVIDER_MEMBERS, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
-import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 
 interface EmbeddingsParsed extends ParsedRequest {
   encoding: 'float' | 'base64';
@@ -24,7 +23,6 @@ export const embeddings: Endpoint<EmbeddingsParsed, never> = {
       encoding: request.encoding_format ?? 'float',
     };
   },
-  worstCase: (_request, sent) => ({ promptTokens: promptTokenBound(sent.input), outputTokens: 0 }),
   call(adapter, body, call) {
     if (!adapter.embed) throw internalError(`Provider ${call.provider.id} cannot embed.`);
     return adapter.embed(body, call);

@@ -3,11 +3,9 @@ import { parseImagesRequest } from '../codecs/images/parse-images-request.js';
 import { internalError } from '../errors/gateway-error.js';
 import { PROVIDER_MEMBERS, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
-import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 
 interface ImagesParsed extends ParsedRequest {
   prompt: string;
-  images: number;
 }
 
 /** POST /v1/images/generations. Of the `gateway` object it takes the provider choices (`zdr`, `order`, `only`). */
@@ -20,15 +18,8 @@ export const images: Endpoint<ImagesParsed, never> = {
       settings: parseGatewaySettings(request.gateway, PROVIDER_MEMBERS),
       stream: false,
       prompt: request.prompt,
-      images: request.n ?? 1,
     };
   },
-  // Token-priced image models bill each picture as output tokens: bound them generously.
-  worstCase: (request) => ({
-    promptTokens: promptTokenBound(request.prompt),
-    outputTokens: request.images * 10_000,
-    images: request.images,
-  }),
   call(adapter, body, call) {
     if (!adapter.generateImage) throw internalError(`Provider ${call.provider.id} cannot generate images.`);
     return adapter.generateImage(body, call);

@@ -13,10 +13,8 @@ import type { GatewayError } from '../errors/gateway-error.js';
 import { type GatewayMember, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
-import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 
 interface MessagesParsed extends ParsedRequest {
-  maxTokens: number;
   stopSequences: string[];
 }
 
@@ -55,15 +53,9 @@ export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
       body: translated.body,
       settings,
       stream: request.stream === true,
-      maxTokens: request.max_tokens,
       stopSequences: request.stop_sequences ?? [],
     };
   },
-  // Bounded on the chat request: there, inline images are data URIs counted at a flat figure.
-  worstCase: (request, sent) => ({
-    promptTokens: promptTokenBound(sent.messages) + promptTokenBound(sent.tools),
-    outputTokens: request.maxTokens,
-  }),
   call: (adapter, body, call) => adapter.chat(body, call),
   answer(result, meta, { run, request }) {
     const answer = chatToMessages(result.body, {

@@ -14,8 +14,6 @@ import type { GatewayError } from '../errors/gateway-error.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
-import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
-import { DEFAULT_OUTPUT_BOUND } from '../pipeline/reserve-spend.js';
 import type {
   JsonResult,
   ProviderAdapter,
@@ -27,7 +25,6 @@ import { keepConversation, resumeConversation } from './conversation-state.js';
 
 interface ResponsesParsed extends ParsedRequest {
   previousId: string | null;
-  maxOutputTokens: number | undefined;
 }
 
 /**
@@ -46,14 +43,8 @@ export const responses: Endpoint<ResponsesParsed, ResponsesStreamPart> = {
       settings,
       stream: request.stream === true,
       previousId,
-      maxOutputTokens: request.max_output_tokens,
     };
   },
-  worstCase: (request, sent, model) => ({
-    promptTokens:
-      promptTokenBound(sent.input) + promptTokenBound(sent.instructions) + promptTokenBound(sent.tools),
-    outputTokens: request.maxOutputTokens ?? model.max_tokens ?? DEFAULT_OUTPUT_BOUND,
-  }),
   call: callResponses,
   async answer(result, meta, { run, request, sent }) {
     await keepConversation(run, sent, arrayMember(result.body, 'output') ?? [], request.settings);

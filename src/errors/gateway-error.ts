@@ -27,6 +27,7 @@ export type ErrorType =
   | 'upstream_error'
   | 'upstream_timeout'
   | 'upstream_rate_limited'
+  | 'service_unavailable'
   | 'request_cancelled';
 
 export interface GatewayErrorInit {
@@ -137,6 +138,20 @@ export const notFound = (message: string): GatewayError =>
 
 export const internalError = (message: string, cause?: unknown): GatewayError =>
   new GatewayError(message, { status: 500, code: 'INTERNAL_SERVER_ERROR', type: 'server_error', cause });
+
+/**
+ * A dependency the request needs (Redis, the store) is unavailable: 503 with `retry-after` (contract §4), never
+ * retried on another provider (no provider is at fault).
+ */
+export const serviceUnavailable = (message: string, retryAfterSeconds = 1, cause?: unknown): GatewayError =>
+  new GatewayError(message, {
+    status: 503,
+    code: 'INTERNAL_SERVER_ERROR',
+    type: 'service_unavailable',
+    retryAfterMs: retryAfterSeconds * 1000,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+    cause,
+  });
 
 /** The client went away (or the request was aborted) before the answer ended. */
 export const requestCancelled = (): GatewayError =>

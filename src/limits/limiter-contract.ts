@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { capUsdToNano } from '../accounting/usd-amount.js';
 import type { Limiter, SpendSource } from './limiter.js';
 
 export interface LimiterFactoryOptions {
@@ -51,30 +52,30 @@ export function runLimiterContract(
       const time = clock();
       const limiter = await makeLimiter({ spendSource: async () => 900, now: time.now });
       const results = await Promise.all(
-        Array.from({ length: 200 }, () => limiter.reserve('org', '2026-11', 7, 1000)),
+        Array.from({ length: 200 }, () => limiter.reserve('org', '2026-11', 7, 1000n)),
       );
       expect(results.filter((r) => r.ok)).toHaveLength(14);
-      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 900, reservedNano: 98 });
+      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 900n, reservedNano: 98n });
       await limiter.close();
     });
 
     it('settles to the actual cost and frees the rest', async () => {
       const time = clock();
       const limiter = await makeLimiter({ spendSource: noSpend, now: time.now });
-      const first = await limiter.reserve('org', '2026-11', 600, 1000);
+      const first = await limiter.reserve('org', '2026-11', 600, 1000n);
       expect(first.ok).toBe(true);
-      expect((await limiter.reserve('org', '2026-11', 600, 1000)).ok).toBe(false);
+      expect((await limiter.reserve('org', '2026-11', 600, 1000n)).ok).toBe(false);
       if (first.ok) await limiter.settle(first.reservationId, 150);
       if (first.ok) await limiter.settle(first.reservationId, 150);
-      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 150, reservedNano: 0 });
-      const second = await limiter.reserve('org', '2026-11', 850, 1000);
+      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 150n, reservedNano: 0n });
+      const second = await limiter.reserve('org', '2026-11', 850, 1000n);
       expect(second.ok).toBe(true);
-      const third = await limiter.reserve('org', '2026-11', 1, 1000);
-      expect(third).toEqual({ ok: false, spentNano: 150, reservedNano: 850, capNano: 1000 });
+      const third = await limiter.reserve('org', '2026-11', 1, 1000n);
+      expect(third).toEqual({ ok: false, spentNano: 150, reservedNano: 850, capNano: 1000n });
       await limiter.close();
     });
 
-    it('seeds spend from the store once per organization and month', async () => {
+    it('reads spend from the store per organization and month, once for concurrent first callers', async () => {
       const time = clock();
       const asked: string[] = [];
       const limiter = await makeLimiter({
@@ -85,12 +86,13 @@ export function runLimiterContract(
         now: time.now,
       });
       await Promise.all([
-        limiter.reserve('poor', '2026-11', 1, 1000),
-        limiter.reserve('poor', '2026-11', 1, 1000),
+        limiter.reserve('poor', '2026-11', 1, 1000n),
+        limiter.reserve('poor', '2026-11', 1, 1000n),
       ]);
-      expect((await limiter.reserve('poor', '2026-11', 1, 1000)).ok).toBe(false);
-      expect((await limiter.reserve('poor', '2026-12', 1, 1000)).ok).toBe(false);
-      expect((await limiter.reserve('rich', '2026-11', 1000, 1000)).ok).toBe(true);
+      expect((await limiter.reserve('poor', '2026-11', 1, 1000n)).ok).toBe(false);
+      expect((await limiter.reserve('poor', '2026-12', 1, 1000n)).ok).toBe(false);
+      // Far from the cap: no second read is needed (a reservation near the cap may read again).
+      expect((await limiter.reserve('rich', '2026-11', 400, 1000n)).ok).toBe(true);
       expect(asked.sort()).toEqual(['poor:2026-11', 'poor:2026-12', 'rich:2026-11']);
       await limiter.close();
     });
@@ -98,9 +100,71 @@ export function runLimiterContract(
     it('releases a reservation settled at zero', async () => {
       const time = clock();
       const limiter = await makeLimiter({ spendSource: noSpend, now: time.now });
-      const reservation = await limiter.reserve('org', '2026-11', 1000, 1000);
+      const reservation = await limiter.reserve('org', '2026-11', 1000, 1000n);
       if (reservation.ok) await limiter.settle(reservation.reservationId, 0);
-      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 0, reservedNano: 0 });
+      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 0n, reservedNano: 0n });
+      await limiter.close();
+    });
+
+    it('refuses amounts that are not non-negative safe integers', async () => {
+      const limiter = await makeLimiter({ spendSource: noSpend, now: clock().now });
+      for (const amount of [1.5, -1, Number.NaN, 2 ** 53]) {
+        await expect(limiter.reserve('org', '2026-11', amount, 10n ** 18n)).rejects.toThrow(RangeError);
+      }
+      await limiter.close();
+    });
+  });
+
+  describe(`${name}: caps of any size, compared exactly`, () => {
+    // Bug: a cap above about $9M (2^53 nano-USD) answered 500 with Redis; Lua compared in doubles.
+    it.each(['0.0000005', '1e-7', '25', '1e6', '1e9'])(
+      'a cap of %s USD lets spend reach it exactly and not one nano-USD beyond',
+      async (capUsd) => {
+        const cap = capUsdToNano(capUsd);
+        const limiter = await makeLimiter({ spendSource: async () => cap - 60n, now: clock().now });
+        const first = await limiter.reserve('org', '2026-11', 50, cap);
+        expect(first.ok).toBe(true);
+        expect((await limiter.reserve('org', '2026-11', 11, cap)).ok).toBe(false);
+        expect((await limiter.reserve('org', '2026-11', 10, cap)).ok).toBe(true);
+        expect((await limiter.reserve('org', '2026-11', 1, cap)).ok).toBe(false);
+        if (first.ok) await limiter.settle(first.reservationId, 49);
+        expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: cap - 11n, reservedNano: 10n });
+        expect((await limiter.reserve('org', '2026-11', 1, cap)).ok).toBe(true);
+        expect((await limiter.reserve('org', '2026-11', 1, cap)).ok).toBe(false);
+        await limiter.close();
+      },
+    );
+
+    it('compares exactly around 2^53 nano-USD, where doubles cannot tell n from n + 1', async () => {
+      const cap = 2n ** 53n + 1n;
+      const limiter = await makeLimiter({ spendSource: async () => 2n ** 53n - 2n, now: clock().now });
+      expect((await limiter.reserve('org', '2026-11', 4, cap)).ok).toBe(false);
+      expect((await limiter.reserve('org', '2026-11', 3, cap)).ok).toBe(true);
+      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 2n ** 53n - 2n, reservedNano: 3n });
+      await limiter.close();
+    });
+
+    it('takes the largest cap (1e15 USD, 10^24 nano-USD) with spend of any realistic size', async () => {
+      const cap = capUsdToNano('1e15');
+      const limiter = await makeLimiter({ spendSource: async () => 10n ** 18n, now: clock().now });
+      expect((await limiter.reserve('org', '2026-11', Number.MAX_SAFE_INTEGER, cap)).ok).toBe(true);
+      expect(await limiter.usage('org', '2026-11')).toEqual({
+        spentNano: 10n ** 18n,
+        reservedNano: BigInt(Number.MAX_SAFE_INTEGER),
+      });
+      await limiter.close();
+    });
+
+    it('reserves the largest safe amount under a cap of $10^9', async () => {
+      const limiter = await makeLimiter({ spendSource: noSpend, now: clock().now });
+      const cap = capUsdToNano('1e9');
+      const big = await limiter.reserve('org', '2026-11', Number.MAX_SAFE_INTEGER, cap);
+      expect(big.ok).toBe(true);
+      if (big.ok) await limiter.settle(big.reservationId, Number.MAX_SAFE_INTEGER);
+      expect(await limiter.usage('org', '2026-11')).toEqual({
+        spentNano: BigInt(Number.MAX_SAFE_INTEGER),
+        reservedNano: 0n,
+      });
       await limiter.close();
     });
   });

@@ -10,9 +10,13 @@ export interface RateLimitDecision {
   resetMs: number;
 }
 
+/**
+ * A refusal carries the month's spent and reserved amounts for the error message; they are numbers (exact
+ * below 2^53 nano-USD, about 9 million USD, close enough beyond). The decision itself is exact.
+ */
 export type ReservationResult =
   | { ok: true; reservationId: string }
-  | { ok: false; spentNano: number; reservedNano: number; capNano: number };
+  | { ok: false; spentNano: number; reservedNano: number; capNano: bigint };
 
 export interface Limiter {
   /**
@@ -22,18 +26,39 @@ export interface Limiter {
   hit(key: string, limitPerMinute: number): Promise<RateLimitDecision>;
   /**
    * Atomically reserves `amountNano` of the organization's spend for `month` (`YYYY-MM`, UTC) if spent plus
-   * outstanding reservations plus the amount stay within `capNano`.
+   * outstanding reservations plus the amount stay within `capNano`. The amount is a safe integer (one request);
+   * the cap and the month's totals are compared exactly whatever their size (caps reach 10^18 nano-USD and more).
+   * Throws a RangeError for an amount that is not a non-negative safe integer.
    */
-  reserve(orgId: string, month: string, amountNano: number, capNano: number): Promise<ReservationResult>;
+  reserve(orgId: string, month: string, amountNano: number, capNano: bigint): Promise<ReservationResult>;
   /** Replaces a reservation by the actual cost (0 releases it entirely). Idempotent per reservation. */
   settle(reservationId: string, actualNano: number): Promise<void>;
-  /** Spent plus reserved, nano-USD (for tests and metrics). */
-  usage(orgId: string, month: string): Promise<{ spentNano: number; reservedNano: number }>;
+  /** Spent and reserved, nano-USD, exact (for tests and metrics). */
+  usage(orgId: string, month: string): Promise<{ spentNano: bigint; reservedNano: bigint }>;
   close(): Promise<void>;
 }
 
 /** Reads an organization's settled spend of a month from durable storage, to seed a limiter. */
-export type SpendSource = (orgId: string, month: string) => Promise<number>;
+export type SpendSource = (orgId: string, month: string) => Promise<number | bigint>;
+
+/** Amounts of one request (a reservation, a settled cost) are whole, non-negative, safe integers of nano-USD. */
+export function assertNano(what: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${what} must be a non-negative safe integer of nano-USD, got ${value}`);
+  }
+}
+
+/** A spend read from the store as an exact non-negative bigint (throws on a fractional or negative one). */
+export function spendToBigInt(value: number | bigint): bigint {
+  if (typeof value === 'bigint') {
+    if (value < 0n) throw new RangeError(`stored spend must not be negative, got ${value}`);
+    return value;
+  }
+  if (!Number.isInteger(value) || value < 0) {
+    throw new RangeError(`stored spend must be a non-negative integer of nano-USD, got ${value}`);
+  }
+  return BigInt(value);
+}
 
 /** `YYYY-MM` of a timestamp, UTC. */
 export const monthOf = (epochMs: number): string => {

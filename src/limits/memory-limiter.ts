@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Limiter, RateLimitDecision, ReservationResult, SpendSource } from './limiter.js';
+import {
+  assertNano,
+  type Limiter,
+  type RateLimitDecision,
+  type ReservationResult,
+  type SpendSource,
+  spendToBigInt,
+} from './limiter.js';
 
 interface Window {
   start: number;
@@ -7,26 +14,56 @@ interface Window {
 }
 
 interface MonthState {
-  spentNano: number;
-  reservedNano: number;
+  /** Settled spend as far as this instance knows: the store's figure or more (never less than it has seen). */
+  spentNano: bigint;
+  /** Reservations of this instance still open. */
+  reservedNano: bigint;
+  /** When the store was last read (injected clock). */
+  readAt: number;
+  /** The store read in progress, shared by every caller that wants a fresh figure meanwhile. */
+  reading: Promise<void> | undefined;
+}
+
+export interface MemoryLimiterOptions {
+  /**
+   * A month read longer ago than this is read again from the store in the background (config
+   * `limits.spendRefreshMs`, default 1000), so that spend of other instances sharing the store shows up.
+   */
+  spendRefreshMs?: number;
+  /**
+   * A reservation that would bring spent plus reserved plus its amount above this share of the cap (percent,
+   * config `limits.spendCheckAbovePercent`, default 50) first waits for a fresh read of the store.
+   */
+  spendCheckAbovePercent?: number;
 }
 
 const MINUTE = 60_000;
 
 /**
- * Limits held in this process. Exact for one instance: JavaScript runs one callback at a time, so each check
- * and update below happens without interleaving. Spend of a month is read from the store once, then kept here.
+ * Limits held in this process. Each check and update below runs without interleaving (JavaScript runs one
+ * callback at a time), so one instance never passes a cap. Amounts are bigints: caps reach 10^18 nano-USD.
+ *
+ * Several instances on one store (no Redis): each keeps the month's spend as the larger of what it counted
+ * itself and what the store last said. Near the cap (above `spendCheckAbovePercent`) every reservation waits
+ * for a fresh store read, elsewhere the figure is refreshed every `spendRefreshMs`; so N instances overshoot
+ * a cap by at most the reservations in flight on the others plus their costs whose records have not reached
+ * the store yet (records are written within about a second).
  */
 export class MemoryLimiter implements Limiter {
   private readonly windows = new Map<string, Window>();
-  private readonly months = new Map<string, MonthState | Promise<MonthState>>();
-  private readonly reservations = new Map<string, { monthKey: string; amountNano: number }>();
+  private readonly months = new Map<string, Promise<MonthState>>();
+  private readonly reservations = new Map<string, { state: MonthState; amountNano: bigint }>();
   private readonly sweep: NodeJS.Timeout;
+  private readonly refreshMs: number;
+  private readonly checkAbovePercent: bigint;
 
   constructor(
     private readonly spendSource: SpendSource,
     private readonly now: () => number = Date.now,
+    options: MemoryLimiterOptions = {},
   ) {
+    this.refreshMs = options.spendRefreshMs ?? 1_000;
+    this.checkAbovePercent = BigInt(options.spendCheckAbovePercent ?? 50);
     this.sweep = setInterval(() => this.dropOldWindows(), MINUTE);
     this.sweep.unref();
   }
@@ -53,31 +90,43 @@ export class MemoryLimiter implements Limiter {
     orgId: string,
     month: string,
     amountNano: number,
-    capNano: number,
+    capNano: bigint,
   ): Promise<ReservationResult> {
-    const monthKey = `${orgId}\u0000${month}`;
-    const state = await this.monthState(monthKey, orgId, month);
-    if (state.spentNano + state.reservedNano + amountNano > capNano) {
-      return { ok: false, spentNano: state.spentNano, reservedNano: state.reservedNano, capNano };
+    assertNano('amount', amountNano);
+    const amount = BigInt(amountNano);
+    const state = await this.monthState(orgId, month);
+    // Spend only grows: a refusal on a figure that may be stale is still right, so only a pass near the cap
+    // needs a fresh one.
+    if (this.fits(state, amount, capNano) && this.nearCap(state, amount, capNano)) {
+      await this.read(state, orgId, month);
+    } else if (this.now() - state.readAt >= this.refreshMs) {
+      this.read(state, orgId, month).catch(() => undefined); // Retried on the next reservation.
     }
-    state.reservedNano += amountNano;
+    if (!this.fits(state, amount, capNano)) {
+      return {
+        ok: false,
+        spentNano: Number(state.spentNano),
+        reservedNano: Number(state.reservedNano),
+        capNano,
+      };
+    }
+    state.reservedNano += amount;
     const reservationId = randomUUID();
-    this.reservations.set(reservationId, { monthKey, amountNano });
+    this.reservations.set(reservationId, { state, amountNano: amount });
     return { ok: true, reservationId };
   }
 
   async settle(reservationId: string, actualNano: number): Promise<void> {
+    assertNano('actual cost', actualNano);
     const reservation = this.reservations.get(reservationId);
     if (!reservation) return;
     this.reservations.delete(reservationId);
-    const state = this.months.get(reservation.monthKey);
-    if (!state || state instanceof Promise) return;
-    state.reservedNano -= reservation.amountNano;
-    state.spentNano += actualNano;
+    reservation.state.reservedNano -= reservation.amountNano;
+    reservation.state.spentNano += BigInt(actualNano);
   }
 
-  async usage(orgId: string, month: string): Promise<{ spentNano: number; reservedNano: number }> {
-    const state = await this.monthState(`${orgId}\u0000${month}`, orgId, month);
+  async usage(orgId: string, month: string): Promise<{ spentNano: bigint; reservedNano: bigint }> {
+    const state = await this.monthState(orgId, month);
     return { spentNano: state.spentNano, reservedNano: state.reservedNano };
   }
 
@@ -85,17 +134,46 @@ export class MemoryLimiter implements Limiter {
     clearInterval(this.sweep);
   }
 
-  /** The month's state, loaded once; concurrent first callers share one load. */
-  private async monthState(monthKey: string, orgId: string, month: string): Promise<MonthState> {
-    const known = this.months.get(monthKey);
+  private fits(state: MonthState, amount: bigint, capNano: bigint): boolean {
+    return state.spentNano + state.reservedNano + amount <= capNano;
+  }
+
+  private nearCap(state: MonthState, amount: bigint, capNano: bigint): boolean {
+    return (state.spentNano + state.reservedNano + amount) * 100n > capNano * this.checkAbovePercent;
+  }
+
+  /** The month's state, read from the store on first use; concurrent first callers share one read. */
+  private monthState(orgId: string, month: string): Promise<MonthState> {
+    const key = `${orgId}\u0000${month}`;
+    const known = this.months.get(key);
     if (known) return known;
-    const loading = this.spendSource(orgId, month).then((spentNano) => {
-      const state = { spentNano, reservedNano: 0 };
-      this.months.set(monthKey, state);
-      return state;
-    });
-    this.months.set(monthKey, loading);
+    const loading = this.spendSource(orgId, month).then(
+      (spent): MonthState => ({
+        spentNano: spendToBigInt(spent),
+        reservedNano: 0n,
+        readAt: this.now(),
+        reading: undefined,
+      }),
+    );
+    loading.catch(() => this.months.delete(key)); // A failed first read is tried again by the next caller.
+    this.months.set(key, loading);
     return loading;
+  }
+
+  /** Reads the store again; keeps the larger figure (this instance's own recent costs may not be stored yet). */
+  private read(state: MonthState, orgId: string, month: string): Promise<void> {
+    if (state.reading) return state.reading;
+    const reading = this.spendSource(orgId, month)
+      .then((stored) => {
+        const spent = spendToBigInt(stored);
+        if (spent > state.spentNano) state.spentNano = spent;
+        state.readAt = this.now();
+      })
+      .finally(() => {
+        state.reading = undefined;
+      });
+    state.reading = reading;
+    return reading;
   }
 
   private dropOldWindows(): void {

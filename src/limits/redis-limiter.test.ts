@@ -39,12 +39,12 @@ if (!server) {
         return 900;
       });
       const results = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a : b).reserve('org', '2026-11', 7, 1000)),
+        Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a : b).reserve('org', '2026-11', 7, 1000n)),
       );
       expect(results.filter((r) => r.ok)).toHaveLength(14);
-      expect(results.find((r) => !r.ok)).toMatchObject({ ok: false, spentNano: 900, capNano: 1000 });
-      expect(await a.usage('org', '2026-11')).toEqual({ spentNano: 900, reservedNano: 98 });
-      expect(await b.usage('org', '2026-11')).toEqual({ spentNano: 900, reservedNano: 98 });
+      expect(results.find((r) => !r.ok)).toMatchObject({ ok: false, spentNano: 900, capNano: 1000n });
+      expect(await a.usage('org', '2026-11')).toEqual({ spentNano: 900n, reservedNano: 98n });
+      expect(await b.usage('org', '2026-11')).toEqual({ spentNano: 900n, reservedNano: 98n });
       expect(reads).toBeLessThanOrEqual(2);
       await Promise.all([a.close(), b.close()]);
     });
@@ -61,41 +61,51 @@ if (!server) {
 
     it('settles on one instance what another reserved, once', async () => {
       const [a, b] = twoInstances(async () => 0);
-      const reservation = await a.reserve('org', '2026-11', 600, 1000);
+      const reservation = await a.reserve('org', '2026-11', 600, 1000n);
       expect(reservation.ok).toBe(true);
       if (reservation.ok) {
         await b.settle(reservation.reservationId, 200);
         await a.settle(reservation.reservationId, 200);
       }
-      expect(await a.usage('org', '2026-11')).toEqual({ spentNano: 200, reservedNano: 0 });
+      expect(await a.usage('org', '2026-11')).toEqual({ spentNano: 200n, reservedNano: 0n });
       await Promise.all([a.close(), b.close()]);
     });
 
     it('seeds once: a later, different store value does not replace what Redis holds', async () => {
       let stored = 300;
       const [a, b] = twoInstances(async () => stored);
-      await a.reserve('org', '2026-11', 100, 1000);
+      await a.reserve('org', '2026-11', 100, 1000n);
       stored = 999;
-      expect(await b.usage('org', '2026-11')).toEqual({ spentNano: 300, reservedNano: 100 });
+      expect(await b.usage('org', '2026-11')).toEqual({ spentNano: 300n, reservedNano: 100n });
       await Promise.all([a.close(), b.close()]);
     });
   });
 
   describe('RedisLimiter expiry', () => {
-    it('releases the reservation of a crashed instance after its TTL; a late settle does nothing', async () => {
+    it("releases a crashed instance's reservation when its lease ends, renews a live one, counts a late settle", async () => {
       let now = Date.UTC(2026, 10, 22, 12, 0, 0);
       const keyPrefix = `test:${randomUUID()}:`;
-      const options = { redis: url, spendSource: async () => 0, now: () => now, keyPrefix };
-      const crashed = new RedisLimiter({ ...options, reservationTtlMs: 60_000 });
-      const survivor = new RedisLimiter(options);
-      const lost = await crashed.reserve('org', '2026-11', 800, 1000);
-      expect((await survivor.reserve('org', '2026-11', 800, 1000)).ok).toBe(false);
-      now += 60_001;
-      expect(await survivor.usage('org', '2026-11')).toEqual({ spentNano: 0, reservedNano: 0 });
-      expect((await survivor.reserve('org', '2026-11', 800, 1000)).ok).toBe(true);
-      if (lost.ok) await crashed.settle(lost.reservationId, 500);
-      expect(await survivor.usage('org', '2026-11')).toEqual({ spentNano: 0, reservedNano: 800 });
-      await Promise.all([crashed.close(), survivor.close()]);
+      const options = { spendSource: async () => 0, now: () => now, keyPrefix, reservationLeaseMs: 10_000 };
+      // The crashed instance: its connection is cut and it renews nothing any more; it is never closed.
+      const crashedConnection = new Redis(url);
+      const crashed = new RedisLimiter({ ...options, redis: crashedConnection });
+      const live = new RedisLimiter({ ...options, redis: url });
+      const survivor = new RedisLimiter({ ...options, redis: url });
+      const lost = await crashed.reserve('org', '2026-11', 500, 1000n);
+      const held = await live.reserve('org', '2026-11', 300, 1000n);
+      crashedConnection.disconnect();
+      expect((await survivor.reserve('org', '2026-11', 300, 1000n)).ok).toBe(false);
+      now += 9_000;
+      await live.renewLeases();
+      now += 2_000; // the first lease of both has ended; the live one was renewed
+      expect(await survivor.usage('org', '2026-11')).toEqual({ spentNano: 0n, reservedNano: 300n });
+      expect((await survivor.reserve('org', '2026-11', 700, 1000n)).ok).toBe(true);
+      // The crashed instance was alive after all: its cost is real and counts once, though its lease ended.
+      if (lost.ok) await survivor.settle(lost.reservationId, 40);
+      if (lost.ok) await survivor.settle(lost.reservationId, 40);
+      if (held.ok) await live.settle(held.reservationId, 100);
+      expect(await survivor.usage('org', '2026-11')).toEqual({ spentNano: 140n, reservedNano: 700n });
+      await Promise.all([crashed.close(), live.close(), survivor.close()]);
     });
 
     it('gives every key it writes a TTL, and leaves a shared connection open', async () => {
@@ -103,7 +113,7 @@ if (!server) {
       const keyPrefix = `test:${randomUUID()}:`;
       const limiter = new RedisLimiter({ redis, spendSource: async () => 0, keyPrefix });
       await limiter.hit('key-a', 5);
-      await limiter.reserve('org', '2026-11', 10, 1000);
+      await limiter.reserve('org', '2026-11', 10, 1000n);
       const keys = await redis.keys(`${keyPrefix}*`);
       expect(keys).toHaveLength(3);
       for (const key of keys) expect(await redis.pttl(key)).toBeGreaterThan(0);
@@ -120,8 +130,8 @@ if (!server) {
       });
       await limiter.settle('not-a-reservation', 10);
       await limiter.settle(`${randomUUID()}.${Buffer.from('org\u00002026-11').toString('base64url')}`, 10);
-      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 0, reservedNano: 0 });
-      await expect(limiter.reserve('org', '2026-11', 1.5, 1000)).rejects.toThrow(RangeError);
+      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 0n, reservedNano: 0n });
+      await expect(limiter.reserve('org', '2026-11', 1.5, 1000n)).rejects.toThrow(RangeError);
       await limiter.close();
     });
   });

@@ -1,6 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import type { Limiter, RateLimitDecision, ReservationResult, SpendSource } from './limiter.js';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { GatewayError } from '../errors/gateway-error.js';
+import { GuardedRedis } from './guarded-redis.js';
+import {
+  assertNano,
+  type Limiter,
+  type RateLimitDecision,
+  type ReservationResult,
+  type SpendSource,
+  spendToBigInt,
+} from './limiter.js';
 import { limiterScripts, runScript } from './redis-scripts.js';
 
 const MINUTE = 60_000;
@@ -10,59 +19,74 @@ const DAY = 24 * 60 * MINUTE;
  * means the month is over: the counters are never dropped while they can still refuse a request.
  */
 const MONTH_TTL_MS = 35 * DAY;
-/** Default lifetime of an unsettled reservation (see `RedisLimiterOptions.reservationTtlMs`). */
-const RESERVATION_TTL_MS = 60 * MINUTE;
-/**
- * A seed read from the store is reused this long by callers of this instance that also found the month
- * missing (they raced the first one); later, a missing month (say, after a flush) is read from the store again.
- */
-const SEED_REUSE_MS = 5_000;
+/** Ids renewed per script call. */
+const RENEW_BATCH = 500;
+/** Settles kept for a retry while Redis is down, at most (beyond, the oldest are dropped, with a log line). */
+const MAX_PENDING_SETTLES = 100_000;
 
 export interface RedisLimiterOptions {
   /** A connection to share (left open by `close()`), or a `redis://` URL to connect to (closed by `close()`). */
   redis: Redis | string;
-  /** Settled spend of a month from durable storage, read when Redis does not hold the month yet. */
+  /** Settled spend of a month from durable storage, read when Redis does not hold the month (first use, flush). */
   spendSource: SpendSource;
-  /** Clock of the rate windows and reservation expiry; tests inject theirs. */
+  /** Clock of the rate windows and reservation leases; tests inject theirs. */
   now?: () => number;
   /** Prefix of every key, so that several gateways (or tests) can share one server. */
   keyPrefix?: string;
   /**
-   * How long a reservation holds its amount when nobody settles it (an instance crashed mid-request). After
-   * that it is released on the next reservation or usage read of its month, and a late `settle` of it does
-   * nothing: the cost then reaches the limiter only through the stored records, when the month is seeded
-   * again. Default one hour, well beyond the longest request.
+   * Lease of a reservation (config `limits.redis.reservationLeaseMs`, default 15 s). The instance holding it
+   * renews it every third of the lease while the request runs (long streams included); when the instance
+   * crashes or loses Redis, the lease ends and the amount is released on the next use of the month.
    */
-  reservationTtlMs?: number;
+  reservationLeaseMs?: number;
+  /** How long a Redis command may take before the request gets 503 (config `limits.redis.commandTimeoutMs`, 1 s). */
+  commandTimeoutMs?: number;
+  /** Where the one-line outage notices go. */
+  log?: (line: string) => void;
+}
+
+interface OpenMonth {
+  keys: string[];
+  ids: Set<string>;
 }
 
 /**
  * Limits shared by every gateway instance connected to one Redis server (`REDIS_URL`). Each check and update
  * is one Lua script, which Redis runs without interleaving any other command, so concurrent requests on any
  * number of instances never pass a rate limit or a monthly cap. Rate limits count in fixed one-minute windows
- * keyed by the window start of the injected clock. Amounts are integer nano-USD (exact below 2^53).
+ * keyed by the window start of the injected clock. Amounts are integer nano-USD, compared exactly at any size.
+ *
+ * Losing Redis' data (FLUSHALL, a restart without persistence) loses no spend: the month is seeded again
+ * from the store (read afresh, never a cached figure), and reservations made before are settled onto it.
  */
 export class RedisLimiter implements Limiter {
-  private readonly redis: Redis;
-  private readonly ownsConnection: boolean;
+  private readonly connection: GuardedRedis;
   private readonly spendSource: SpendSource;
   private readonly now: () => number;
   private readonly keyPrefix: string;
-  private readonly reservationTtlMs: number;
-  /** Recent seed reads, so that concurrent first callers of this instance read the store once. */
-  private readonly seeds = new Map<string, { seed: Promise<string>; at: number }>();
+  private readonly leaseMs: number;
+  /** Seed reads until their seeding script ran (never reused after: a month found missing later is read afresh). */
+  private readonly seeding = new Map<string, Promise<string>>();
+  /** Reservations of this instance not settled yet, by month hash: their leases are renewed. */
+  private readonly open = new Map<string, OpenMonth>();
+  private readonly renewTimer: NodeJS.Timeout;
+  /** Settles that met a Redis outage, tried again on every timer tick until Redis takes them. */
+  private pendingSettles: { reservationId: string; actualNano: number }[] = [];
+  private readonly log: (line: string) => void;
 
   constructor(options: RedisLimiterOptions) {
-    this.ownsConnection = typeof options.redis === 'string';
-    // A Redis outage fails requests after a short wait (500) instead of queueing them without end.
-    this.redis =
-      typeof options.redis === 'string'
-        ? new Redis(options.redis, { maxRetriesPerRequest: 2, connectTimeout: 2_000 })
-        : options.redis;
+    this.connection = new GuardedRedis({
+      redis: options.redis,
+      commandTimeoutMs: options.commandTimeoutMs ?? 1_000,
+      log: options.log ?? (() => undefined),
+    });
+    this.log = options.log ?? (() => undefined);
     this.spendSource = options.spendSource;
     this.now = options.now ?? Date.now;
     this.keyPrefix = options.keyPrefix ?? 'gateway:limits:';
-    this.reservationTtlMs = options.reservationTtlMs ?? RESERVATION_TTL_MS;
+    this.leaseMs = options.reservationLeaseMs ?? 15_000;
+    this.renewTimer = setInterval(() => this.tick().catch(() => undefined), this.leaseMs / 3);
+    this.renewTimer.unref();
   }
 
   async hit(key: string, limitPerMinute: number): Promise<RateLimitDecision> {
@@ -71,7 +95,9 @@ export class RedisLimiter implements Limiter {
     const resetMs = start + MINUTE - now;
     const windowKey = `${this.keyPrefix}rate:${encodeURIComponent(key)}:${start}`;
     // The counter outlives its window by a minute, so clock skew between instances and Redis cannot cut it short.
-    const count = await runScript(this.redis, limiterScripts.hit, [windowKey], [resetMs + MINUTE]);
+    const count = await this.connection.run((redis) =>
+      runScript(redis, limiterScripts.hit, [windowKey], [resetMs + MINUTE]),
+    );
     if (typeof count !== 'number')
       throw new Error(`Unexpected reply of the rate-limit script: ${String(count)}`);
     return {
@@ -86,54 +112,107 @@ export class RedisLimiter implements Limiter {
     orgId: string,
     month: string,
     amountNano: number,
-    capNano: number,
+    capNano: bigint,
   ): Promise<ReservationResult> {
     assertNano('amount', amountNano);
-    assertNano('cap', capNano);
+    if (capNano < 0n) throw new RangeError(`cap must not be negative, got ${capNano}`);
     const id = randomUUID();
     const now = this.now();
-    const reply = await this.withSeed(orgId, month, (keys, seed) =>
-      runScript(this.redis, limiterScripts.reserve, keys, [
-        seed,
-        now,
-        amountNano,
-        capNano,
-        id,
-        now + this.reservationTtlMs,
-        MONTH_TTL_MS,
-      ]),
-    );
-    if (reply[0] === 'ok') return { ok: true, reservationId: `${id}.${encodeMonth(orgId, month)}` };
-    if (reply[0] === 'full') {
-      return { ok: false, spentNano: toNano(reply[1]), reservedNano: toNano(reply[2]), capNano };
-    }
-    throw new Error(`Unexpected reply of the reservation script: ${reply.join(' ')}`);
-  }
-
-  async settle(reservationId: string, actualNano: number): Promise<void> {
-    assertNano('actual cost', actualNano);
-    const dot = reservationId.indexOf('.');
-    const month = dot > 0 ? decodeMonth(reservationId.slice(dot + 1)) : undefined;
-    if (!month) return; // Not one of ours: nothing to settle.
-    await runScript(this.redis, limiterScripts.settle, this.monthKeys(month.orgId, month.month), [
-      reservationId.slice(0, dot),
-      actualNano,
+    const keys = this.monthKeys(orgId, month);
+    const reply = await this.withSeed(orgId, month, keys, [
+      now,
+      amountNano,
+      String(capNano),
+      id,
+      now + this.leaseMs,
       MONTH_TTL_MS,
     ]);
+    if (reply[0] === 'full') {
+      return { ok: false, spentNano: toNumber(reply[1]), reservedNano: toNumber(reply[2]), capNano };
+    }
+    if (reply[0] !== 'ok') throw new Error(`Unexpected reply of the reservation script: ${reply.join(' ')}`);
+    this.track(keys, id);
+    return { ok: true, reservationId: `${id}.${reply[1] ?? ''}.${encodeMonth(orgId, month)}` };
   }
 
-  async usage(orgId: string, month: string): Promise<{ spentNano: number; reservedNano: number }> {
-    const now = this.now();
-    const reply = await this.withSeed(orgId, month, (keys, seed) =>
-      runScript(this.redis, limiterScripts.usage, keys, [seed, now]),
+  /**
+   * Settles a reservation. While Redis is down the settle is kept and retried until Redis takes it (it is
+   * idempotent, and counts even after the lease ended or Redis lost its data), so this only throws for an
+   * amount that is not a non-negative safe integer.
+   */
+  settle(reservationId: string, actualNano: number): Promise<void> {
+    try {
+      assertNano('actual cost', actualNano);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Chained rather than awaited: the request's record waits for this (see `GuardedRedis.run`).
+    return this.settleNow(reservationId, actualNano).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!(error instanceof GatewayError) || error.type !== 'service_unavailable') throw error;
+        if (this.pendingSettles.length >= MAX_PENDING_SETTLES) {
+          this.pendingSettles.shift();
+          this.log(
+            `Redis limiter: more than ${MAX_PENDING_SETTLES} settles wait for Redis; dropped the oldest`,
+          );
+        }
+        this.pendingSettles.push({ reservationId, actualNano });
+      },
     );
+  }
+
+  /** How many settles wait for Redis to come back. */
+  get pendingSettleCount(): number {
+    return this.pendingSettles.length;
+  }
+
+  private settleNow(reservationId: string, actualNano: number): Promise<unknown> {
+    const [id, epoch, encoded, extra] = reservationId.split('.');
+    const month = encoded === undefined || extra !== undefined ? undefined : decodeMonth(encoded);
+    if (!id || epoch === undefined || !month) return Promise.resolve(); // Not one of ours: nothing to settle.
+    const keys = this.monthKeys(month.orgId, month.month);
+    this.untrack(keys, id);
+    const args = [this.now(), id, actualNano, epoch, MONTH_TTL_MS];
+    return this.withSeed(month.orgId, month.month, keys, args, limiterScripts.settle);
+  }
+
+  /** The timer's work: settles kept during an outage first, then the leases of open reservations. */
+  private async tick(): Promise<void> {
+    while (this.pendingSettles.length > 0) {
+      const next = this.pendingSettles[0];
+      if (!next) break;
+      await this.settleNow(next.reservationId, next.actualNano); // Throws (and stops) while Redis is still down.
+      this.pendingSettles.shift();
+    }
+    await this.renewLeases();
+  }
+
+  async usage(orgId: string, month: string): Promise<{ spentNano: bigint; reservedNano: bigint }> {
+    const keys = this.monthKeys(orgId, month);
+    const reply = await this.withSeed(orgId, month, keys, [this.now()], limiterScripts.usage);
     if (reply[0] !== 'usage') throw new Error(`Unexpected reply of the usage script: ${reply.join(' ')}`);
-    return { spentNano: toNano(reply[1]), reservedNano: toNano(reply[2]) };
+    return { spentNano: toBigInt(reply[1]), reservedNano: toBigInt(reply[2]) };
+  }
+
+  /** Extends the lease of every reservation this instance holds (run by a timer; public for tests). */
+  async renewLeases(): Promise<void> {
+    const leaseEnd = this.now() + this.leaseMs;
+    for (const { keys, ids } of this.open.values()) {
+      const all = [...ids];
+      for (let i = 0; i < all.length; i += RENEW_BATCH) {
+        const batch = all.slice(i, i + RENEW_BATCH);
+        await this.connection.run((redis) =>
+          runScript(redis, limiterScripts.renew, [keys[1] ?? ''], [leaseEnd, ...batch]),
+        );
+      }
+    }
   }
 
   async close(): Promise<void> {
-    this.seeds.clear();
-    if (this.ownsConnection) await this.redis.quit();
+    clearInterval(this.renewTimer);
+    this.open.clear();
+    await this.connection.close();
   }
 
   /** The month's hash and its set of open reservations; one hash tag keeps both in one cluster slot. */
@@ -142,41 +221,59 @@ export class RedisLimiter implements Limiter {
     return [base, `${base}:pending`];
   }
 
-  /**
-   * Runs a month script without a seed first (the usual case: Redis holds the month). When the script asks for
-   * one, reads the settled spend from the store and runs it again with it; the script stores the seed only if
-   * no other caller (here or on another instance) did in between, so all agree on one value.
-   */
-  private async withSeed(
-    orgId: string,
-    month: string,
-    run: (keys: string[], seed: string) => Promise<unknown>,
-  ): Promise<string[]> {
-    const keys = this.monthKeys(orgId, month);
-    const first = replyStrings(await run(keys, ''));
-    if (first[0] !== 'seed') return first;
-    return replyStrings(await run(keys, await this.seedOf(orgId, month, keys[0] ?? '')));
+  private track(keys: string[], id: string): void {
+    const key = keys[0] ?? '';
+    const open = this.open.get(key) ?? { keys, ids: new Set<string>() };
+    open.ids.add(id);
+    this.open.set(key, open);
   }
 
-  private seedOf(orgId: string, month: string, monthKey: string): Promise<string> {
-    const known = this.seeds.get(monthKey);
-    if (known && performance.now() - known.at < SEED_REUSE_MS) return known.seed;
-    const seed = this.spendSource(orgId, month).then((spentNano) => {
-      assertNano('stored spend', spentNano);
-      return String(spentNano);
+  private untrack(keys: string[], id: string): void {
+    const key = keys[0] ?? '';
+    const open = this.open.get(key);
+    open?.ids.delete(id);
+    if (open?.ids.size === 0) this.open.delete(key);
+  }
+
+  /**
+   * Runs a month script without a seed first (the usual case: Redis holds the month). When the script asks for
+   * one, reads the settled spend from the store (afresh) and runs it again with it; the script stores the seed
+   * only if no other caller (here or on another instance) did in between, so all agree on one value.
+   */
+  private withSeed(
+    orgId: string,
+    month: string,
+    keys: string[],
+    args: readonly (string | number)[],
+    script = limiterScripts.reserve,
+  ): Promise<string[]> {
+    const run = (seed: string) =>
+      this.connection.run((redis) => runScript(redis, script, keys, [seed, newEpoch(), ...args]));
+    return run('').then(async (reply) => {
+      const first = replyStrings(reply);
+      if (first[0] !== 'seed') return first;
+      const monthKey = keys[0] ?? '';
+      const seed = this.seedOf(orgId, month, monthKey);
+      try {
+        return replyStrings(await run(await seed));
+      } finally {
+        // Kept until seeded: callers of this instance that found the month missing meanwhile share the read.
+        if (this.seeding.get(monthKey) === seed) this.seeding.delete(monthKey);
+      }
     });
-    seed.catch(() => this.seeds.delete(monthKey));
-    this.seeds.set(monthKey, { seed, at: performance.now() });
+  }
+
+  /** The store's spend; callers that find the month missing while a read is under way share it. */
+  private seedOf(orgId: string, month: string, monthKey: string): Promise<string> {
+    const known = this.seeding.get(monthKey);
+    if (known) return known;
+    const seed = this.spendSource(orgId, month).then((spent) => spendToBigInt(spent).toString());
+    this.seeding.set(monthKey, seed);
     return seed;
   }
 }
 
-/** Redis counts with 64-bit integers and compares in Lua doubles: amounts must be whole, safe integers. */
-function assertNano(what: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`RedisLimiter: ${what} must be a non-negative integer of nano-USD, got ${value}`);
-  }
-}
+const newEpoch = (): string => randomBytes(6).toString('hex');
 
 function replyStrings(reply: unknown): string[] {
   if (!Array.isArray(reply)) throw new Error(`Unexpected script reply: ${String(reply)}`);
@@ -185,11 +282,12 @@ function replyStrings(reply: unknown): string[] {
   );
 }
 
-function toNano(value: string | undefined): number {
-  const nano = Number(value ?? '0');
-  if (!Number.isFinite(nano)) throw new Error(`Unexpected amount in Redis: ${value}`);
-  return nano;
+function toBigInt(value: string | undefined): bigint {
+  if (value === undefined || !/^-?\d+$/.test(value)) throw new Error(`Unexpected amount in Redis: ${value}`);
+  return BigInt(value);
 }
+
+const toNumber = (value: string | undefined): number => Number(toBigInt(value));
 
 /** The reservation id carries its organization and month, so that `settle` finds them without a lookup. */
 function encodeMonth(orgId: string, month: string): string {

@@ -5,31 +5,61 @@ import type { Redis } from 'ioredis';
  * The Lua scripts of `RedisLimiter`. Redis runs each script alone (no other command interleaves), so every
  * check-then-update below is atomic across all gateway instances sharing the server.
  *
- * A month of an organization is one hash, `spent`, `reserved` and one `r:<id>` field per open reservation
- * holding its amount, beside a sorted set of the open reservation ids scored by their expiry time (both
- * share a `{…}` hash tag). Amounts are integer nano-USD, changed only with HINCRBY on integer strings;
- * the cap comparison uses Lua numbers (doubles), exact below 2^53 nano-USD (about 9 million USD).
+ * A month of an organization is one hash: `spent`, `reserved`, `epoch` (a random id written when the month is
+ * seeded from the store; a flush or restart that loses the hash gives the next seed another one) and one
+ * `r:<id>` field per open reservation holding its amount; beside it a sorted set of the open reservation ids
+ * scored by the end of their lease (both share a `{…}` hash tag). Amounts are integer nano-USD changed only
+ * with HINCRBY (64-bit). Lua numbers are doubles, exact only below 2^53, so the cap comparison splits every
+ * amount into 10^9 "high" and "low" parts, each well below 2^53: exact for caps of any size.
  */
 
-/** Seeds `spent` (HSETNX: the first seeder wins, all agree), or answers `{'seed'}` when no seed was given. */
+/** Exact comparison of non-negative integer strings: split in base 10^9, add with carry, compare. */
+const BIG = `
+local function split(s)
+  local n = string.len(s)
+  if n <= 9 then return 0, tonumber(s) end
+  return tonumber(string.sub(s, 1, n - 9)), tonumber(string.sub(s, n - 8))
+end
+local function sum3(a, b, c)
+  local ah, al = split(a)
+  local bh, bl = split(b)
+  local ch, cl = split(c)
+  local h, l = ah + bh + ch, al + bl + cl
+  while l >= 1000000000 do h, l = h + 1, l - 1000000000 end
+  return h, l
+end
+local function above(h, l, limit)
+  local mh, ml = split(limit)
+  return h > mh or (h == mh and l > ml)
+end`;
+
+/**
+ * Seeds `spent` and a new `epoch` when the month is missing (first use, expiry, flush, restart), or answers
+ * `{'seed'}` when no seed was given. HSETNX: the first seeder wins, all agree.
+ */
 const SEED = `
 local month, pending = KEYS[1], KEYS[2]
 if redis.call('HEXISTS', month, 'spent') == 0 then
   if ARGV[1] == '' then return {'seed'} end
   redis.call('HSETNX', month, 'spent', ARGV[1])
+  redis.call('HSET', month, 'epoch', ARGV[2])
+elseif redis.call('HEXISTS', month, 'epoch') == 0 then
+  redis.call('HSET', month, 'epoch', ARGV[2])
 end`;
 
 /**
- * Releases reservations whose holder never settled them (a crashed instance): each expired id gives its
- * amount back to `reserved`. Bounded per call; the rest go on the next call.
+ * Releases reservations whose lease ended (their instance stopped renewing: it crashed or lost Redis): each
+ * gives its amount back to `reserved` and leaves an `x:<id>` mark, so that a settle arriving after all still
+ * counts its cost. Bounded per call; the rest go on the next call.
  */
 const RELEASE_EXPIRED = `
-local expired = redis.call('ZRANGEBYSCORE', pending, '-inf', ARGV[2], 'LIMIT', 0, 100)
+local expired = redis.call('ZRANGEBYSCORE', pending, '-inf', ARGV[3], 'LIMIT', 0, 100)
 for _, id in ipairs(expired) do
   local amount = redis.call('HGET', month, 'r:' .. id)
   if amount then
     if amount ~= '0' then redis.call('HINCRBY', month, 'reserved', '-' .. amount) end
     redis.call('HDEL', month, 'r:' .. id)
+    redis.call('HSET', month, 'x:' .. id, '1')
   end
   redis.call('ZREM', pending, id)
 end`;
@@ -37,29 +67,49 @@ end`;
 const USAGE = `${SEED}${RELEASE_EXPIRED}
 return {'usage', redis.call('HGET', month, 'spent'), redis.call('HGET', month, 'reserved') or '0'}`;
 
-const RESERVE = `${SEED}${RELEASE_EXPIRED}
+const RESERVE = `${BIG}${SEED}${RELEASE_EXPIRED}
 local spent = redis.call('HGET', month, 'spent')
 local reserved = redis.call('HGET', month, 'reserved') or '0'
-if tonumber(spent) + tonumber(reserved) + tonumber(ARGV[3]) > tonumber(ARGV[4]) then
-  return {'full', spent, reserved}
-end
-redis.call('HINCRBY', month, 'reserved', ARGV[3])
-redis.call('HSET', month, 'r:' .. ARGV[5], ARGV[3])
-redis.call('ZADD', pending, ARGV[6], ARGV[5])
-redis.call('PEXPIRE', month, ARGV[7])
-redis.call('PEXPIRE', pending, ARGV[7])
-return {'ok'}`;
+local h, l = sum3(spent, reserved, ARGV[4])
+if above(h, l, ARGV[5]) then return {'full', spent, reserved} end
+redis.call('HINCRBY', month, 'reserved', ARGV[4])
+redis.call('HSET', month, 'r:' .. ARGV[6], ARGV[4])
+redis.call('ZADD', pending, ARGV[7], ARGV[6])
+redis.call('PEXPIRE', month, ARGV[8])
+redis.call('PEXPIRE', pending, ARGV[8])
+return {'ok', redis.call('HGET', month, 'epoch') or ''}`;
 
-const SETTLE = `
-local month, pending = KEYS[1], KEYS[2]
-local amount = redis.call('HGET', month, 'r:' .. ARGV[1])
-if not amount then return 0 end
-redis.call('HDEL', month, 'r:' .. ARGV[1])
-redis.call('ZREM', pending, ARGV[1])
-if amount ~= '0' then redis.call('HINCRBY', month, 'reserved', '-' .. amount) end
-redis.call('HINCRBY', month, 'spent', ARGV[2])
-redis.call('PEXPIRE', month, ARGV[3])
-return 1`;
+/**
+ * Settles a reservation: its amount leaves `reserved`, the actual cost joins `spent`. A reservation that is
+ * gone still counts its cost once when its lease had ended (`x:` mark) or when the month was lost and seeded
+ * again since it was made (another epoch: a flush or restart), so that no settled cost vanishes; an id settled
+ * before (same epoch, no mark) is left alone.
+ */
+const SETTLE = `${SEED}
+local id, actual = ARGV[4], ARGV[5]
+local amount = redis.call('HGET', month, 'r:' .. id)
+local result = 0
+if amount then
+  redis.call('HDEL', month, 'r:' .. id)
+  redis.call('ZREM', pending, id)
+  if amount ~= '0' then redis.call('HINCRBY', month, 'reserved', '-' .. amount) end
+  redis.call('HINCRBY', month, 'spent', actual)
+  result = 1
+elseif redis.call('HDEL', month, 'x:' .. id) == 1 then
+  redis.call('HINCRBY', month, 'spent', actual)
+  result = 2
+elseif redis.call('HGET', month, 'epoch') ~= ARGV[6] and redis.call('HSETNX', month, 'd:' .. id, '1') == 1 then
+  redis.call('HINCRBY', month, 'spent', actual)
+  result = 3
+end
+redis.call('PEXPIRE', month, ARGV[7])
+return {'settled', result}`;
+
+/** Extends the lease of reservations still open (ZADD XX never brings back one already released). */
+const RENEW = `
+local n = 0
+for i = 2, #ARGV do n = n + redis.call('ZADD', KEYS[1], 'XX', 'CH', ARGV[1], ARGV[i]) end
+return n`;
 
 const HIT = `
 local count = redis.call('INCR', KEYS[1])
@@ -76,31 +126,35 @@ const script = (source: string): LuaScript => ({
   sha: createHash('sha1').update(source).digest('hex'),
 });
 
+/**
+ * Every month script takes KEYS: month hash, pending set, and starts ARGV with: seed ('' = unknown), new epoch,
+ * nowMs; each returns `{'seed'}` when the month is missing and no seed was given.
+ */
 export const limiterScripts = {
   /** KEYS: window counter. ARGV: ttlMs. Returns the window's count including this hit. */
   hit: script(HIT),
   /**
-   * KEYS: month hash, pending set. ARGV: seed ('' = unknown), nowMs, amount, cap, id, expiresAtMs, monthTtlMs.
-   * Returns `{'seed'}`, `{'full', spent, reserved}` or `{'ok'}`.
+   * ARGV: seed, epoch, nowMs, amount, cap (any size), id, leaseEndMs, monthTtlMs.
+   * Returns `{'full', spent, reserved}` or `{'ok', epoch}`.
    */
   reserve: script(RESERVE),
-  /** KEYS: month hash, pending set. ARGV: id, actual, monthTtlMs. Returns 1 when settled, 0 when unknown. */
+  /** ARGV: seed, epoch, nowMs, id, actual, reservation's epoch, monthTtlMs. Returns `{'settled', 0|1|2|3}`. */
   settle: script(SETTLE),
-  /** KEYS: month hash, pending set. ARGV: seed ('' = unknown), nowMs. Returns `{'seed'}` or `{'usage', spent, reserved}`. */
+  /** ARGV: seed, epoch, nowMs. Returns `{'usage', spent, reserved}`. */
   usage: script(USAGE),
+  /** KEYS: pending set. ARGV: leaseEndMs, ids… Returns how many leases were extended. */
+  renew: script(RENEW),
 };
 
 /** Runs a script by its SHA, sending the source once when the server does not know it yet (NOSCRIPT). */
-export async function runScript(
+export function runScript(
   redis: Redis,
   lua: LuaScript,
   keys: readonly string[],
   args: readonly (string | number)[],
 ): Promise<unknown> {
-  try {
-    return await redis.evalsha(lua.sha, keys.length, ...keys, ...args);
-  } catch (error) {
+  return redis.evalsha(lua.sha, keys.length, ...keys, ...args).catch((error: unknown) => {
     if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
     return redis.eval(lua.source, keys.length, ...keys, ...args);
-  }
+  });
 }

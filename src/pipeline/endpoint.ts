@@ -1,5 +1,4 @@
 import type { Usage } from '../accounting/usage.js';
-import type { ResolvedModel } from '../catalog/catalog.js';
 import type { RequestKind } from '../codecs/request-kind.js';
 import type { UsageMeta } from '../codecs/shared/usage-body.js';
 import type { EndpointKind } from '../config/config-schema.js';
@@ -14,7 +13,6 @@ import type {
   StreamResult,
   UpstreamCall,
 } from '../providers/provider-adapter.js';
-import type { WorstCase } from './reserve-spend.js';
 import type { Run } from './run.js';
 
 /** What every endpoint's parse step returns: the request in its canonical shape and its `gateway` settings. */
@@ -67,8 +65,7 @@ export interface Endpoint<R extends ParsedRequest, Part> {
   writeError?: ErrorWriter;
   /** The parse step: validates the body (and the `gateway` members this endpoint takes). */
   parse(body: unknown, run: Run): R | Promise<R>;
-  /** The most this request can be billed, reserved against the monthly cap before dispatch. */
-  worstCase(request: R, sent: JsonObject, model: ResolvedModel): WorstCase;
+
   /** One plain provider call with the prepared body (model already renamed to the provider's). */
   call(adapter: ProviderAdapter, body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
   /** The answer's body from the provider's result. */

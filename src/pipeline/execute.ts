@@ -1,10 +1,12 @@
+import { checkUsage } from '../accounting/check-usage.js';
 import { computeCostNano } from '../accounting/compute-cost.js';
 import type { Usage } from '../accounting/usage.js';
+import type { WorstCaseTokens } from '../accounting/worst-case.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import { internalError } from '../errors/gateway-error.js';
 import { executeWithFallback } from '../provider-routing/execute-with-fallback.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
-import { reserveSpend, type WorstCase } from './reserve-spend.js';
+import { reserveSpend, worstCaseNano } from './reserve-spend.js';
 import type { Reservation, Run } from './run.js';
 
 /** One model call to make: the executor's answer, the planner's plan, or the image fallback's picture. */
@@ -13,7 +15,10 @@ export interface ExecutionTarget<T> {
   model: ResolvedModel;
   /** The provider endpoints to try, in order. */
   plan: readonly ResolvedEndpoint[];
-  worstCase: () => WorstCase;
+  /** The most this call can be billed (reserved against the monthly cap; billed when usage is absurd). */
+  worstCase: () => WorstCaseTokens;
+  /** Completions asked for (chat `n`), for judging the usage an upstream reports. */
+  completions?: number;
   /** One attempt; resolves when the provider answered well enough to commit to it. */
   attempt(adapter: ProviderAdapter, endpoint: ResolvedEndpoint, call: UpstreamCall): Promise<T>;
 }
@@ -22,6 +27,7 @@ export interface Served<T> {
   value: T;
   endpoint: ResolvedEndpoint;
   model: ResolvedModel;
+  target: ExecutionTarget<T>;
 }
 
 /** What a served call cost: the step result that the record and the answer's usage are made from. */
@@ -61,7 +67,7 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
       }
     },
   });
-  return { ...result, model: target.model };
+  return { ...result, model: target.model, target };
 }
 
 export interface Timing {
@@ -73,21 +79,34 @@ export interface Timing {
 
 /**
  * The accounting step: the exact cost of a served call's usage at the serving endpoint's price; the
- * provider's health figures learn its latency and speed.
+ * provider's health figures learn its latency and speed. Usage that cannot be believed (negative, not a
+ * number, more tokens than the model can take or give, a cost beyond a safe integer) is not billed as
+ * reported: the call is billed its reserved worst case, and a warning says so.
  */
-export function account(run: Run, served: Served<unknown>, usage: Usage, timing: Timing): ExecutionReport {
+export function account(run: Run, served: Served<unknown>, reported: Usage, timing: Timing): ExecutionReport {
   const now = run.deps.now();
   const { firstTokenAt } = timing;
-  run.deps.health.observe(served.model.id, served.endpoint.provider, {
+  const { model, endpoint, target } = served;
+  const check = checkUsage(reported, {
+    contextWindow: model.context_window,
+    maxOutputTokens: model.max_tokens,
+    n: target.completions,
+    pricing: endpoint.compiledPricing,
+  });
+  const usage = check.usage;
+  let costNano = computeCostNano(usage, endpoint.compiledPricing);
+  if (!check.trusted) {
+    const reserved = run.reservations.find((reservation) => reservation.role === target.role);
+    costNano = reserved?.amountNano ?? worstCaseNano([endpoint], target.worstCase());
+    run.warnings.push(
+      `${check.warning ?? 'Untrusted upstream usage.'} Billed the worst case, ${costNano} nano-USD.`,
+    );
+  }
+  run.deps.health.observe(model.id, endpoint.provider, {
     ok: true,
     ttftMs: firstTokenAt === undefined ? undefined : firstTokenAt - timing.startedAt,
     outputTokens: usage.outputTokens,
     generationMs: firstTokenAt === undefined ? undefined : now - firstTokenAt,
   });
-  return {
-    model: served.model.id,
-    provider: served.endpoint.provider,
-    usage,
-    costNano: computeCostNano(usage, served.endpoint.compiledPricing),
-  };
+  return { model: model.id, provider: endpoint.provider, usage, costNano };
 }

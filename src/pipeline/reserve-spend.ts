@@ -1,19 +1,8 @@
-import { computeCostNano } from '../accounting/compute-cost.js';
-import { emptyUsage } from '../accounting/usage.js';
+import { type WorstCaseTokens, worstCaseCostNano } from '../accounting/worst-case.js';
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { monthOf } from '../limits/limiter.js';
 import type { Reservation, Run } from './run.js';
-
-export interface WorstCase {
-  promptTokens: number;
-  /** Output tokens at most: the request's max tokens, else the model's. */
-  outputTokens: number;
-  images?: number;
-}
-
-/** The model's output limit when the request sets none (and the catalog knows none). */
-export const DEFAULT_OUTPUT_BOUND = 32_768;
 
 /**
  * Reserves the worst-case cost (computed only when the organization has a cap), at the most expensive
@@ -24,19 +13,12 @@ export async function reserveSpend(
   run: Run,
   role: Reservation['role'],
   plan: readonly ResolvedEndpoint[],
-  worstCase: () => WorstCase,
+  worstCase: () => WorstCaseTokens,
 ): Promise<void> {
   const cap = run.principal.org.monthlyLimitUsd;
   const capNano = run.principal.monthlyLimitNano;
   if (cap === null || capNano === null) return;
-  const worst = worstCase();
-  const usage = {
-    ...emptyUsage(),
-    inputTokens: worst.promptTokens,
-    outputTokens: worst.outputTokens,
-    images: worst.images ?? 0,
-  };
-  const amount = Math.max(0, ...plan.map((endpoint) => computeCostNano(usage, endpoint.compiledPricing)));
+  const amount = worstCaseNano(plan, worstCase());
   const month = monthOf(Date.now());
   const result = await run.deps.limiter.reserve(run.principal.org.id, month, amount, capNano);
   if (!result.ok) {
@@ -47,7 +29,12 @@ export async function reserveSpend(
       { status: 402, code: 'EXCEEDS_MONTHLY_LIMIT', type: 'payment_required' },
     );
   }
-  run.reservations.push({ id: result.reservationId, role });
+  run.reservations.push({ id: result.reservationId, role, amountNano: amount });
+}
+
+/** The worst case at the most expensive endpoint of the plan, nano-USD. */
+export function worstCaseNano(plan: readonly ResolvedEndpoint[], tokens: WorstCaseTokens): number {
+  return Math.max(0, ...plan.map((endpoint) => worstCaseCostNano(tokens, endpoint.compiledPricing)));
 }
 
 /**

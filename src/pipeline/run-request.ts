@@ -1,4 +1,5 @@
 import { emptyUsage, type Usage } from '../accounting/usage.js';
+import { worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
@@ -89,7 +90,7 @@ export async function runRequest<R extends ParsedRequest, Part>(
     await serve(run, endpoint, facts, live, () => record(200));
   } catch (thrown) {
     const failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
-    if (failure.code === 'INTERNAL_SERVER_ERROR')
+    if (failure.code === 'INTERNAL_SERVER_ERROR' && failure.type === 'server_error')
       deps.log(`request ${ctx.requestId} failed: ${describe(thrown)}`);
     await record(failure.status, failure);
     answerError(run, endpoint, live.stream, failure);
@@ -141,7 +142,8 @@ async function serve<R extends ParsedRequest, Part>(
   }
   const { model, plan, body } = prepared;
   sent = body;
-  const worstCase = () => endpoint.worstCase(request, body, model);
+  const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: model.max_tokens });
+  const completions = typeof body.n === 'number' ? body.n : undefined;
   // Execute, then answer or stream; account.
   if (live.stream && codec && scope) {
     const opening = scope;
@@ -150,6 +152,7 @@ async function serve<R extends ParsedRequest, Part>(
       model,
       plan,
       worstCase,
+      completions,
       attempt: (adapter, target, call) =>
         openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
     });
@@ -161,6 +164,7 @@ async function serve<R extends ParsedRequest, Part>(
     model,
     plan,
     worstCase,
+    completions,
     attempt: (adapter, target, call) => endpoint.call(adapter, upstreamBody(body, target.model), call),
   });
   facts.firstTokenAt = deps.now();

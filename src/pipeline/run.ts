@@ -8,6 +8,8 @@ import type { AttemptRecord } from '../provider-routing/attempt-record.js';
 export interface Reservation {
   id: string;
   role: 'executor' | 'planner';
+  /** The worst case reserved, nano-USD. */
+  amountNano: number;
 }
 
 /**

@@ -1,9 +1,9 @@
+import { worstCaseTokens } from '../accounting/worst-case.js';
 import { toDataUri } from '../codecs/images/images-response.js';
 import { GatewayError, internalError } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, stringMember } from '../json/json.js';
 import type { ExecutionTarget } from '../pipeline/execute.js';
-import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
 import type { Run } from '../pipeline/run.js';
 import { planProviders } from '../provider-routing/plan-providers.js';
 import type { JsonResult } from '../providers/provider-adapter.js';
@@ -43,7 +43,7 @@ export function imageTarget(
     role: 'executor',
     model,
     plan: planProviders(run.deps, model, 'images', settings),
-    worstCase: () => ({ promptTokens: promptTokenBound(prompt), outputTokens: 10_000, images: 1 }),
+    worstCase: () => worstCaseTokens('images', { prompt, n: 1 }, { max_tokens: model.max_tokens }),
     attempt(adapter, endpoint, call) {
       if (!adapter.generateImage)
         throw internalError(`Provider ${endpoint.provider} cannot generate images.`);

@@ -1,11 +1,10 @@
 import type { Usage } from '../accounting/usage.js';
+import { DEFAULT_OUTPUT_BOUND, worstCaseTokens } from '../accounting/worst-case.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { toGatewayError } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, recordMember, stringMember } from '../json/json.js';
 import { account, type ExecutionReport, execute } from '../pipeline/execute.js';
-import { promptTokenBound } from '../pipeline/prompt-token-bound.js';
-import { DEFAULT_OUTPUT_BOUND } from '../pipeline/reserve-spend.js';
 import type { Run } from '../pipeline/run.js';
 import { planProviders } from '../provider-routing/plan-providers.js';
 import { plannerRequest } from './planner-prompt.js';
@@ -49,7 +48,7 @@ export async function runPlanner(
       role: 'planner',
       model,
       plan: planProviders(run.deps, model, 'chat', settings),
-      worstCase: () => ({ promptTokens: promptTokenBound(messages), outputTokens: maxTokens }),
+      worstCase: () => worstCaseTokens('chat', request, { max_tokens: maxTokens }),
       attempt: (adapter, endpoint, call) => adapter.chat(upstreamBody(request, endpoint.model), call),
     });
     execution = account(run, served, served.value.usage, { firstTokenAt: run.deps.now(), startedAt });

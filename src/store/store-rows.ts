@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeCapUsd } from '../accounting/usd-amount.js';
 import type { GenerationRecord } from '../records/generation-record.js';
 import type { ApiKeyInfo, Organization } from './store.js';
 import { InvalidRecordError } from './store-errors.js';
@@ -7,10 +8,14 @@ import { InvalidRecordError } from './store-errors.js';
  * Row checks shared by the store implementations: rows are parsed at the boundary, so that a corrupt or
  * mis-migrated row fails loudly instead of flowing on as a wrong type.
  */
-export const organizationRow: z.ZodType<Organization> = z.object({
+export const organizationRow: z.ZodType<Organization, unknown> = z.object({
   id: z.string(),
   name: z.string(),
-  monthlyLimitUsd: z.string().nullable(),
+  // Rows written before caps were normalised may hold an exponent form ("5e-7"): read it as the plain decimal.
+  monthlyLimitUsd: z
+    .string()
+    .nullable()
+    .transform((cap) => (cap === null ? null : normalizeCapUsd(cap))),
   requestsPerMinute: z.number().int().nullable(),
   createdAt: z.string(),
 });

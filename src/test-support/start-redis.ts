@@ -16,11 +16,12 @@ const START_TIMEOUT_MS = 10_000;
 /**
  * Starts a throw-away `redis-server` (no persistence, loopback only, on a free port, in a temp dir) for tests
  * that need a real server. Returns undefined when redis-server is not installed, so the caller can skip.
+ * `port` restarts a server on the port of one stopped before (its data is gone: no persistence).
  */
-export async function startRedis(): Promise<RunningRedis | undefined> {
+export async function startRedis(options: { port?: number } = {}): Promise<RunningRedis | undefined> {
   const binary = findRedisServer();
   if (!binary) return undefined;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'gateway-redis-'));
   const args = [
     '--save',

@@ -1,28 +1,37 @@
+import { UsageFieldReader } from '../../accounting/read-usage-fields.js';
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
-import { count, recordMember } from '../../json/json.js';
 
-/** Usage of a chat completion or embeddings answer (OpenAI and compatible providers). */
+/**
+ * Usage of a chat completion or embeddings answer (OpenAI and compatible providers). A count that is missing,
+ * negative, a string or a fraction is noted in `problems` (see `checkUsage`), never silently read as 0.
+ * Embeddings answers have no `completion_tokens` (their `total_tokens` equals `prompt_tokens`).
+ */
 export function usageFromChat(usage: unknown): Usage {
-  const promptDetails = recordMember(usage, 'prompt_tokens_details');
-  const completionDetails = recordMember(usage, 'completion_tokens_details');
+  const read = new UsageFieldReader(usage, 'usage');
+  const inputTokens = read.required('prompt_tokens');
+  const embeddingsShape = !read.has('completion_tokens') && read.optional('total_tokens') === inputTokens;
   return {
     ...emptyUsage(),
-    inputTokens: count(usage, 'prompt_tokens'),
-    outputTokens: count(usage, 'completion_tokens'),
+    inputTokens,
+    outputTokens: embeddingsShape ? 0 : read.required('completion_tokens'),
     // DeepSeek reports cache hits as prompt_cache_hit_tokens.
-    cachedInputTokens: count(promptDetails, 'cached_tokens') || count(usage, 'prompt_cache_hit_tokens'),
-    cacheWriteTokens: count(promptDetails, 'cache_write_tokens'),
-    reasoningTokens: count(completionDetails, 'reasoning_tokens'),
+    cachedInputTokens:
+      read.nested('prompt_tokens_details', 'cached_tokens') || read.optional('prompt_cache_hit_tokens'),
+    cacheWriteTokens: read.nested('prompt_tokens_details', 'cache_write_tokens'),
+    reasoningTokens: read.nested('completion_tokens_details', 'reasoning_tokens'),
+    ...read.found,
   };
 }
 
-/** Usage of a Responses or image-generation answer (`input_tokens` / `output_tokens`). */
+/** Usage of a Responses or image-generation answer (`input_tokens` / `output_tokens`), checked likewise. */
 export function usageFromResponses(usage: unknown): Usage {
+  const read = new UsageFieldReader(usage, 'usage');
   return {
     ...emptyUsage(),
-    inputTokens: count(usage, 'input_tokens'),
-    outputTokens: count(usage, 'output_tokens'),
-    cachedInputTokens: count(recordMember(usage, 'input_tokens_details'), 'cached_tokens'),
-    reasoningTokens: count(recordMember(usage, 'output_tokens_details'), 'reasoning_tokens'),
+    inputTokens: read.required('input_tokens'),
+    outputTokens: read.required('output_tokens'),
+    cachedInputTokens: read.nested('input_tokens_details', 'cached_tokens'),
+    reasoningTokens: read.nested('output_tokens_details', 'reasoning_tokens'),
+    ...read.found,
   };
 }

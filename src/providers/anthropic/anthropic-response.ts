@@ -1,28 +1,25 @@
+import { UsageFieldReader } from '../../accounting/read-usage-fields.js';
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
-import {
-  arrayMember,
-  count,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-} from '../../json/json.js';
+import { arrayMember, isRecord, type JsonObject, stringMember } from '../../json/json.js';
 
 /**
  * Usage of a Messages answer in the gateway's convention: Anthropic reports cache reads and cache writes
  * apart from `input_tokens`; `inputTokens` counts all three, as OpenAI's `prompt_tokens` does.
+ * A count that is missing, negative, a string or a fraction is noted in `problems` (see `checkUsage`).
  * Reference: https://docs.claude.com/en/build-with-claude/prompt-caching (tracking cache performance)
  */
 export function usageFromMessages(usage: unknown): Usage {
-  const cacheRead = count(usage, 'cache_read_input_tokens');
-  const cacheWrite = count(usage, 'cache_creation_input_tokens');
+  const read = new UsageFieldReader(usage, 'usage');
+  const cacheRead = read.optional('cache_read_input_tokens');
+  const cacheWrite = read.optional('cache_creation_input_tokens');
   return {
     ...emptyUsage(),
-    inputTokens: count(usage, 'input_tokens') + cacheRead + cacheWrite,
-    outputTokens: count(usage, 'output_tokens'),
+    inputTokens: read.required('input_tokens') + cacheRead + cacheWrite,
+    outputTokens: read.required('output_tokens'),
     cachedInputTokens: cacheRead,
     cacheWriteTokens: cacheWrite,
-    webSearchCalls: count(recordMember(usage, 'server_tool_use'), 'web_search_requests'),
+    webSearchCalls: read.nested('server_tool_use', 'web_search_requests'),
+    ...read.found,
   };
 }
 

@@ -1,5 +1,6 @@
+import { UsageFieldReader } from '../../accounting/read-usage-fields.js';
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
-import { count, type JsonObject } from '../../json/json.js';
+import type { JsonObject } from '../../json/json.js';
 
 /**
  * Usage of a Gemini answer (`usageMetadata`) in the gateway's convention.
@@ -7,16 +8,19 @@ import { count, type JsonObject } from '../../json/json.js';
  * total effective prompt size"), so it is the input as is, plus `toolUsePromptTokenCount` (results of Gemini's
  * own tools, read as input). `candidatesTokenCount` excludes thinking, so `thoughtsTokenCount` is added to
  * the output and reported as reasoning. Gemini bills no cache writes per request.
+ * A count that is missing (`promptTokenCount`), negative, a string or a fraction is noted in `problems`.
  * Reference: https://ai.google.dev/api/generate-content#UsageMetadata
  */
 export function usageFromGemini(metadata: unknown): Usage {
-  const thoughts = count(metadata, 'thoughtsTokenCount');
+  const read = new UsageFieldReader(metadata, 'usageMetadata');
+  const thoughts = read.optional('thoughtsTokenCount');
   return {
     ...emptyUsage(),
-    inputTokens: count(metadata, 'promptTokenCount') + count(metadata, 'toolUsePromptTokenCount'),
-    cachedInputTokens: count(metadata, 'cachedContentTokenCount'),
-    outputTokens: count(metadata, 'candidatesTokenCount') + thoughts,
+    inputTokens: read.required('promptTokenCount') + read.optional('toolUsePromptTokenCount'),
+    cachedInputTokens: read.optional('cachedContentTokenCount'),
+    outputTokens: read.optional('candidatesTokenCount') + thoughts,
     reasoningTokens: thoughts,
+    ...read.found,
   };
 }
 

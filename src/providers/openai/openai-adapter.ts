@@ -1,3 +1,4 @@
+import { emptyUsage } from '../../accounting/usage.js';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import { usageFromChat, usageFromResponses } from '../../codecs/shared/read-usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../../json/json.js';
@@ -86,7 +87,11 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
       if (!data) throw upstreamInvalid(provider.id, 'no data in the image answer');
       return {
         body: result,
-        usage: { ...usageFromResponses(result.usage), images: data.length },
+        // DALL·E answers carry no usage (priced per image); token-priced image models report it.
+        usage: {
+          ...(result.usage === undefined ? emptyUsage() : usageFromResponses(result.usage)),
+          images: data.length,
+        },
         warnings: [],
       };
     },

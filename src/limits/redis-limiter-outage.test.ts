@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors/gateway-error.js';
+import { type RunningRedis, startRedis } from '../test-support/start-redis.js';
+import { RedisLimiter } from './redis-limiter.js';
+
+let server: RunningRedis | undefined = await startRedis();
+const port = server ? Number(new URL(server.url).port) : 0;
+afterAll(async () => server?.stop());
+
+/** Polls `check` until it holds or `deadlineMs` passes; returns whether it held. */
+async function eventually(check: () => Promise<boolean>, deadlineMs: number): Promise<boolean> {
+  const end = Date.now() + deadlineMs;
+  while (Date.now() < end) {
+    if (await check().catch(() => false)) return true;
+    await sleep(50);
+  }
+  return false;
+}
+
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
+(server ? describe : describe.skip)('RedisLimiter when Redis loses its data or goes away', () => {
+  const url = server?.url ?? '';
+
+  it('a FLUSHALL loses no spend: the month is seeded afresh and in-flight settles land on it', async () => {
+    let stored = 1_000;
+    const keyPrefix = `test:${randomUUID()}:`;
+    const limiter = new RedisLimiter({ redis: url, spendSource: async () => stored, keyPrefix });
+    const inFlight = await limiter.reserve('org', '2026-11', 300, 10_000n);
+    const admin = new Redis(url);
+    await admin.flushall();
+    // Records of the settles before the flush reach the store afterwards: the new seed must see them.
+    stored = 1_250;
+    expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 1_250n, reservedNano: 0n });
+    if (inFlight.ok) await limiter.settle(inFlight.reservationId, 120);
+    if (inFlight.ok) await limiter.settle(inFlight.reservationId, 120);
+    expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 1_370n, reservedNano: 0n });
+    // A flush with nothing read since: the settle itself seeds the month from the store.
+    const second = await limiter.reserve('org', '2026-11', 300, 10_000n);
+    await admin.flushall();
+    stored = 1_370;
+    if (second.ok) await limiter.settle(second.reservationId, 30);
+    expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 1_400n, reservedNano: 0n });
+    await admin.quit();
+    await limiter.close();
+  });
+
+  it('Redis down: 503 service_unavailable with retry-after within 2 s, one log line each way, automatic recovery', async () => {
+    const lines: string[] = [];
+    let stored = 0;
+    const limiter = new RedisLimiter({
+      redis: url,
+      spendSource: async () => stored,
+      keyPrefix: `test:${randomUUID()}:`,
+      reservationLeaseMs: 3_000,
+      log: (line) => lines.push(line),
+    });
+    const inFlight = await limiter.reserve('org', '2026-11', 500, 1_000n);
+    await server?.stop();
+    for (let i = 0; i < 20; i += 1) {
+      const started = performance.now();
+      const error = await failureOf(limiter.reserve('org', '2026-11', 1, 1_000n));
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(error).toBeInstanceOf(GatewayError);
+      if (error instanceof GatewayError) {
+        expect(error.status).toBe(503);
+        expect(error.code).toBe('INTERNAL_SERVER_ERROR');
+        expect(error.type).toBe('service_unavailable');
+        expect(error.headers?.['retry-after']).toBe('1');
+      }
+      const rateError = await failureOf(limiter.hit('key', 10));
+      expect(rateError).toMatchObject({ status: 503, type: 'service_unavailable' });
+    }
+    // The request ends while Redis is down: its settle waits and lands once Redis is back.
+    if (inFlight.ok) await limiter.settle(inFlight.reservationId, 200);
+    expect(limiter.pendingSettleCount).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Redis is unavailable/);
+
+    server = await startRedis({ port });
+    stored = 50; // what the store held when Redis came back
+    expect(
+      await eventually(async () => (await limiter.usage('org', '2026-11')).spentNano === 250n, 8_000),
+    ).toBe(true);
+    expect(limiter.pendingSettleCount).toBe(0);
+    expect((await limiter.reserve('org', '2026-11', 750, 1_000n)).ok).toBe(true);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^Redis is available again after/);
+    await limiter.close();
+  }, 20_000);
+
+  it('a limiter started while Redis is down answers 503 within 2 s instead of waiting on back-off', async () => {
+    const limiter = new RedisLimiter({ redis: 'redis://127.0.0.1:1', spendSource: async () => 0 });
+    const started = performance.now();
+    const error = await failureOf(limiter.reserve('org', '2026-11', 1, 10n));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error).toMatchObject({ status: 503, type: 'service_unavailable' });
+    await limiter.close();
+  });
+});
