@@ -102,7 +102,7 @@ async function handle(ctx: RequestContext, deps: AppDeps): Promise<void> {
   await enforceRateLimit(deps.limiter, principal, ctx.headers);
   if ('inference' in handler) {
     return runInference(ctx, deps, principal, async (run) => {
-      const body = await readJsonBody(ctx.req, deps.config.server.maxBodyBytes);
+      const body = await readJsonBody(ctx.req, deps.config.server);
       await handler.inference(run, body);
     });
   }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
@@ -7,6 +7,7 @@ import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
 import { providerPresets } from '../catalog/provider-presets.js';
 import type { GatewayConfig } from '../config/config-schema.js';
+import { createHttpServer } from '../http/create-http-server.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
 import { HealthTracker } from '../provider-routing/health-tracker.js';
@@ -82,7 +83,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log,
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }, createApp(deps));
+  const server = createHttpServer(createApp(deps), config.server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

@@ -41,7 +41,7 @@ export async function messages(ctx: RequestContext, deps: AppDeps, principal: Pr
     deps,
     principal,
     async (run) => {
-      const request = parseMessagesRequest(await readJsonBody(ctx.req, deps.config.server.maxBodyBytes));
+      const request = parseMessagesRequest(await readJsonBody(ctx.req, deps.config.server));
       const settings = parseGatewaySettings(request.gateway);
       const translated = messagesRequestToChat(request);
       run.tracker.warnings.push(...translated.warnings);
