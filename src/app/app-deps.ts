@@ -1,6 +1,7 @@
 import type { Authenticate } from '../auth/authenticate.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
+import type { ReadinessCheck } from '../health/readiness.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { HealthTracker } from '../provider-routing/health-tracker.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
@@ -28,6 +29,11 @@ export interface AppDeps {
   limiter: Limiter;
   /** Every provider id that exists (configured or preset), for validating `gateway.only`. */
   knownProviders: ReadonlySet<string>;
+  /**
+   * What `GET /health/ready` checks besides the store: Redis when configured, and whatever else must be
+   * healthy to take traffic (a journal that is not backed up, say). Each check rejects with a short reason.
+   */
+  readinessChecks: readonly ReadinessCheck[];
   /** Monotonic milliseconds. */
   now: () => number;
   log: (message: string) => void;

@@ -62,6 +62,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const records = new RecordQueue({ store, log });
   const skills = await SkillRegistry.create(config.skills.dir, log);
   const stopWatchingSkills = skills.watch();
+  const limiter = await createLimiter(options.redisUrl, (orgId, month) =>
+    store.getMonthlySpend(orgId, month),
+  );
   const deps: AppDeps = {
     config,
     catalog,
@@ -77,7 +80,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       timeoutMs: config.server.upstreamTimeoutMs,
     }),
     skills,
-    limiter: await createLimiter(options.redisUrl, (orgId, month) => store.getMonthlySpend(orgId, month)),
+    limiter,
+    readinessChecks: options.redisUrl ? [{ name: 'redis', check: () => limiter.ping() }] : [],
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now: () => performance.now(),
     log,

@@ -108,6 +108,8 @@ const serverSchema = z.strictObject({
       maxAddresses: z.number().int().positive().default(10_000),
     })
     .default({ burst: 20, windowSeconds: 10, maxAddresses: 10_000 }),
+  /** How long `GET /health/ready` waits for each dependency before calling it down. */
+  healthCheckTimeoutMs: z.number().int().positive().default(1_000),
   /** SIGTERM grace period for in-flight requests and streams. */
   shutdownGraceMs: z.number().int().nonnegative().default(10_000),
   /** Interval of `: keep-alive` comments while a stream waits for its first token. */

@@ -29,6 +29,8 @@ export interface Limiter {
   settle(reservationId: string, actualNano: number): Promise<void>;
   /** Spent plus reserved, nano-USD (for tests and metrics). */
   usage(orgId: string, month: string): Promise<{ spentNano: number; reservedNano: number }>;
+  /** Resolves when the limiter's backing service answers (at once for the in-memory one); rejects otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

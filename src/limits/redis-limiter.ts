@@ -131,6 +131,18 @@ export class RedisLimiter implements Limiter {
     return { spentNano: toNano(reply[1]), reservedNano: toNano(reply[2]) };
   }
 
+  /** Resolves when Redis answers PING within `timeoutMs`; rejects otherwise (readiness and start-up checks). */
+  async ping(timeoutMs = 1_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`Redis did not answer PING within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    await Promise.race([this.redis.ping(), timeout]).finally(() => clearTimeout(timer));
+  }
+
   async close(): Promise<void> {
     this.seeds.clear();
     if (this.ownsConnection) await this.redis.quit();

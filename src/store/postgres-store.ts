@@ -278,6 +278,10 @@ export class PostgresStore implements Store {
     return Array.isArray(items) ? items : undefined;
   }
 
+  async ping(): Promise<void> {
+    await this.#pool.query('SELECT 1');
+  }
+
   async close(): Promise<void> {
     if (!this.#pool.ending) await this.#pool.end();
   }

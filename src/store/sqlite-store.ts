@@ -304,6 +304,11 @@ export class SqliteStore implements Store {
     return Array.isArray(items) ? items : undefined;
   }
 
+  async ping(): Promise<void> {
+    if (!this.#db.open) throw new Error('the SQLite database is closed');
+    this.#db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     if (this.#db.open) this.#db.close();
   }

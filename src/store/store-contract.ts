@@ -318,6 +318,12 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       });
     });
 
+    it('ping() answers while the store is open and rejects once it is closed', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+      await store.close();
+      await expect(store.ping()).rejects.toThrow();
+    });
+
     it('migrate() is idempotent and keeps existing data', async () => {
       await store.upsertOrganization({ id: 'acme' });
       await store.migrate();

@@ -82,5 +82,7 @@ export interface Store {
   saveConversation(state: ConversationState): Promise<void>;
   /** The items of a state of this organization that has not expired, or undefined. */
   getConversation(genId: string, orgId: string): Promise<unknown[] | undefined>;
+  /** Resolves when the database answers a trivial query; rejects otherwise (readiness checks). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
