@@ -10,6 +10,8 @@ async function main(): Promise<void> {
     config,
     databaseUrl: env.databaseUrl,
     redisUrl: env.redisUrl,
+    keySecret: env.keySecret,
+    keySecretFile: env.keySecretFile,
     port: env.port,
     host: env.host,
     vars: env.vars,

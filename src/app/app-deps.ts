@@ -1,3 +1,4 @@
+import type { KeyHasher } from '../auth/api-keys.js';
 import type { Authenticate } from '../auth/authenticate.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
@@ -15,6 +16,8 @@ export interface AppDeps {
   config: GatewayConfig;
   catalog: Catalog;
   store: Store;
+  /** The keyed hash API keys are stored under (for anything that creates keys). */
+  keyHasher: KeyHasher;
   /** Resolves the caller's key (cached briefly). */
   authenticate: Authenticate;
   /** Adapter per provider id. */

@@ -2,7 +2,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { createKeyHasher } from '../auth/api-keys.js';
+import { AuthFailureThrottle } from '../auth/auth-failure-throttle.js';
 import { createAuthenticator } from '../auth/authenticate.js';
+import { loadKeySecret } from '../auth/key-secret.js';
 import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
 import { providerPresets } from '../catalog/provider-presets.js';
@@ -30,6 +33,10 @@ export interface GatewayOptions {
   host: string;
   vars: Readonly<Record<string, string | undefined>>;
   log?: (message: string) => void;
+  /** `GATEWAY_KEY_SECRET`: the secret API keys are hashed with. */
+  keySecret?: string;
+  /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given (default: beside the database). */
+  keySecretFile?: string;
   /** Injected HTTP dispatcher for upstream calls (tests); default: a keep-alive undici Agent. */
   dispatcher?: Dispatcher;
 }
@@ -48,8 +55,21 @@ export interface RunningGateway {
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const log = options.log ?? ((message: string) => console.error(`[gateway] ${message}`));
   const { config } = options;
+  const keyHasher = createKeyHasher(
+    loadKeySecret({
+      secret: options.keySecret,
+      file: options.keySecretFile,
+      databaseUrl: options.databaseUrl,
+      warn: log,
+    }).secret,
+  );
   const store = await openStore(options.databaseUrl);
-  const { firstKey } = await bootstrapOrganizations(store, config.organizations);
+  const { firstKey } = await bootstrapOrganizations({
+    store,
+    organizations: config.organizations,
+    hasher: keyHasher,
+    warn: log,
+  });
   const catalog = buildCatalog({
     config,
     bundled: bundledModels,
@@ -69,7 +89,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     config,
     catalog,
     store,
-    authenticate: createAuthenticator({ store }),
+    keyHasher,
+    authenticate: createAuthenticator({
+      store,
+      hasher: keyHasher,
+      throttle: new AuthFailureThrottle({ ...config.server.authFailures, log }),
+    }),
     adapters,
     records,
     health: new HealthTracker(),

@@ -7,6 +7,10 @@ export interface GatewayEnv {
   configPath: string | undefined;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** `GATEWAY_KEY_SECRET`: the secret API keys are hashed with (else a generated file, see key-secret.ts). */
+  keySecret: string | undefined;
+  /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given directly. */
+  keySecretFile: string | undefined;
   /** All variables, for `${NAME}` interpolation in the config file and provider presets. */
   vars: Readonly<Record<string, string | undefined>>;
 }
@@ -28,6 +32,8 @@ export function readEnv(
     configPath: configFromFlag ?? (env.GATEWAY_CONFIG || undefined),
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/gateway.db',
     redisUrl: env.REDIS_URL || undefined,
+    keySecret: env.GATEWAY_KEY_SECRET || undefined,
+    keySecretFile: env.GATEWAY_KEY_SECRET_FILE || undefined,
     vars: env,
   };
 }

@@ -111,6 +111,7 @@ function prepareKeyStatements(db: Database.Database) {
     listKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`),
     listOrgKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE org_id = ? ORDER BY created_at, id`),
     revokeKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    replaceKeyHash: db.prepare('UPDATE api_keys SET key_hash = ? WHERE id = ? AND key_hash = ?'),
   };
 }
 
@@ -251,6 +252,10 @@ export class SqliteStore implements Store {
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyInfo | undefined> {
     return apiKeyRow.optional().parse(this.#prepared().keyByHash.get(keyHash));
+  }
+
+  async replaceApiKeyHash(id: string, oldHash: string, newHash: string): Promise<boolean> {
+    return this.#prepared().replaceKeyHash.run(newHash, id, oldHash).changes > 0;
   }
 
   async listApiKeys(orgId?: string): Promise<ApiKeyInfo[]> {

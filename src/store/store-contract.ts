@@ -210,6 +210,20 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.listApiKeys()).toHaveLength(1);
       });
 
+      it('replaces a key’s hash only while it still is the old one', async () => {
+        const input = makeKey('acme');
+        const key = await store.createApiKey(input);
+        expect(await store.replaceApiKeyHash(key.id, input.keyHash, 'hmac-sha256:new')).toBe(true);
+        expect(await store.findApiKeyByHash(input.keyHash)).toBeUndefined();
+        expect(await store.findApiKeyByHash('hmac-sha256:new')).toEqual({
+          ...key,
+          keyHash: 'hmac-sha256:new',
+        });
+        expect(await store.replaceApiKeyHash(key.id, input.keyHash, 'hmac-sha256:other')).toBe(false);
+        expect(await store.replaceApiKeyHash('key_unknown', 'hmac-sha256:new', 'x')).toBe(false);
+        expect((await store.findApiKeyByHash('hmac-sha256:new'))?.id).toBe(key.id);
+      });
+
       it('rejects a key for an organization that was never created', async () => {
         await expect(store.createApiKey(makeKey('ghost'))).rejects.toThrow(/does not exist/);
       });
