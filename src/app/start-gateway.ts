@@ -18,11 +18,14 @@ import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
 import { RecordQueue } from '../records/record-queue.js';
 import { SkillRegistry } from '../skills/skill-registry.js';
-import { openStore } from '../store/open-store.js';
 import type { AppDeps } from './app-deps.js';
 import { bootstrapOrganizations } from './bootstrap-organizations.js';
 import { createApp } from './create-app.js';
 import { createScorerFactory } from './create-scorer-factory.js';
+import { assertRedisReachable, listen, openStoreForStart } from './startup-checks.js';
+
+/** How long Redis may take to answer at start before the gateway refuses to start. */
+const REDIS_START_TIMEOUT_MS = 2_000;
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -63,7 +66,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       warn: log,
     }).secret,
   );
-  const store = await openStore(options.databaseUrl);
+  // Redis first: it opens nothing that would need closing when it is not there.
+  if (options.redisUrl) await assertRedisReachable(options.redisUrl, REDIS_START_TIMEOUT_MS);
+  const store = await openStoreForStart(options.databaseUrl);
   const { firstKey } = await bootstrapOrganizations({
     store,
     organizations: config.organizations,
@@ -113,12 +118,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
   const server = createHttpServer(createApp(deps), config.server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const stop = async (): Promise<void> => {
     stopWatchingSkills();
     await closeServer(server, config.server.shutdownGraceMs);
@@ -128,6 +127,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     if (!options.dispatcher) await dispatcher.close();
     await store.close();
   };
+  try {
+    await listen(server, options.port, options.host);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return { server, url: `http://${host}:${address.port}`, deps, firstKey, stop };
 }
 

@@ -15,6 +15,21 @@ export interface GatewayEnv {
   vars: Readonly<Record<string, string | undefined>>;
 }
 
+/** What the command line asks for: `--help`, `--version`, or to run the gateway. */
+export type GatewayCommand = 'help' | 'version' | 'run';
+
+/** Reads the command line; an unknown option is an error (`--config PATH` is the only other one). */
+export function readCommand(argv: readonly string[] = process.argv.slice(2)): GatewayCommand {
+  if (argv.includes('--help') || argv.includes('-h')) return 'help';
+  if (argv.includes('--version') || argv.includes('-v')) return 'version';
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    if (arg === '--config' && argv[index + 1] !== undefined) index += 1;
+    else throw new Error(`unknown argument "${arg}" (--config needs a path); see --help`);
+  }
+  return 'run';
+}
+
 /** Reads the gateway's settings from the environment and the command line (`--config PATH`). */
 export function readEnv(
   env: Readonly<Record<string, string | undefined>> = process.env,
