@@ -58,23 +58,7 @@ export interface RunningGateway {
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const log = options.log ?? ((message: string) => console.error(`[gateway] ${message}`));
   const { config } = options;
-  const keyHasher = createKeyHasher(
-    loadKeySecret({
-      secret: options.keySecret,
-      file: options.keySecretFile,
-      databaseUrl: options.databaseUrl,
-      warn: log,
-    }).secret,
-  );
-  // Redis first: it opens nothing that would need closing when it is not there.
-  if (options.redisUrl) await assertRedisReachable(options.redisUrl, REDIS_START_TIMEOUT_MS);
-  const store = await openStoreForStart(options.databaseUrl);
-  const { firstKey } = await bootstrapOrganizations({
-    store,
-    organizations: config.organizations,
-    hasher: keyHasher,
-    warn: log,
-  });
+  const { keyHasher, store, firstKey, authenticate } = await openState(options, log);
   const catalog = buildCatalog({
     config,
     bundled: bundledModels,
@@ -95,11 +79,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     catalog,
     store,
     keyHasher,
-    authenticate: createAuthenticator({
-      store,
-      hasher: keyHasher,
-      throttle: new AuthFailureThrottle({ ...config.server.authFailures, log }),
-    }),
+    authenticate,
     adapters,
     records,
     health: new HealthTracker(),
@@ -133,9 +113,38 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await stop();
     throw error;
   }
+  return { server, url: urlOf(server), deps, firstKey, stop };
+}
+
+/**
+ * The key secret, Redis (checked first: it opens nothing that would need closing), then the store with the
+ * config's organizations in it, and the authenticator on it. Each failure is one line for the operator.
+ */
+async function openState(options: GatewayOptions, log: (message: string) => void) {
+  const { secret } = loadKeySecret({
+    secret: options.keySecret,
+    file: options.keySecretFile,
+    databaseUrl: options.databaseUrl,
+    warn: log,
+  });
+  const keyHasher = createKeyHasher(secret);
+  if (options.redisUrl) await assertRedisReachable(options.redisUrl, REDIS_START_TIMEOUT_MS);
+  const store = await openStoreForStart(options.databaseUrl);
+  const { firstKey } = await bootstrapOrganizations({
+    store,
+    organizations: options.config.organizations,
+    hasher: keyHasher,
+    warn: log,
+  });
+  const throttle = new AuthFailureThrottle({ ...options.config.server.authFailures, log });
+  const authenticate = createAuthenticator({ store, hasher: keyHasher, throttle });
+  return { keyHasher, store, firstKey, authenticate };
+}
+
+function urlOf(server: Server): string {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return { server, url: `http://${host}:${address.port}`, deps, firstKey, stop };
+  return `http://${host}:${address.port}`;
 }
 
 /** Redis when a URL is given (several instances share limits), else in memory. */
