@@ -1,18 +1,49 @@
+import { readFileSync } from 'node:fs';
 import { startGateway } from './app/start-gateway.js';
-import { readEnv } from './config/env.js';
-import { ConfigError, loadConfig } from './config/load-config.js';
+import { startupFailureLine } from './app/startup-checks.js';
+import { readCommand, readEnv } from './config/env.js';
+import { loadConfig } from './config/load-config.js';
+import { isRecord } from './json/json.js';
+
+const USAGE = `Usage: node dist/main.js [--config PATH] | --help | --version
+
+Serves the model gateway at http://$HOST:$PORT/v1.
+
+Options:
+  --config PATH   the YAML config file (else GATEWAY_CONFIG; without either, built-in defaults)
+  --help          print this and exit
+  --version       print the version and exit
+
+Environment:
+  PORT, HOST                 where to listen (default 8080 on 127.0.0.1)
+  DATABASE_URL               sqlite:PATH (default sqlite:./data/gateway.db) or postgres://USER@HOST/DB
+  REDIS_URL                  optional: limits shared by several instances
+  GATEWAY_KEY_SECRET         secret API keys are hashed with (else GATEWAY_KEY_SECRET_FILE, or a file
+                             key-secret created beside the SQLite database)
+  GATEWAY_ADMIN_TOKEN, LOG_LEVEL, provider keys (OPENAI_API_KEY, ...): see README.md`;
+
+/** The version in package.json (one directory above both src/ and dist/). */
+function version(): string {
+  const parsed: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  return isRecord(parsed) && typeof parsed.version === 'string' ? parsed.version : 'unknown';
+}
 
 /** Exit code of a stop that left records in the journal (EX_TEMPFAIL: the next start writes them). */
 const EXIT_RECORDS_PENDING = 75;
 
 /** Entry point of `npm start`: reads env and config, starts the gateway, stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  const command = readCommand();
+  if (command === 'help') return void console.log(USAGE);
+  if (command === 'version') return void console.log(`model-gateway ${version()}`);
   const env = readEnv();
   const config = loadConfig(env.configPath, env.vars);
   const gateway = await startGateway({
     config,
     databaseUrl: env.databaseUrl,
     redisUrl: env.redisUrl,
+    keySecret: env.keySecret,
+    keySecretFile: env.keySecretFile,
     port: env.port,
     host: env.host,
     vars: env.vars,
@@ -40,7 +71,7 @@ async function main(): Promise<void> {
         process.exit(EXIT_RECORDS_PENDING);
       },
       (error: unknown) => {
-        console.error('shutdown failed:', error);
+        console.error(`shutdown failed: ${startupFailureLine(error)}`);
         process.exit(1);
       },
     );
@@ -51,7 +82,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
+// Whatever stops the start is one line on stderr and exit code 1, never a stack trace.
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(startupFailureLine(error));
   process.exit(1);
 });

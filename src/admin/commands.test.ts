@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../auth/api-keys.js';
+import { createKeyHasher } from '../auth/api-keys.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import { runAdminCommand } from './commands.js';
 
+const hasher = createKeyHasher(Buffer.from('admin-test-secret'.repeat(2)));
 let store: SqliteStore;
 let lines: string[];
 
@@ -18,7 +20,9 @@ afterEach(async () => {
 /** Runs a command line such as `org create acme --rpm 5` and returns its exit code. */
 function admin(commandLine: string): Promise<number> {
   lines = [];
-  return runAdminCommand(commandLine.split(' ').filter(Boolean), store, (line) => lines.push(line));
+  return runAdminCommand(commandLine.split(' ').filter(Boolean), store, (line) => lines.push(line), {
+    keyHasher: () => hasher,
+  });
 }
 
 const output = () => lines.join('\n');
@@ -115,8 +119,13 @@ describe('key commands', () => {
     const key = lines.find((line) => line.startsWith('sk-gw-'));
     expect(key).toMatch(/^sk-gw-[\w-]{32}$/);
     expect(output()).toMatch(/will not be shown again/);
-    const stored = await store.findApiKeyByHash(hashApiKey(key ?? ''));
+    const stored = await store.findApiKeyByHash(hasher.hash(key ?? ''));
     expect(stored).toMatchObject({ orgId: 'acme', name: 'ci', prefix: key?.slice(0, 10), revokedAt: null });
+    const sha256 = createHash('sha256')
+      .update(key ?? '')
+      .digest('hex');
+    expect(await store.findApiKeyByHash(sha256)).toBeUndefined();
+    expect(JSON.stringify(await store.listApiKeys())).not.toContain(sha256);
   });
 
   it('refuses to create a key for an organization that does not exist', async () => {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { normalizeCapUsd } from '../accounting/usd-amount.js';
-import { generateApiKey } from '../auth/api-keys.js';
+import { generateApiKey, type KeyHasher } from '../auth/api-keys.js';
 import { skillCommands } from '../skills/skill-commands.js';
 import type { Organization, Store } from '../store/store.js';
 
@@ -15,6 +15,8 @@ type Out = (line: string) => void;
 export interface AdminOptions {
   /** The skills directory (config `skills.dir`), asked for only by `skills` commands. */
   skillsDir?: () => string;
+  /** The keyed hash of the gateway (its key secret), asked for only by `key create`. */
+  keyHasher?: () => KeyHasher;
 }
 
 /** A mistake in how the command was called: reported with the usage line and exit code 2. */
@@ -149,12 +151,13 @@ const COMMANDS: Record<string, Command> = {
     summary: 'create an API key for an organization and print it once',
     positionals: ['orgId'],
     options: ['name'],
-    async run({ positionals: [orgId = ''], values }, store, out) {
+    async run({ positionals: [orgId = ''], values }, store, out, options) {
       if ((await store.getOrganization(orgId)) === undefined) {
         out(`error: no organization "${orgId}"; create it first with: org create ${orgId}`);
         return EXIT_FAILURE;
       }
-      const { key, prefix, keyHash } = generateApiKey();
+      if (!options.keyHasher) throw new Error('no API key secret is available to hash the new key with');
+      const { key, prefix, keyHash } = generateApiKey(options.keyHasher());
       const info = await store.createApiKey({ orgId, name: values.name, prefix, keyHash });
       out(`created API key ${info.id} for organization ${orgId}${info.name ? ` (name: ${info.name})` : ''}:`);
       out(key);

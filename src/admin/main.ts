@@ -1,3 +1,5 @@
+import { createKeyHasher } from '../auth/api-keys.js';
+import { loadKeySecret } from '../auth/key-secret.js';
 import { readEnv } from '../config/env.js';
 import { loadConfig } from '../config/load-config.js';
 import { openStore } from '../store/open-store.js';
@@ -14,7 +16,18 @@ async function main(argv: string[]): Promise<number> {
   const store = await openStore(env.databaseUrl);
   try {
     const skillsDir = () => loadConfig(env.configPath, env.vars).skills.dir;
-    return await runAdminCommand(argv, store, (line) => process.stdout.write(`${line}\n`), { skillsDir });
+    // The gateway's own secret, so that the keys created here work there.
+    const keyHasher = () =>
+      createKeyHasher(
+        loadKeySecret({
+          secret: env.keySecret,
+          file: env.keySecretFile,
+          databaseUrl: env.databaseUrl,
+          warn: (line) => process.stderr.write(`warning: ${line}\n`),
+        }).secret,
+      );
+    const write = (line: string) => process.stdout.write(`${line}\n`);
+    return await runAdminCommand(argv, store, write, { skillsDir, keyHasher });
   } finally {
     await store.close();
   }

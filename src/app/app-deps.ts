@@ -1,6 +1,8 @@
+import type { KeyHasher } from '../auth/api-keys.js';
 import type { Authenticate } from '../auth/authenticate.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
+import type { ReadinessCheck } from '../health/readiness.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { HealthTracker } from '../provider-routing/health-tracker.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
@@ -14,6 +16,8 @@ export interface AppDeps {
   config: GatewayConfig;
   catalog: Catalog;
   store: Store;
+  /** The keyed hash API keys are stored under (for anything that creates keys). */
+  keyHasher: KeyHasher;
   /** Resolves the caller's key (cached briefly). */
   authenticate: Authenticate;
   /** Adapter per provider id. */
@@ -28,6 +32,11 @@ export interface AppDeps {
   limiter: Limiter;
   /** Every provider id that exists (configured or preset), for validating `gateway.only`. */
   knownProviders: ReadonlySet<string>;
+  /**
+   * What `GET /health/ready` checks besides the store: Redis when configured, and whatever else must be
+   * healthy to take traffic (a journal that is not backed up, say). Each check rejects with a short reason.
+   */
+  readinessChecks: readonly ReadinessCheck[];
   /** Monotonic milliseconds. */
   now: () => number;
   log: (message: string) => void;

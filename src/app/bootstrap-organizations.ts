@@ -1,15 +1,27 @@
-import { generateApiKey, hashApiKey } from '../auth/api-keys.js';
+import { generateApiKey, type KeyHasher, legacyKeyHash } from '../auth/api-keys.js';
 import type { OrganizationConfig } from '../config/config-schema.js';
 import type { Store } from '../store/store.js';
 
+/** Config keys shorter than this get a warning at start: they could be guessed. */
+export const RECOMMENDED_KEY_LENGTH = 32;
+
+export interface BootstrapOptions {
+  store: Store;
+  organizations: readonly OrganizationConfig[];
+  hasher: KeyHasher;
+  /** Told about weak config keys (naming the organization and the key's position, never the key). */
+  warn: (message: string) => void;
+}
+
 /**
- * Makes the store match the organizations the config declares (limits and bootstrap keys, stored as hashes).
- * On a first start with no organization anywhere, creates one and returns its new key, to be printed once.
+ * Makes the store match the organizations the config declares (limits and bootstrap keys, stored as keyed
+ * hashes; a key still stored as a legacy sha256 is upgraded). On a first start with no organization anywhere,
+ * creates one and returns its new key, to be printed once.
  */
 export async function bootstrapOrganizations(
-  store: Store,
-  organizations: readonly OrganizationConfig[],
+  options: BootstrapOptions,
 ): Promise<{ firstKey?: string; orgId?: string }> {
+  const { store, organizations, hasher } = options;
   for (const org of organizations) {
     await store.upsertOrganization({
       id: org.id,
@@ -18,24 +30,17 @@ export async function bootstrapOrganizations(
       requestsPerMinute: org.rateLimit?.requestsPerMinute ?? null,
     });
     for (const [index, key] of org.apiKeys.entries()) {
-      const keyHash = hashApiKey(key);
-      if (await ownedBy(store, keyHash, org.id, index)) continue;
-      try {
-        await store.createApiKey({
-          orgId: org.id,
-          name: `config key ${index + 1}`,
-          prefix: key.slice(0, 10),
-          keyHash,
-        });
-      } catch (error) {
-        // Another instance starting at the same moment may have added it first.
-        if (!(await ownedBy(store, keyHash, org.id, index))) throw error;
+      if (key.length < RECOMMENDED_KEY_LENGTH) {
+        options.warn(
+          `organizations.${org.id}: API key ${index + 1} is shorter than ${RECOMMENDED_KEY_LENGTH} characters and could be guessed; use a long random key`,
+        );
       }
+      await ensureKey(store, hasher, key, org.id, index);
     }
   }
   if (organizations.length > 0 || (await store.listOrganizations()).length > 0) return {};
   const org = await store.upsertOrganization({ id: 'default', name: 'Default organization' });
-  const generated = generateApiKey();
+  const generated = generateApiKey(hasher);
   await store.createApiKey({
     orgId: org.id,
     name: 'first key',
@@ -43,6 +48,24 @@ export async function bootstrapOrganizations(
     keyHash: generated.keyHash,
   });
   return { firstKey: generated.key, orgId: org.id };
+}
+
+/** Stores a config key for its organization unless it already is (upgrading a legacy hash). */
+async function ensureKey(store: Store, hasher: KeyHasher, key: string, orgId: string, index: number) {
+  const keyHash = hasher.hash(key);
+  if (await ownedBy(store, keyHash, orgId, index)) return;
+  const oldHash = legacyKeyHash(key);
+  const legacy = await store.findApiKeyByHash(oldHash);
+  if (legacy && (await ownedBy(store, oldHash, orgId, index))) {
+    await store.replaceApiKeyHash(legacy.id, oldHash, keyHash);
+    return;
+  }
+  try {
+    await store.createApiKey({ orgId, name: `config key ${index + 1}`, prefix: key.slice(0, 10), keyHash });
+  } catch (error) {
+    // Another instance starting at the same moment may have added it first.
+    if (!(await ownedBy(store, keyHash, orgId, index))) throw error;
+  }
 }
 
 /** True when the key exists for this organization; throws when it belongs to another one. */

@@ -10,8 +10,9 @@ import { countMessageTokens } from '../endpoints/messages-count-tokens.js';
 import { getGeneration, getModel, listModels } from '../endpoints/read-endpoints.js';
 import { responses } from '../endpoints/responses.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import { sendLiveness, sendReadiness } from '../health/readiness.js';
 import type { RequestContext } from '../http/request-context.js';
-import { sendError, sendJson } from '../http/respond.js';
+import { sendError } from '../http/respond.js';
 import { createRouter } from '../http/router.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
@@ -29,10 +30,12 @@ const inference = <R extends ParsedRequest, Part>(endpoint: Endpoint<R, Part>): 
 });
 
 const route = createRouter<Handler>([
+  { method: 'GET', pattern: '/health', handler: { auth: false, run: ready } },
+  { method: 'GET', pattern: '/health/ready', handler: { auth: false, run: ready } },
   {
     method: 'GET',
-    pattern: '/health',
-    handler: { auth: false, run: (ctx) => sendJson(ctx.res, 200, { status: 'ok' }, ctx.headers) },
+    pattern: '/health/live',
+    handler: { auth: false, run: (ctx) => sendLiveness(ctx.res, ctx.headers) },
   },
   { method: 'POST', pattern: '/v1/chat/completions', handler: inference(chatCompletions) },
   { method: 'POST', pattern: '/v1/responses', handler: inference(responses) },
@@ -44,6 +47,12 @@ const route = createRouter<Handler>([
   { method: 'GET', pattern: '/v1/models/{id+}', handler: { auth: true, run: getModel } },
   { method: 'GET', pattern: '/v1/generation/{id}', handler: { auth: true, run: getGeneration } },
 ]);
+
+/** Readiness: the store, then every other check the gateway was built with (Redis, ...). */
+function ready(ctx: RequestContext, deps: AppDeps): Promise<void> {
+  const checks = [{ name: 'store', check: () => deps.store.ping() }, ...deps.readinessChecks];
+  return sendReadiness(ctx.res, ctx.headers, checks, deps.config.server.healthCheckTimeoutMs);
+}
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 

@@ -1,27 +1,31 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { createKeyHasher } from '../auth/api-keys.js';
+import { AuthFailureThrottle } from '../auth/auth-failure-throttle.js';
 import { createAuthenticator } from '../auth/authenticate.js';
+import { loadKeySecret } from '../auth/key-secret.js';
 import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
 import { providerPresets } from '../catalog/provider-presets.js';
 import type { GatewayConfig, LimitsConfig } from '../config/config-schema.js';
+import { createHttpServer } from '../http/create-http-server.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
 import { HealthTracker } from '../provider-routing/health-tracker.js';
 import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
-import { RecordJournal } from '../records/record-journal.js';
-import { RecordQueue } from '../records/record-queue.js';
 import { SkillRegistry } from '../skills/skill-registry.js';
-import { openStore, sqliteFilename } from '../store/open-store.js';
-import type { Store } from '../store/store.js';
 import type { AppDeps } from './app-deps.js';
 import { bootstrapOrganizations } from './bootstrap-organizations.js';
 import { createApp } from './create-app.js';
 import { createScorerFactory } from './create-scorer-factory.js';
+import { openRecords, type StopReport } from './open-records.js';
+import { assertRedisReachable, listen, openStoreForStart } from './startup-checks.js';
+
+/** How long Redis may take to answer at start before the gateway refuses to start. */
+const REDIS_START_TIMEOUT_MS = 2_000;
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -32,6 +36,10 @@ export interface GatewayOptions {
   host: string;
   vars: Readonly<Record<string, string | undefined>>;
   log?: (message: string) => void;
+  /** `GATEWAY_KEY_SECRET`: the secret API keys are hashed with. */
+  keySecret?: string;
+  /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given (default: beside the database). */
+  keySecretFile?: string;
   /** Injected HTTP dispatcher for upstream calls (tests); default: a keep-alive undici Agent. */
   dispatcher?: Dispatcher;
 }
@@ -49,53 +57,13 @@ export interface RunningGateway {
   stop(): Promise<StopReport>;
 }
 
-export interface StopReport {
-  /** Records not in the store at exit: kept in the journal and written at the next start. */
-  pendingRecords: number;
-  journalDir: string;
-}
-
-/** Where the record journal lives by default: beside the SQLite file, else `./data/journal`. */
-export function defaultJournalDir(databaseUrl: string): string {
-  const file = sqliteFilename(databaseUrl);
-  return file === undefined || file === ':memory:' ? join('data', 'journal') : join(dirname(file), 'journal');
-}
-
-/**
- * The record queue with its crash journal; records a previous run left in the journal (finished, or
- * `interrupted` for requests it did not live to finish) are queued for the store.
- */
-function openRecords(
-  config: GatewayConfig,
-  store: Store,
-  databaseUrl: string,
-  log: (message: string) => void,
-) {
-  const settings = config.records;
-  const { journal, replayed } = RecordJournal.open({
-    dir: settings.journalDir ?? defaultJournalDir(databaseUrl),
-    segmentBytes: settings.journalSegmentBytes,
-    fsyncIntervalMs: settings.journalFsyncIntervalMs,
-    progressIntervalMs: settings.progressIntervalMs,
-    log,
-  });
-  const records = new RecordQueue({ store, journal, ...settings, log });
-  records.restore(replayed);
-  if (replayed.length > 0) {
-    const interrupted = replayed.filter((record) => record.status === 'interrupted').length;
-    log(
-      `record journal: ${replayed.length} records of a previous run queued for the store (${interrupted} interrupted)`,
-    );
-  }
-  return { journal, records };
-}
+export type { StopReport };
 
 /** Wires the gateway from its config and starts listening. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const log = options.log ?? ((message: string) => console.error(`[gateway] ${message}`));
   const { config } = options;
-  const store = await openStore(options.databaseUrl, { ...config.store, log });
-  const { firstKey } = await bootstrapOrganizations(store, config.organizations);
+  const { keyHasher, store, firstKey, authenticate } = await openState(options, log);
   const catalog = buildCatalog({
     config,
     bundled: bundledModels,
@@ -115,11 +83,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const { journal, records } = openRecords(config, store, options.databaseUrl, log);
   const skills = await SkillRegistry.create(config.skills.dir, log);
   const stopWatchingSkills = skills.watch();
+  const limiter = await createLimiter({
+    redisUrl: options.redisUrl,
+    spendSource: (orgId, month) => store.getMonthlySpend(orgId, month),
+    limits: config.limits,
+    log,
+  });
   const deps: AppDeps = {
     config,
     catalog,
     store,
-    authenticate: createAuthenticator({ store }),
+    keyHasher,
+    authenticate,
     adapters,
     records,
     health: new HealthTracker(),
@@ -130,24 +105,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       timeoutMs: config.server.upstreamTimeoutMs,
     }),
     skills,
-    limiter: await createLimiter({
-      redisUrl: options.redisUrl,
-      spendSource: (orgId, month) => store.getMonthlySpend(orgId, month),
-      limits: config.limits,
-      log,
-    }),
+    limiter,
+    readinessChecks: [
+      ...(options.redisUrl ? [{ name: 'redis', check: () => limiter.ping() }] : []),
+      { name: 'journal', check: async () => journalBacklog(records.size, config.records.maxPending) },
+    ],
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now: () => performance.now(),
     log,
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }, createApp(deps));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const server = createHttpServer(createApp(deps), config.server);
   const stop = async (): Promise<StopReport> => {
     stopWatchingSkills();
     await closeServer(server, config.server.shutdownGraceMs);
@@ -159,7 +127,56 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await store.close();
     return { pendingRecords: backlog.unshipped + backlog.unfinished, journalDir: backlog.dir };
   };
-  return { server, url: `http://${host}:${address.port}`, deps, firstKey, stop };
+  try {
+    await listen(server, options.port, options.host);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { server, url: urlOf(server), deps, firstKey, stop };
+}
+
+/**
+ * The key secret, Redis (checked first: it opens nothing that would need closing), then the store with the
+ * config's organizations in it, and the authenticator on it. Each failure is one line for the operator.
+ */
+async function openState(options: GatewayOptions, log: (message: string) => void) {
+  const { secret } = loadKeySecret({
+    secret: options.keySecret,
+    file: options.keySecretFile,
+    databaseUrl: options.databaseUrl,
+    warn: log,
+  });
+  const keyHasher = createKeyHasher(secret);
+  if (options.redisUrl) await assertRedisReachable(options.redisUrl, REDIS_START_TIMEOUT_MS);
+  // Until the gateway runs, a store that cannot be reached is one start-up failure line, not an outage.
+  let running = false;
+  const storeLog = (message: string) => {
+    if (running) log(message);
+  };
+  const store = await openStoreForStart(options.databaseUrl, { ...options.config.store, log: storeLog });
+  running = true;
+  const { firstKey } = await bootstrapOrganizations({
+    store,
+    organizations: options.config.organizations,
+    hasher: keyHasher,
+    warn: log,
+  });
+  const throttle = new AuthFailureThrottle({ ...options.config.server.authFailures, log });
+  const authenticate = createAuthenticator({ store, hasher: keyHasher, throttle });
+  return { keyHasher, store, firstKey, authenticate };
+}
+
+function urlOf(server: Server): string {
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** Ready fails while the records waiting for the store fill the queue (the journal is backing up). */
+function journalBacklog(pending: number, maxPending: number): void {
+  if (pending >= maxPending)
+    throw new Error(`${pending} records wait for the store (the queue holds ${maxPending})`);
 }
 
 /** Redis when a URL is given (several instances share limits), else in memory. */

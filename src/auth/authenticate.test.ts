@@ -1,24 +1,38 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors/gateway-error.js';
 import { SqliteStore } from '../store/sqlite-store.js';
-import { generateApiKey } from './api-keys.js';
+import { createKeyHasher, generateApiKey } from './api-keys.js';
+import { AuthFailureThrottle } from './auth-failure-throttle.js';
 import { createAuthenticator } from './authenticate.js';
 
-const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+const request = (headers: Record<string, string>, remoteAddress = '10.0.0.1') =>
+  ({ headers, socket: { remoteAddress } }) as unknown as IncomingMessage;
+const hasher = createKeyHasher(Buffer.from('authenticate-test-secret-0123456789'));
 
-async function setup() {
+async function setup(options: { throttle?: boolean } = {}) {
   const store = new SqliteStore(':memory:');
   await store.migrate();
   await store.upsertOrganization({ id: 'acme', monthlyLimitUsd: '25.5' });
-  const { key, prefix, keyHash } = generateApiKey();
+  const { key, prefix, keyHash } = generateApiKey(hasher);
   const info = await store.createApiKey({ orgId: 'acme', prefix, keyHash });
   let now = 1_000;
-  const authenticate = createAuthenticator({ store, cacheTtlMs: 1_000, now: () => now });
-  return { store, key, info, authenticate, advance: (ms: number) => (now += ms) };
+  const logs: string[] = [];
+  const throttle = options.throttle
+    ? new AuthFailureThrottle({
+        burst: 3,
+        windowSeconds: 10,
+        maxAddresses: 100,
+        log: (line) => logs.push(line),
+        now: () => now,
+      })
+    : undefined;
+  const authenticate = createAuthenticator({ store, hasher, throttle, cacheTtlMs: 1_000, now: () => now });
+  return { store, key, info, authenticate, logs, advance: (ms: number) => (now += ms) };
 }
 
-const codeOf = (promise: Promise<unknown>) =>
+const outcome = (promise: Promise<unknown>) =>
   promise.then(
     () => 'ok',
     (error: unknown) => (error instanceof GatewayError ? error.code : 'other'),
@@ -50,7 +64,7 @@ describe('createAuthenticator', () => {
     ['a malformed header', { authorization: 'Basic abc' }],
   ])('refuses %s with UNAUTHORIZED', async (_name, headers) => {
     const { authenticate } = await setup();
-    expect(await codeOf(authenticate(request(headers)))).toBe('UNAUTHORIZED');
+    expect(await outcome(authenticate(request(headers)))).toBe('UNAUTHORIZED');
   });
 
   it('a revoked key stops working once the cache entry expires', async () => {
@@ -58,14 +72,82 @@ describe('createAuthenticator', () => {
     const headers = { authorization: `Bearer ${key}` };
     await authenticate(request(headers));
     await store.revokeApiKey(info.id);
-    expect(await codeOf(authenticate(request(headers)))).toBe('ok');
+    expect(await outcome(authenticate(request(headers)))).toBe('ok');
     advance(1_001);
-    expect(await codeOf(authenticate(request(headers)))).toBe('UNAUTHORIZED');
+    expect(await outcome(authenticate(request(headers)))).toBe('UNAUTHORIZED');
   });
 
   it('a deleted organization answers USER_NOT_FOUND', async () => {
     const { store, key, authenticate } = await setup();
     await store.deleteOrganization('acme');
-    expect(await codeOf(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('USER_NOT_FOUND');
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('USER_NOT_FOUND');
+  });
+});
+
+describe('legacy sha256 rows', () => {
+  it('keep working and are upgraded to the keyed hash on first use; the sha256 is gone', async () => {
+    const { store, authenticate } = await setup();
+    const legacyKey = 'sk-gw-legacy-key-stored-before-hmac';
+    const sha256 = createHash('sha256').update(legacyKey).digest('hex');
+    const row = await store.createApiKey({ orgId: 'acme', prefix: legacyKey.slice(0, 10), keyHash: sha256 });
+    const principal = await authenticate(request({ authorization: `Bearer ${legacyKey}` }));
+    expect(principal.keyId).toBe(row.id);
+    expect(await store.findApiKeyByHash(sha256)).toBeUndefined();
+    expect((await store.findApiKeyByHash(hasher.hash(legacyKey)))?.id).toBe(row.id);
+    expect(JSON.stringify(await store.listApiKeys())).not.toContain(sha256);
+  });
+
+  it('a revoked legacy row stays refused and is not upgraded', async () => {
+    const { store, authenticate } = await setup();
+    const legacyKey = 'sk-gw-legacy-revoked-key-0123456789';
+    const sha256 = createHash('sha256').update(legacyKey).digest('hex');
+    const row = await store.createApiKey({ orgId: 'acme', prefix: 'sk-gw-lega', keyHash: sha256 });
+    await store.revokeApiKey(row.id);
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${legacyKey}` })))).toBe(
+      'UNAUTHORIZED',
+    );
+    expect((await store.findApiKeyByHash(sha256))?.id).toBe(row.id);
+  });
+});
+
+describe('failed authentication throttle', () => {
+  const wrong = (n: number) => request({ authorization: `Bearer sk-gw-wrong-${n}` });
+
+  it('answers 429 with retry-after after a burst of failures from one address, for one window', async () => {
+    const { authenticate, logs, advance } = await setup({ throttle: true });
+    for (let i = 0; i < 3; i += 1) expect(await outcome(authenticate(wrong(i)))).toBe('UNAUTHORIZED');
+    const error = await authenticate(wrong(9)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GatewayError);
+    if (!(error instanceof GatewayError)) return;
+    expect(error.status).toBe(429);
+    expect(error.code).toBe('TOO_MANY_REQUESTS');
+    expect(error.headers?.['retry-after']).toBe('10');
+    expect(await outcome(authenticate(request({})))).toBe('TOO_MANY_REQUESTS');
+    expect(await outcome(authenticate(request({ authorization: 'Bearer sk-x' }, '10.0.0.2')))).toBe(
+      'UNAUTHORIZED',
+    );
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toContain('10.0.0.1');
+    expect(logs[0]).not.toContain('sk-gw-wrong');
+    advance(10_000);
+    expect(await outcome(authenticate(wrong(10)))).toBe('UNAUTHORIZED');
+  });
+
+  it('never slows a valid key that authenticated before, from the same address', async () => {
+    const { key, authenticate, advance } = await setup({ throttle: true });
+    const valid = request({ authorization: `Bearer ${key}` });
+    await authenticate(valid);
+    for (let i = 0; i < 5; i += 1) await outcome(authenticate(wrong(i)));
+    expect(await outcome(authenticate(wrong(99)))).toBe('TOO_MANY_REQUESTS');
+    advance(5_000); // past the 1 s lookup cache: the key is looked up again, and still passes
+    expect(await outcome(authenticate(valid))).toBe('ok');
+  });
+
+  it('a valid key never seen before waits out the throttled window (documented)', async () => {
+    const { key, authenticate } = await setup({ throttle: true });
+    for (let i = 0; i < 3; i += 1) await outcome(authenticate(wrong(i)));
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe(
+      'TOO_MANY_REQUESTS',
+    );
   });
 });

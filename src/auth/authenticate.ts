@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { capUsdToNano } from '../accounting/usd-amount.js';
-import { unauthorized, userNotFound } from '../errors/gateway-error.js';
-import type { Organization, Store } from '../store/store.js';
-import { hashApiKey, hashesEqual } from './api-keys.js';
+import { GatewayError, unauthorized, userNotFound } from '../errors/gateway-error.js';
+import type { ApiKeyInfo, Organization, Store } from '../store/store.js';
+import { hashesEqual, type KeyHasher, legacyKeyHash } from './api-keys.js';
+import type { AuthFailureThrottle } from './auth-failure-throttle.js';
 
 /** Who is calling: the key and its organization. */
 export interface Principal {
@@ -25,33 +26,52 @@ export function presentedKey(req: IncomingMessage): string | undefined {
 
 export interface AuthenticatorOptions {
   store: Store;
+  /** The keyed hash keys are stored under. */
+  hasher: KeyHasher;
+  /** Throttles addresses with many failed authentications; none when absent. */
+  throttle?: AuthFailureThrottle;
   /** How long a successful lookup is reused: a revoked key or a deleted organization stops working within it. */
   cacheTtlMs?: number;
-  /** Cached keys at most (the cache is emptied when full). */
+  /** Cached keys at most (the cache is emptied when full); also the size of the recently-valid set. */
   cacheSize?: number;
+  /** How long a key that authenticated stays "known good", passing even while its address is throttled. */
+  knownGoodMs?: number;
   now?: () => number;
 }
 
 export type Authenticate = (req: IncomingMessage) => Promise<Principal>;
 
 /**
- * Resolves the caller. Keys are looked up by their sha256 and the stored hash is compared in constant time;
- * a revoked key or an unknown one is 401, a key whose organization was deleted is 404 USER_NOT_FOUND.
- * Successful lookups are kept for `cacheTtlMs` (default 1 s), so the store is not asked on every request;
- * failures are never cached.
+ * Resolves the caller. Keys are looked up by their keyed hash (a legacy sha256 row is found too, and upgraded
+ * to the keyed hash on this successful use) and compared in constant time; a revoked or unknown key is 401,
+ * a key whose organization was deleted is 404 USER_NOT_FOUND. Successful lookups are kept for `cacheTtlMs`
+ * (default 1 s); failures are never cached. Failures count against the client address: a throttled address
+ * gets 429 with `retry-after` for any key that has not authenticated recently, without a store lookup.
  */
 export function createAuthenticator(options: AuthenticatorOptions): Authenticate {
-  const { store, cacheTtlMs = 1_000, cacheSize = 10_000, now = Date.now } = options;
+  const { store, hasher, throttle, cacheTtlMs = 1_000, cacheSize = 10_000, now = Date.now } = options;
+  const knownGoodMs = options.knownGoodMs ?? 3_600_000;
   const cache = new Map<string, { principal: Principal; expires: number }>();
-  return async (req) => {
-    const key = presentedKey(req);
-    if (!key) throw unauthorized('Missing API key: send Authorization: Bearer <key>.');
+  /** Keyed hashes of keys that authenticated recently, with when that stops counting. */
+  const knownGood = new Map<string, number>();
+  const address = (req: IncomingMessage) => req.socket?.remoteAddress ?? 'unknown';
+  const refuseIfThrottled = (req: IncomingMessage) => {
+    const retryAfter = throttle?.retryAfterSeconds(address(req));
+    if (retryAfter !== undefined) throw throttled(retryAfter);
+  };
+
+  const resolve = async (req: IncomingMessage, key: string | undefined): Promise<Principal> => {
+    if (!key) {
+      refuseIfThrottled(req);
+      throw unauthorized('Missing API key: send Authorization: Bearer <key>.');
+    }
     // Cached by the key as presented (held in memory only, as the request itself is), so a hit costs no hash.
     const cached = cache.get(key);
     if (cached && cached.expires > now()) return cached.principal;
-    const keyHash = hashApiKey(key);
-    const stored = await store.findApiKeyByHash(keyHash);
-    if (!stored || !hashesEqual(stored.keyHash, keyHash) || stored.revokedAt !== null) {
+    const keyHash = hasher.hash(key);
+    if ((knownGood.get(keyHash) ?? 0) <= now()) refuseIfThrottled(req);
+    const stored = await findKey(store, key, keyHash);
+    if (!stored || stored.revokedAt !== null) {
       cache.delete(key);
       throw unauthorized('Invalid or revoked API key.');
     }
@@ -64,6 +84,47 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
     const principal = { keyId: stored.id, org, monthlyLimitNano };
     if (cache.size >= cacheSize) cache.clear();
     cache.set(key, { principal, expires: now() + cacheTtlMs });
+    if (knownGood.size >= cacheSize) knownGood.clear();
+    knownGood.set(keyHash, now() + knownGoodMs);
     return principal;
   };
+
+  return async (req) => {
+    try {
+      return await resolve(req, presentedKey(req));
+    } catch (error) {
+      if (throttle && error instanceof GatewayError && error.code === 'UNAUTHORIZED') {
+        throttle.recordFailure(address(req));
+      }
+      throw error;
+    }
+  };
+}
+
+/**
+ * The stored key for a presented one: by its keyed hash, else by its legacy sha256, which is then replaced by
+ * the keyed hash so that the unkeyed hash leaves the database on the key's first use.
+ */
+async function findKey(store: Store, key: string, keyHash: string): Promise<ApiKeyInfo | undefined> {
+  const stored = await store.findApiKeyByHash(keyHash);
+  if (stored) return hashesEqual(stored.keyHash, keyHash) ? stored : undefined;
+  const oldHash = legacyKeyHash(key);
+  const legacy = await store.findApiKeyByHash(oldHash);
+  if (!legacy || !hashesEqual(legacy.keyHash, oldHash) || legacy.revokedAt !== null) return undefined;
+  // Another request may have upgraded it at the same moment: either way the keyed hash is stored now.
+  await store.replaceApiKeyHash(legacy.id, oldHash, keyHash);
+  return { ...legacy, keyHash };
+}
+
+function throttled(retryAfterSeconds: number): GatewayError {
+  return new GatewayError(
+    `Too many failed authentications from this address; retry in ${retryAfterSeconds} s.`,
+    {
+      status: 429,
+      code: 'TOO_MANY_REQUESTS',
+      type: 'rate_limit_error',
+      retryAfterMs: retryAfterSeconds * 1000,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    },
+  );
 }

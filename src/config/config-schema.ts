@@ -109,6 +109,27 @@ const serverSchema = z.strictObject({
     .int()
     .positive()
     .default(20 * 1024 * 1024),
+  /** Deepest nesting of arrays and objects accepted in a request body (checked before parsing). */
+  maxJsonDepth: z.number().int().min(8).max(10_000).default(100),
+  /** A connection must have sent its request headers within this (slowloris, silent sockets). */
+  headersTimeoutMs: z.number().int().positive().default(30_000),
+  /** A request, body included, must have arrived within this; the response is not bounded by it. */
+  requestTimeoutMs: z.number().int().positive().default(300_000),
+  /** An idle keep-alive connection is closed after this; keep it above a load balancer's idle timeout. */
+  keepAliveTimeoutMs: z.number().int().positive().default(65_000),
+  /** Open client connections at most; sockets beyond it are closed as soon as they are accepted. */
+  maxConnections: z.number().int().positive().default(1_000),
+  /** Failed authentications per client address: `burst` in `windowSeconds`, then 429 for a window. */
+  authFailures: z
+    .strictObject({
+      burst: z.number().int().positive().default(20),
+      windowSeconds: z.number().int().positive().default(10),
+      /** Client addresses tracked at most (the oldest are forgotten first). */
+      maxAddresses: z.number().int().positive().default(10_000),
+    })
+    .default({ burst: 20, windowSeconds: 10, maxAddresses: 10_000 }),
+  /** How long `GET /health/ready` waits for each dependency before calling it down. */
+  healthCheckTimeoutMs: z.number().int().positive().default(1_000),
   /** SIGTERM grace period for in-flight requests and streams. */
   shutdownGraceMs: z.number().int().nonnegative().default(10_000),
   /** Interval of `: keep-alive` comments while a stream waits for its first token. */
@@ -197,9 +218,17 @@ const limitsSchema = z.strictObject({
     })
     .default({ commandTimeoutMs: 1_000, reservationLeaseMs: 15_000 }),
 });
+/** Node refuses a headers timeout longer than the request timeout; say so at start instead. */
+const boundedServerSchema = serverSchema.refine(
+  (server) => server.headersTimeoutMs <= server.requestTimeoutMs,
+  {
+    message: 'headersTimeoutMs must not exceed requestTimeoutMs',
+    path: ['headersTimeoutMs'],
+  },
+);
 
 export const configSchema = z.strictObject({
-  server: serverSchema.default(serverSchema.parse({})),
+  server: boundedServerSchema.default(serverSchema.parse({})),
   providers: z.array(providerSchema).default([]),
   models: z.array(modelSchema).default([]),
   skills: z.strictObject({ dir: z.string().default('./skills') }).default({ dir: './skills' }),

@@ -7,8 +7,27 @@ export interface GatewayEnv {
   configPath: string | undefined;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** `GATEWAY_KEY_SECRET`: the secret API keys are hashed with (else a generated file, see key-secret.ts). */
+  keySecret: string | undefined;
+  /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given directly. */
+  keySecretFile: string | undefined;
   /** All variables, for `${NAME}` interpolation in the config file and provider presets. */
   vars: Readonly<Record<string, string | undefined>>;
+}
+
+/** What the command line asks for: `--help`, `--version`, or to run the gateway. */
+export type GatewayCommand = 'help' | 'version' | 'run';
+
+/** Reads the command line; an unknown option is an error (`--config PATH` is the only other one). */
+export function readCommand(argv: readonly string[] = process.argv.slice(2)): GatewayCommand {
+  if (argv.includes('--help') || argv.includes('-h')) return 'help';
+  if (argv.includes('--version') || argv.includes('-v')) return 'version';
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    if (arg === '--config' && argv[index + 1] !== undefined) index += 1;
+    else throw new Error(`unknown argument "${arg}" (--config needs a path); see --help`);
+  }
+  return 'run';
 }
 
 /** Reads the gateway's settings from the environment and the command line (`--config PATH`). */
@@ -28,6 +47,8 @@ export function readEnv(
     configPath: configFromFlag ?? (env.GATEWAY_CONFIG || undefined),
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/gateway.db',
     redisUrl: env.REDIS_URL || undefined,
+    keySecret: env.GATEWAY_KEY_SECRET || undefined,
+    keySecretFile: env.GATEWAY_KEY_SECRET_FILE || undefined,
     vars: env,
   };
 }

@@ -18,7 +18,7 @@ import { resolveModel } from '../preparation/resolve-model.js';
  */
 export async function countMessageTokens(ctx: RequestContext, deps: AppDeps): Promise<void> {
   ctx.headers['request-id'] = ctx.requestId;
-  const request = parseCountTokensRequest(await readJsonBody(ctx.req, deps.config.server.maxBodyBytes));
+  const request = parseCountTokensRequest(await readJsonBody(ctx.req, deps.config.server));
   parseGatewaySettings(request.gateway);
   resolveModel(deps.catalog, request.model, 'chat');
   const { body } = messagesRequestToChat(request);

@@ -1,16 +1,27 @@
 import type { IncomingMessage } from 'node:http';
 import { badRequest, GatewayError } from '../errors/gateway-error.js';
+import { exceedsJsonDepth } from '../json/json-depth.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Only worth walking the parsed body for non-finite numbers when the text has a huge exponent. */
 const HUGE_EXPONENT = /\d[eE]\+?0*\d{3,}/;
 
+/** Bounds of a request body (the `server` config section has both). */
+export interface JsonBodyLimits {
+  /** Largest body, bytes (`server.maxBodyBytes`): 413 beyond. */
+  maxBodyBytes: number;
+  /** Deepest nesting of arrays and objects (`server.maxJsonDepth`): 400 beyond, checked before parsing. */
+  maxJsonDepth: number;
+}
+
 /**
- * Reads a request body as JSON: 415 for another content type, 413 past `maxBytes`, 400 for invalid UTF-8,
- * malformed JSON or a number that does not fit a double (`1e999`).
+ * Reads a request body as JSON: 415 for another content type, 413 past `maxBodyBytes`, 400 for invalid UTF-8,
+ * nesting deeper than `maxJsonDepth`, malformed JSON or a number that does not fit a double (`1e999`).
+ * How long the body may take to arrive is bounded by the server (`server.requestTimeoutMs`).
  */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits): Promise<unknown> {
+  const { maxBodyBytes: maxBytes, maxJsonDepth } = limits;
   const type = req.headers['content-type'];
   if (type !== undefined && !/^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type)) {
     throw new GatewayError(`Request bodies must be JSON (Content-Type: application/json), got "${type}".`, {
@@ -28,6 +39,10 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     text = utf8.decode(bytes);
   } catch {
     throw badRequest('The request body is not valid UTF-8.');
+  }
+  // Before parsing, so that nothing downstream (serialising, walking) ever recurses without bound.
+  if (exceedsJsonDepth(bytes, maxJsonDepth)) {
+    throw badRequest(`The request body nests arrays and objects deeper than ${maxJsonDepth} levels.`);
   }
   let parsed: unknown;
   try {

@@ -1,7 +1,11 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
 
-/** Writes a JSON answer in one write. */
+/**
+ * Writes a JSON answer in one write. When the request body has not fully arrived (an answer given before
+ * reading it, such as a 401), the answer says `connection: close` and Node closes the socket after it, instead
+ * of reading and discarding whatever the client keeps sending.
+ */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -11,6 +15,7 @@ export function sendJson(
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,
+    ...(bodyStillArriving(res.req) ? { connection: 'close' } : {}),
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
   });
@@ -28,4 +33,11 @@ export function sendError(
     return;
   }
   sendJson(res, error.status, error.toBody(), { ...headers, ...error.headers });
+}
+
+/** True when the request declares a body that has not fully arrived yet. */
+function bodyStillArriving(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

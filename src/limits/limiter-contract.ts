@@ -168,4 +168,12 @@ export function runLimiterContract(
       await limiter.close();
     });
   });
+
+  describe(`${name}: readiness`, () => {
+    it('ping() answers while the limiter is usable', async () => {
+      const limiter = await makeLimiter({ spendSource: noSpend, now: clock().now });
+      await expect(limiter.ping()).resolves.toBeUndefined();
+      await limiter.close();
+    });
+  });
 }

@@ -35,6 +35,8 @@ export interface Limiter {
   settle(reservationId: string, actualNano: number): Promise<void>;
   /** Spent and reserved, nano-USD, exact (for tests and metrics). */
   usage(orgId: string, month: string): Promise<{ spentNano: bigint; reservedNano: bigint }>;
+  /** Resolves when the limiter's backing service answers (at once for the in-memory one); rejects otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

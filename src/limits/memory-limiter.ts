@@ -130,6 +130,9 @@ export class MemoryLimiter implements Limiter {
     return { spentNano: state.spentNano, reservedNano: state.reservedNano };
   }
 
+  /** Nothing to reach: held in this process. */
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     clearInterval(this.sweep);
   }

@@ -209,6 +209,20 @@ export class RedisLimiter implements Limiter {
     }
   }
 
+  /** Resolves when Redis answers PING within `timeoutMs`; rejects otherwise (readiness and start-up checks). */
+  async ping(timeoutMs = 1_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`Redis did not answer PING within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    await Promise.race([this.connection.run((redis) => redis.ping()), timeout]).finally(() =>
+      clearTimeout(timer),
+    );
+  }
+
   async close(): Promise<void> {
     clearInterval(this.renewTimer);
     this.open.clear();

@@ -63,6 +63,7 @@ function spyLimiter(limiter: Limiter): Limiter {
       return limiter.settle(id, actual);
     },
     usage: (orgId, month) => limiter.usage(orgId, month),
+    ping: () => limiter.ping(),
     close: () => limiter.close(),
   };
 }

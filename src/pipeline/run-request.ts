@@ -121,7 +121,7 @@ async function serve<R extends ParsedRequest, Part>(
 ): Promise<void> {
   const { ctx, deps } = run;
   // Parse: the endpoint's codec.
-  const request = await endpoint.parse(await readJsonBody(ctx.req, deps.config.server.maxBodyBytes), run);
+  const request = await endpoint.parse(await readJsonBody(ctx.req, deps.config.server), run);
   facts.streamed = request.stream;
   facts.zdr = request.settings.zdr === true;
   facts.requestBody = request.body;

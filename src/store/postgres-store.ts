@@ -200,6 +200,11 @@ export class PostgresStore implements Store {
     return apiKeyRow.optional().parse(rows[0]);
   }
 
+  async replaceApiKeyHash(id: string, oldHash: string, newHash: string): Promise<boolean> {
+    const sql = 'UPDATE api_keys SET key_hash = $1 WHERE id = $2 AND key_hash = $3 RETURNING id';
+    return (await this.#query(sql, [newHash, id, oldHash])).length > 0;
+  }
+
   async listApiKeys(orgId?: string): Promise<ApiKeyInfo[]> {
     const order = 'ORDER BY created_at COLLATE "C", id COLLATE "C"';
     const rows =
@@ -293,6 +298,10 @@ export class PostgresStore implements Store {
     if (!row) return undefined;
     const items: unknown = JSON.parse(row.items);
     return Array.isArray(items) ? items : undefined;
+  }
+
+  async ping(): Promise<void> {
+    await this.#db.query('SELECT 1');
   }
 
   async close(): Promise<void> {

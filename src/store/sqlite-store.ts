@@ -113,6 +113,7 @@ function prepareKeyStatements(db: Database.Database) {
     listKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`),
     listOrgKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE org_id = ? ORDER BY created_at, id`),
     revokeKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    replaceKeyHash: db.prepare('UPDATE api_keys SET key_hash = ? WHERE id = ? AND key_hash = ?'),
   };
 }
 
@@ -278,6 +279,10 @@ export class SqliteStore implements Store {
     return apiKeyRow.optional().parse(this.#prepared().keyByHash.get(keyHash));
   }
 
+  async replaceApiKeyHash(id: string, oldHash: string, newHash: string): Promise<boolean> {
+    return this.#prepared().replaceKeyHash.run(newHash, id, oldHash).changes > 0;
+  }
+
   async listApiKeys(orgId?: string): Promise<ApiKeyInfo[]> {
     const s = this.#prepared();
     const rows = orgId === undefined ? s.listKeys.all() : s.listOrgKeys.all(orgId);
@@ -330,6 +335,11 @@ export class SqliteStore implements Store {
     if (!row) return undefined;
     const items: unknown = JSON.parse(row.items);
     return Array.isArray(items) ? items : undefined;
+  }
+
+  async ping(): Promise<void> {
+    if (!this.#db.open) throw new Error('the SQLite database is closed');
+    this.#db.prepare('SELECT 1').get();
   }
 
   async close(): Promise<void> {

@@ -210,6 +210,20 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.listApiKeys()).toHaveLength(1);
       });
 
+      it('replaces a key’s hash only while it still is the old one', async () => {
+        const input = makeKey('acme');
+        const key = await store.createApiKey(input);
+        expect(await store.replaceApiKeyHash(key.id, input.keyHash, 'hmac-sha256:new')).toBe(true);
+        expect(await store.findApiKeyByHash(input.keyHash)).toBeUndefined();
+        expect(await store.findApiKeyByHash('hmac-sha256:new')).toEqual({
+          ...key,
+          keyHash: 'hmac-sha256:new',
+        });
+        expect(await store.replaceApiKeyHash(key.id, input.keyHash, 'hmac-sha256:other')).toBe(false);
+        expect(await store.replaceApiKeyHash('key_unknown', 'hmac-sha256:new', 'x')).toBe(false);
+        expect((await store.findApiKeyByHash('hmac-sha256:new'))?.id).toBe(key.id);
+      });
+
       it('rejects a key for an organization that was never created', async () => {
         await expect(store.createApiKey(makeKey('ghost'))).rejects.toThrow(/does not exist/);
       });
@@ -316,6 +330,12 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.saveConversation({ genId: 'gen_c2', orgId: 'acme', items, expiresAt: earlier });
         expect(await store.getConversation('gen_c2', 'acme')).toBeUndefined();
       });
+    });
+
+    it('ping() answers while the store is open and rejects once it is closed', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+      await store.close();
+      await expect(store.ping()).rejects.toThrow();
     });
 
     it('migrate() is idempotent and keeps existing data', async () => {

@@ -21,7 +21,7 @@ export interface ApiKeyInfo {
   name: string;
   /** First characters of the key, for humans to recognise it; never enough to use it. */
   prefix: string;
-  /** sha256 of the key, hex. */
+  /** Keyed hash of the key (`hmac-sha256:` + hex), or a legacy unkeyed sha256 hex not yet upgraded. */
   keyHash: string;
   createdAt: string;
   revokedAt: string | null;
@@ -61,8 +61,13 @@ export interface Store {
   deleteOrganization(id: string): Promise<boolean>;
   /** Adds a key; throws when the hash already exists. */
   createApiKey(key: NewApiKey): Promise<ApiKeyInfo>;
-  /** A key (revoked or not) by the sha256 of its secret. */
+  /** A key (revoked or not) by the stored hash of its secret. */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyInfo | undefined>;
+  /**
+   * Replaces the stored hash of key `id` by `newHash` if it still is `oldHash` (upgrading a legacy hash);
+   * returns false when it was not (already replaced, or no such key).
+   */
+  replaceApiKeyHash(id: string, oldHash: string, newHash: string): Promise<boolean>;
   listApiKeys(orgId?: string): Promise<ApiKeyInfo[]>;
   /** Marks the key revoked. Returns false when no such unrevoked key exists. */
   revokeApiKey(id: string): Promise<boolean>;
@@ -82,5 +87,7 @@ export interface Store {
   saveConversation(state: ConversationState): Promise<void>;
   /** The items of a state of this organization that has not expired, or undefined. */
   getConversation(genId: string, orgId: string): Promise<unknown[] | undefined>;
+  /** Resolves when the database answers a trivial query; rejects otherwise (readiness checks). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -44,6 +44,8 @@ let instances: RunningGateway[] = [];
             config: shared,
             databaseUrl: postgres?.url ?? '',
             redisUrl: redis?.url,
+            // Instances sharing one database share the key secret (else each would write ./data/key-secret).
+            keySecret: 'scale-out-test-key-secret-0123456789',
             port: 0,
             host: '127.0.0.1',
             vars: {},

@@ -1,0 +1,47 @@
+import { dirname, join } from 'node:path';
+import type { GatewayConfig } from '../config/config-schema.js';
+import { RecordJournal } from '../records/record-journal.js';
+import { RecordQueue } from '../records/record-queue.js';
+import { sqliteFilename } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+
+export interface StopReport {
+  /** Records not in the store at exit: kept in the journal and written at the next start. */
+  pendingRecords: number;
+  journalDir: string;
+}
+
+/** Where the record journal lives by default: beside the SQLite file, else `./data/journal`. */
+export function defaultJournalDir(databaseUrl: string): string {
+  const file = sqliteFilename(databaseUrl);
+  return file === undefined || file === ':memory:' ? join('data', 'journal') : join(dirname(file), 'journal');
+}
+
+/**
+ * The record queue with its crash journal; records a previous run left in the journal (finished, or
+ * `interrupted` for requests it did not live to finish) are queued for the store.
+ */
+export function openRecords(
+  config: GatewayConfig,
+  store: Store,
+  databaseUrl: string,
+  log: (message: string) => void,
+) {
+  const settings = config.records;
+  const { journal, replayed } = RecordJournal.open({
+    dir: settings.journalDir ?? defaultJournalDir(databaseUrl),
+    segmentBytes: settings.journalSegmentBytes,
+    fsyncIntervalMs: settings.journalFsyncIntervalMs,
+    progressIntervalMs: settings.progressIntervalMs,
+    log,
+  });
+  const records = new RecordQueue({ store, journal, ...settings, log });
+  records.restore(replayed);
+  if (replayed.length > 0) {
+    const interrupted = replayed.filter((record) => record.status === 'interrupted').length;
+    log(
+      `record journal: ${replayed.length} records of a previous run queued for the store (${interrupted} interrupted)`,
+    );
+  }
+  return { journal, records };
+}
