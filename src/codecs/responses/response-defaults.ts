@@ -35,7 +35,8 @@ export function normalizeResponse(body: JsonObject): JsonObject {
     top_logprobs: integerOr(body.top_logprobs, 0),
     temperature: numberOr(body.temperature, 1),
     reasoning: normalizeReasoning(body.reasoning),
-    usage: isRecord(body.usage) ? normalizeUsage(body.usage) : null,
+    // OpenAI's schema takes no null here, Open Responses requires the key: zeros until the usage is known.
+    usage: normalizeUsage(isRecord(body.usage) ? body.usage : {}),
     max_output_tokens: integerOrNull(body.max_output_tokens),
     max_tool_calls: integerOrNull(body.max_tool_calls),
     store: typeof body.store === 'boolean' ? body.store : false,
