@@ -66,6 +66,8 @@ export function responsesEventWriter(
   let sequence = 0;
   let latest: JsonObject | undefined;
   const done: JsonObject[] = [];
+  /** Function call names by item id, from `output_item.added`. */
+  const callNames = new Map<string, string>();
   const write = (event: JsonObject, meta?: UsageMeta): string => {
     event.sequence_number = sequence++;
     const type = stringMember(event, 'type') ?? '';
@@ -80,7 +82,15 @@ export function responsesEventWriter(
     }
     if (isRecord(event.item)) event.item = normalizeOutputItem(event.item);
     if (isRecord(event.part)) event.part = normalizeContentPart(event.part);
-    if (type === 'response.output_item.done' && isRecord(event.item)) done.push(event.item);
+    const item = recordMember(event, 'item');
+    if (type === 'response.output_item.added' && item && typeof item.name === 'string') {
+      callNames.set(String(item.id), item.name);
+    }
+    // OpenAI's schema requires the call's name here; some upstreams leave it out.
+    if (type === 'response.function_call_arguments.done' && typeof event.name !== 'string') {
+      event.name = callNames.get(String(event.item_id)) ?? '';
+    }
+    if (type === 'response.output_item.done' && item) done.push(item);
     if (typeof event.response_id === 'string') event.response_id = genId;
     return `event: ${type}\ndata: ${JSON.stringify(event)}\n\n`;
   };
