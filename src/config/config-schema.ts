@@ -153,6 +153,13 @@ const serverSchema = z.strictObject({
   conversationState: z
     .strictObject({ enabled: z.boolean().default(false), ttlHours: z.number().positive().default(720) })
     .default({ enabled: false, ttlHours: 720 }),
+  /**
+   * `b64_json` of image answers: `data-uri` (the spec's `data:image/png;base64,…`) or `raw` (plain base64, as
+   * OpenAI sends it and OpenAI-style clients such as `@ai-sdk/openai` decode it).
+   */
+  images: z
+    .strictObject({ b64Json: z.enum(['data-uri', 'raw']).default('data-uri') })
+    .default({ b64Json: 'data-uri' }),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { toUpstreamToolCallId } from '../../src/codecs/messages/tool-use-id.js';
 import { FAKE_THOUGHT_SIGNATURE } from '../../src/test-support/fake-gemini-upstream.js';
 import { CLAUDE_THINKING, type Sent, type WireId } from './providers.js';
 import {
@@ -67,7 +68,9 @@ const openaiChat: Wire = {
           function: { name: TOOL_NAME, description: TOOL_DESCRIPTION, parameters: TOOL_PARAMETERS },
         },
       ]),
-    'tool-result': (body, { callId }) => {
+    'tool-result': (body, { callId: clientId }) => {
+      // The upstream gets back the id it issued: the Messages ingress shows clients a `toolu_` form of it.
+      const callId = toUpstreamToolCallId(clientId);
       const messages = body.messages as unknown[];
       expect(messages.map((message) => at(message, 'role'))).toEqual(['user', 'assistant', 'tool']);
       const call = at(messages[1], 'tool_calls', 0);

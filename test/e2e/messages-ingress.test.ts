@@ -28,6 +28,18 @@ const TOOL_CALLS = [
   { id: 'call_paris', name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' },
   { id: 'call_berlin', name: 'get_weather', arguments: '{"city":"Berlin","unit":"celsius"}' },
 ];
+/** The upstream's call ids as clients see them: Anthropic's `toolu_` form (`toolu_gw_` + base64url). */
+const TOOLU_PARIS = `toolu_gw_${Buffer.from('call_paris').toString('base64url')}`;
+const TOOLU_BERLIN = `toolu_gw_${Buffer.from('call_berlin').toString('base64url')}`;
+const DIRECT = { type: 'direct' };
+/** What Anthropic's published Usage requires beyond the token counts (unknown through chat). */
+const USAGE_REST = {
+  cache_creation: null,
+  output_tokens_details: { thinking_tokens: 0 },
+  server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+  inference_geo: null,
+  service_tier: null,
+};
 const WEATHER_TOOL = {
   name: 'get_weather',
   description: 'Current weather for a city.',
@@ -88,14 +100,17 @@ describe('POST /v1/messages (plain)', () => {
       type: 'message',
       role: 'assistant',
       model: 'acme/chat-large',
-      content: [{ type: 'text', text: 'Hello from the fake upstream!' }],
+      content: [{ type: 'text', text: 'Hello from the fake upstream!', citations: null }],
       stop_reason: 'end_turn',
       stop_sequence: null,
+      stop_details: null,
+      container: null,
       usage: {
         input_tokens: 12,
         cache_creation_input_tokens: 0,
         cache_read_input_tokens: 0,
         output_tokens: 7,
+        ...USAGE_REST,
         cost: CHAT_COST_NANO,
         planning_usage_details: null,
       },
@@ -130,7 +145,7 @@ describe('POST /v1/messages (plain)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('request-id')).toBe('req_from_caller');
     expect((await json(response)).content).toStrictEqual([
-      { type: 'text', text: 'Hello from the fake upstream!' },
+      { type: 'text', text: 'Hello from the fake upstream!', citations: null },
     ]);
   });
 
@@ -151,13 +166,20 @@ describe('POST /v1/messages (plain)', () => {
     });
     const body = await json(response);
     expect(body.content).toStrictEqual([
-      { type: 'text', text: 'Hello from the fake upstream!' },
-      { type: 'tool_use', id: 'call_paris', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } },
+      { type: 'text', text: 'Hello from the fake upstream!', citations: null },
       {
         type: 'tool_use',
-        id: 'call_berlin',
+        id: TOOLU_PARIS,
+        name: 'get_weather',
+        input: { city: 'Paris', unit: 'celsius' },
+        caller: DIRECT,
+      },
+      {
+        type: 'tool_use',
+        id: TOOLU_BERLIN,
         name: 'get_weather',
         input: { city: 'Berlin', unit: 'celsius' },
+        caller: DIRECT,
       },
     ]);
     expect(body.stop_reason).toBe('tool_use');
@@ -232,12 +254,13 @@ describe('POST /v1/messages (stream)', () => {
     expect(message?.model).toBe('acme/chat-large');
     expect(events.at(-2)?.data).toStrictEqual({
       type: 'message_delta',
-      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      delta: { stop_reason: 'end_turn', stop_sequence: null, stop_details: null, container: null },
       usage: {
         input_tokens: 12,
         cache_creation_input_tokens: 0,
         cache_read_input_tokens: 0,
         output_tokens: 7,
+        ...USAGE_REST,
         cost: CHAT_COST_NANO,
         planning_usage_details: null,
       },
@@ -252,16 +275,16 @@ describe('POST /v1/messages (stream)', () => {
     );
     const starts = events.filter(({ data }) => data.type === 'content_block_start').map(({ data }) => data);
     expect(starts).toStrictEqual([
-      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '', citations: null } },
       {
         type: 'content_block_start',
         index: 1,
-        content_block: { type: 'tool_use', id: 'call_paris', name: 'get_weather', input: {} },
+        content_block: { type: 'tool_use', id: TOOLU_PARIS, name: 'get_weather', input: {}, caller: DIRECT },
       },
       {
         type: 'content_block_start',
         index: 2,
-        content_block: { type: 'tool_use', id: 'call_berlin', name: 'get_weather', input: {} },
+        content_block: { type: 'tool_use', id: TOOLU_BERLIN, name: 'get_weather', input: {}, caller: DIRECT },
       },
     ]);
     expect(blockText(events, 1, 'partial_json')).toBe(TOOL_CALLS[0]?.arguments);
@@ -290,7 +313,9 @@ describe('POST /v1/messages (stream)', () => {
         maxRetries: 0,
       });
       const final = await client.messages.stream(hello).finalMessage();
-      expect(final.content).toStrictEqual([{ type: 'text', text: 'Hello from the fake upstream!' }]);
+      expect(final.content).toStrictEqual([
+        { type: 'text', text: 'Hello from the fake upstream!', citations: null },
+      ]);
     } finally {
       await slow.stop();
     }
@@ -443,7 +468,9 @@ describe('through @anthropic-ai/sdk', () => {
 
   it('messages.create answers with the text, usage and the request id', async () => {
     const { data: message, response, request_id } = await client().messages.create(params).withResponse();
-    expect(message.content).toStrictEqual([{ type: 'text', text: 'Hello from the fake upstream!' }]);
+    expect(message.content).toStrictEqual([
+      { type: 'text', text: 'Hello from the fake upstream!', citations: null },
+    ]);
     expect(message.stop_reason).toBe('end_turn');
     expect(message.usage).toMatchObject({ input_tokens: 12, output_tokens: 7, cost: CHAT_COST_NANO });
     expect(request_id).toBe(response.headers.get('x-request-id'));
@@ -467,12 +494,19 @@ describe('through @anthropic-ai/sdk', () => {
     const stream = client().messages.stream({ ...params, tools: [WEATHER_TOOL] });
     const final = await stream.finalMessage();
     expect(final.content.slice(1)).toStrictEqual([
-      { type: 'tool_use', id: 'call_paris', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } },
       {
         type: 'tool_use',
-        id: 'call_berlin',
+        id: TOOLU_PARIS,
+        name: 'get_weather',
+        input: { city: 'Paris', unit: 'celsius' },
+        caller: DIRECT,
+      },
+      {
+        type: 'tool_use',
+        id: TOOLU_BERLIN,
         name: 'get_weather',
         input: { city: 'Berlin', unit: 'celsius' },
+        caller: DIRECT,
       },
     ]);
     expect(final.stop_reason).toBe('tool_use');

@@ -58,6 +58,18 @@ function blockText(events: JsonObject[], index: number, key: string): string {
     .join('');
 }
 
+/** The `toolu_` form a non-Anthropic tool-call id takes on the Messages ingress (see tool-use-id.ts). */
+const toolu = (id: string): string => `toolu_gw_${Buffer.from(id).toString('base64url')}`;
+const DIRECT = { type: 'direct' };
+/** What the published Usage requires beyond the token counts, unknown through chat. */
+const USAGE_REST = {
+  cache_creation: null,
+  output_tokens_details: { thinking_tokens: 0 },
+  server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+  inference_geo: null,
+  service_tier: null,
+};
+
 const chunk = (delta: JsonObject, finishReason: string | null = null): ChatStreamPart => ({
   type: 'chunk',
   chunk: { object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] },
@@ -92,24 +104,39 @@ describe('chatStreamToMessagesEvents', () => {
         content: [],
         stop_reason: null,
         stop_sequence: null,
+        stop_details: null,
+        container: null,
         usage: {
           input_tokens: 0,
           cache_creation_input_tokens: 0,
           cache_read_input_tokens: 0,
           output_tokens: 0,
+          ...USAGE_REST,
         },
       },
     });
     expect(events[1]).toStrictEqual({
       type: 'content_block_start',
       index: 0,
-      content_block: { type: 'text', text: '' },
+      content_block: { type: 'text', text: '', citations: null },
     });
     expect(blockText(events, 0, 'text')).toBe("I'll check both cities.");
     const starts = events.filter((event) => event.type === 'content_block_start').slice(1);
     expect(starts.map((event) => event.content_block)).toStrictEqual([
-      { type: 'tool_use', id: 'call_8KqzXn2fJ0aRvYb1', name: 'get_weather', input: {} },
-      { type: 'tool_use', id: 'call_3WmPq9LtUe6sHc4d', name: 'get_weather', input: {} },
+      {
+        type: 'tool_use',
+        id: toolu('call_8KqzXn2fJ0aRvYb1'),
+        name: 'get_weather',
+        input: {},
+        caller: DIRECT,
+      },
+      {
+        type: 'tool_use',
+        id: toolu('call_3WmPq9LtUe6sHc4d'),
+        name: 'get_weather',
+        input: {},
+        caller: DIRECT,
+      },
     ]);
     expect(blockText(events, 1, 'partial_json')).toBe('{"city":"Paris","unit":"celsius"}');
     expect(blockText(events, 2, 'partial_json')).toBe('{"city":"Berlin","unit":"celsius"}');
@@ -117,12 +144,13 @@ describe('chatStreamToMessagesEvents', () => {
     const delta = parts.at(-2);
     expect(delta?.event).toStrictEqual({
       type: 'message_delta',
-      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      delta: { stop_reason: 'tool_use', stop_sequence: null, stop_details: null, container: null },
       usage: {
         input_tokens: 226,
         cache_creation_input_tokens: 0,
         cache_read_input_tokens: 1024,
         output_tokens: 58,
+        ...USAGE_REST,
       },
     });
     expect(delta?.usage).toMatchObject({ inputTokens: 1250, cachedInputTokens: 1024, outputTokens: 58 });
@@ -179,6 +207,8 @@ describe('chatStreamToMessagesEvents', () => {
     expect(recordMember(events.at(-2), 'delta')).toStrictEqual({
       stop_reason: 'max_tokens',
       stop_sequence: null,
+      stop_details: null,
+      container: null,
     });
   });
 
@@ -252,6 +282,8 @@ describe('chatStreamToMessagesEvents', () => {
     expect(eventsOf(parts).at(-2)?.delta).toStrictEqual({
       stop_reason: 'stop_sequence',
       stop_sequence: 'END',
+      stop_details: null,
+      container: null,
     });
   });
 
@@ -266,7 +298,13 @@ describe('chatStreamToMessagesEvents', () => {
     expect(events[1]).toStrictEqual({
       type: 'content_block_start',
       index: 0,
-      content_block: { type: 'tool_use', id: expect.stringMatching(/^toolu_/), name: 'get_time', input: {} },
+      content_block: {
+        type: 'tool_use',
+        id: expect.stringMatching(/^toolu_/),
+        name: 'get_time',
+        input: {},
+        caller: DIRECT,
+      },
     });
     expect(blockText(events, 0, 'partial_json')).toBe('{}');
   });
@@ -274,7 +312,12 @@ describe('chatStreamToMessagesEvents', () => {
   it('still opens and closes the message when the upstream sent nothing', async () => {
     const parts = await translate([]);
     expect(shapes(eventsOf(parts))).toStrictEqual(['message_start', 'message_delta', 'message_stop']);
-    expect(parts[1]?.event.delta).toStrictEqual({ stop_reason: 'end_turn', stop_sequence: null });
+    expect(parts[1]?.event.delta).toStrictEqual({
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      stop_details: null,
+      container: null,
+    });
     expect(parts[1]?.usage).toBeUndefined();
   });
 

@@ -8,6 +8,9 @@ import {
   messagesUsage,
   newToolUseId,
   reasoningText,
+  stopDetails,
+  textBlock,
+  toolUseBlockOf,
   toStopReason,
 } from './chat-to-messages.js';
 import { replayableThinkingBlocks } from './thinking-blocks.js';
@@ -123,9 +126,12 @@ class StreamTranslator {
     if (!this.started) this.start();
     this.closeAll();
     const facts = { toolUse: this.calls.size > 0, refusal: this.refusal, stopSequence: this.stopSequence };
+    const stopReason = toStopReason(this.finishReason, facts);
     const delta = {
-      stop_reason: toStopReason(this.finishReason, facts),
+      stop_reason: stopReason,
       stop_sequence: this.stopSequence ?? null,
+      stop_details: stopDetails(stopReason),
+      container: null,
     };
     const usage = messagesUsage(this.usage ?? emptyUsage());
     this.send({ type: 'message_delta', delta, usage }, this.usage);
@@ -142,6 +148,8 @@ class StreamTranslator {
       content: [],
       stop_reason: null,
       stop_sequence: null,
+      stop_details: null,
+      container: null,
       usage: messagesUsage(this.usage ?? emptyUsage()),
     };
     this.send({ type: 'message_start', message });
@@ -232,10 +240,10 @@ function newBlock(kind: BlockState['kind']): BlockState {
 }
 
 function shellOf(block: BlockState): JsonObject {
-  if (block.kind === 'text') return { type: 'text', text: '' };
+  if (block.kind === 'text') return textBlock('');
   if (block.kind === 'thinking') return { type: 'thinking', thinking: '', signature: '' };
   if (block.kind === 'redacted_thinking') return { type: 'redacted_thinking', data: block.data };
-  return { type: 'tool_use', id: block.id, name: block.name, input: {} };
+  return toolUseBlockOf(block.id, block.name, {});
 }
 
 function deltaOf(block: BlockState, fragment: string): JsonObject {

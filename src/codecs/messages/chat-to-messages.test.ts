@@ -33,6 +33,10 @@ function completion(message: JsonObject, finishReason: string, choiceExtra: Json
   };
 }
 
+/** The `toolu_` form a non-Anthropic tool-call id takes on the Messages ingress (see tool-use-id.ts). */
+const toolu = (id: string): string => `toolu_gw_${Buffer.from(id).toString('base64url')}`;
+const DIRECT = { type: 'direct' };
+
 const translate = (chat: JsonObject) => chatToMessages(chat, { ...META, usage: metaOf(emptyUsage()) });
 
 describe('chatToMessages', () => {
@@ -49,28 +53,38 @@ describe('chatToMessages', () => {
       model: 'acme/chat-large',
       content: [
         { type: 'thinking', thinking: 'Two cities, two calls.', signature: '' },
-        { type: 'text', text: "I'll look up both cities." },
+        { type: 'text', text: "I'll look up both cities.", citations: null },
         {
           type: 'tool_use',
-          id: 'call_8KqzXn2fJ0aRvYb1',
+          id: toolu('call_8KqzXn2fJ0aRvYb1'),
           name: 'get_weather',
           input: { city: 'Paris', unit: 'celsius' },
+          caller: DIRECT,
         },
         {
           type: 'tool_use',
-          id: 'call_3WmPq9LtUe6sHc4d',
+          id: toolu('call_3WmPq9LtUe6sHc4d'),
           name: 'get_weather',
           input: { city: 'Berlin', unit: 'celsius' },
+          caller: DIRECT,
         },
       ],
       stop_reason: 'tool_use',
       stop_sequence: null,
+      stop_details: null,
+      container: null,
       usage: {
         // Anthropic counts cached reads apart: 1250 prompt tokens of which 1024 cached.
         input_tokens: 226,
         cache_creation_input_tokens: 0,
         cache_read_input_tokens: 1024,
+        cache_creation: null,
         output_tokens: 64,
+        // The fixture's completion_tokens_details.reasoning_tokens.
+        output_tokens_details: { thinking_tokens: 12 },
+        server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+        inference_geo: null,
+        service_tier: null,
         cost: 1_234_567,
         planning_usage_details: null,
       },
@@ -101,13 +115,16 @@ describe('chatToMessages', () => {
     const call = { id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } };
     const { body } = translate(completion({ content: null, tool_calls: [call] }, 'stop'));
     expect(body.stop_reason).toBe('tool_use');
-    expect(body.content).toStrictEqual([{ type: 'tool_use', id: 'call_1', name: 'f', input: {} }]);
+    expect(body.content).toStrictEqual([
+      { type: 'tool_use', id: toolu('call_1'), name: 'f', input: {}, caller: DIRECT },
+    ]);
   });
 
   it('answers a refusal as text with stop_reason refusal', () => {
     const { body } = translate(completion({ content: null, refusal: "I can't help with that." }, 'stop'));
-    expect(body.content).toStrictEqual([{ type: 'text', text: "I can't help with that." }]);
+    expect(body.content).toStrictEqual([{ type: 'text', text: "I can't help with that.", citations: null }]);
     expect(body.stop_reason).toBe('refusal');
+    expect(body.stop_details).toStrictEqual({ type: 'refusal', category: null, explanation: null });
   });
 
   it('takes `reasoning` (OpenRouter, Ollama) as thinking too, and gives a tool call without id one', () => {
@@ -117,8 +134,14 @@ describe('chatToMessages', () => {
     );
     expect(body.content).toStrictEqual([
       { type: 'thinking', thinking: 'hmm', signature: '' },
-      { type: 'text', text: 'x' },
-      { type: 'tool_use', id: expect.stringMatching(/^toolu_[0-9a-f]{32}$/), name: 'f', input: { a: 1 } },
+      { type: 'text', text: 'x', citations: null },
+      {
+        type: 'tool_use',
+        id: expect.stringMatching(/^toolu_[0-9a-f]{32}$/),
+        name: 'f',
+        input: { a: 1 },
+        caller: DIRECT,
+      },
     ]);
   });
 
@@ -139,8 +162,9 @@ describe('chatToMessages', () => {
     const { body } = translate(completion(message, 'tool_calls'));
     expect(body.content).toStrictEqual([
       ...thinkingBlocks,
-      { type: 'text', text: 'Let me check.' },
-      { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} },
+      { type: 'text', text: 'Let me check.', citations: null },
+      // Anthropic's own ids pass unchanged.
+      { type: 'tool_use', id: 'toolu_1', name: 'f', input: {}, caller: DIRECT },
     ]);
   });
 
@@ -153,7 +177,9 @@ describe('chatToMessages', () => {
   it('warns when tool-call arguments are not a JSON object and sends {}', () => {
     const call = { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":' } };
     const { body, warnings } = translate(completion({ content: null, tool_calls: [call] }, 'tool_calls'));
-    expect(body.content).toStrictEqual([{ type: 'tool_use', id: 'call_1', name: 'f', input: {} }]);
+    expect(body.content).toStrictEqual([
+      { type: 'tool_use', id: toolu('call_1'), name: 'f', input: {}, caller: DIRECT },
+    ]);
     expect(warnings).toStrictEqual(['the arguments of tool call f were not a JSON object; sent as {}']);
   });
 });
@@ -171,7 +197,12 @@ describe('messagesUsage', () => {
       input_tokens: 1200,
       cache_creation_input_tokens: 300,
       cache_read_input_tokens: 500,
+      cache_creation: null,
       output_tokens: 9,
+      output_tokens_details: { thinking_tokens: 0 },
+      server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+      inference_geo: null,
+      service_tier: null,
     });
   });
 });

@@ -10,6 +10,7 @@ import {
 } from '../../json/json.js';
 import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
 import { replayableThinkingBlocks } from './thinking-blocks.js';
+import { toClientToolUseId } from './tool-use-id.js';
 
 /** What the Messages answer takes from the request and the gateway rather than from the chat answer. */
 export interface MessageMeta {
@@ -28,16 +29,39 @@ export const newToolUseId = (): string => `toolu_${randomUUID().replaceAll('-', 
 
 /**
  * Anthropic's usage convention: `input_tokens` EXCLUDES cached reads and cache writes, which are counted
- * apart (the canonical `inputTokens` includes them, as OpenAI's `prompt_tokens` does).
+ * apart (the canonical `inputTokens` includes them, as OpenAI's `prompt_tokens` does). Every key the
+ * published `Usage` requires is there: what the gateway cannot know (the cache writes' split by TTL, where
+ * inference ran, the upstream's service tier) is `null`, as the schema allows.
  */
 export function messagesUsage(usage: Usage): JsonObject {
   return {
     input_tokens: Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens),
     cache_creation_input_tokens: usage.cacheWriteTokens,
     cache_read_input_tokens: usage.cachedInputTokens,
+    cache_creation: null,
     output_tokens: usage.outputTokens,
+    output_tokens_details: { thinking_tokens: usage.reasoningTokens },
+    server_tool_use: { web_search_requests: usage.webSearchCalls, web_fetch_requests: 0 },
+    inference_geo: null,
+    service_tier: null,
   };
 }
+
+/** `stop_details` of a Messages answer: the refusal's (category unknown through chat), else null. */
+export const stopDetails = (stopReason: StopReason): JsonObject | null =>
+  stopReason === 'refusal' ? { type: 'refusal', category: null, explanation: null } : null;
+
+/** A text block as the published schema has it (`citations`, null: chat upstreams give none). */
+export const textBlock = (text: string): JsonObject => ({ type: 'text', text, citations: null });
+
+/** A tool_use block: the id in the `toolu_` form, called directly by the model (`caller`). */
+export const toolUseBlockOf = (id: string, name: string, input: JsonObject): JsonObject => ({
+  type: 'tool_use',
+  id: toClientToolUseId(id),
+  name,
+  input,
+  caller: { type: 'direct' },
+});
 
 /** The answer's `usage`: Anthropic's figures plus our `cost` (integer nano-USD) and the planner's part. */
 export function messagesUsageBody(meta: UsageMeta): JsonObject {
@@ -96,9 +120,9 @@ export function chatToMessages(
 
   content.push(...thinkingBlocks(message));
   const text = messageText(message?.content);
-  if (text !== '') content.push({ type: 'text', text });
+  if (text !== '') content.push(textBlock(text));
   const refusal = stringMember(message, 'refusal');
-  if (refusal) content.push({ type: 'text', text: refusal });
+  if (refusal) content.push(textBlock(refusal));
   const toolCalls = arrayMember(message, 'tool_calls') ?? [];
   for (const call of toolCalls) content.push(toolUseBlock(call, warnings));
 
@@ -109,6 +133,7 @@ export function chatToMessages(
     refusal: refusal !== undefined && refusal !== '',
     stopSequence,
   };
+  const stopReason = toStopReason(finishReason, facts);
   return {
     body: {
       id: meta.id,
@@ -116,8 +141,10 @@ export function chatToMessages(
       role: 'assistant',
       model: meta.model,
       content,
-      stop_reason: toStopReason(finishReason, facts),
+      stop_reason: stopReason,
       stop_sequence: stopSequence ?? null,
+      stop_details: stopDetails(stopReason),
+      container: null,
       usage: messagesUsageBody(meta.usage),
     },
     warnings,
@@ -145,12 +172,8 @@ function messageText(content: unknown): string {
 function toolUseBlock(call: unknown, warnings: string[]): JsonObject {
   const fn = recordMember(call, 'function');
   const name = stringMember(fn, 'name') ?? '';
-  return {
-    type: 'tool_use',
-    id: stringMember(call, 'id') ?? newToolUseId(),
-    name,
-    input: toolInput(stringMember(fn, 'arguments') ?? '', name, warnings),
-  };
+  const input = toolInput(stringMember(fn, 'arguments') ?? '', name, warnings);
+  return toolUseBlockOf(stringMember(call, 'id') ?? newToolUseId(), name, input);
 }
 
 /** Tool-call arguments as the object `input`; empty arguments are `{}`. */

@@ -1,6 +1,7 @@
 import { badRequest } from '../../errors/gateway-error.js';
 import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { replayableThinkingBlocks } from './thinking-blocks.js';
+import { toUpstreamToolCallId } from './tool-use-id.js';
 
 /** Warnings raised while translating, each once, in the order first raised. */
 export type Warnings = Set<string>;
@@ -69,7 +70,7 @@ function toToolCall(block: JsonObject, at: string): JsonObject {
   const input = block.input ?? {};
   if (!isRecord(input)) throw badRequest(`${at}.input: must be an object`, `${at}.input`);
   return {
-    id: requireString(block, 'id', at),
+    id: toUpstreamToolCallId(requireString(block, 'id', at)),
     type: 'function',
     function: { name: requireString(block, 'name', at), arguments: JSON.stringify(input) },
   };
@@ -81,7 +82,7 @@ function toToolCall(block: JsonObject, at: string): JsonObject {
  * is marked as such in the text, chat having no `is_error`.
  */
 function toToolMessage(block: JsonObject, at: string, userParts: JsonObject[], warnings: Warnings) {
-  const toolCallId = requireString(block, 'tool_use_id', at);
+  const toolCallId = toUpstreamToolCallId(requireString(block, 'tool_use_id', at));
   const content = block.content;
   const texts: string[] = [];
   if (typeof content === 'string') texts.push(content);

@@ -109,7 +109,16 @@ describe('chatStreamToResponsesEvents', () => {
     expect(ofType(events, 'response.output_item.done')[0]?.item).toStrictEqual({ ...message, content });
 
     const created = recordMember(events[0], 'response');
-    expect(created).toMatchObject({ status: 'in_progress', output: [], usage: null, completed_at: null });
+    // Zeros until the end: OpenAI's schema takes no null `usage`, Open Responses requires the key.
+    const zeroUsage = {
+      input_tokens: 0,
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      output_tokens: 0,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 0,
+    };
+    expect(created).toMatchObject({ status: 'in_progress', output: [], completed_at: null });
+    expect(created?.usage).toStrictEqual(zeroUsage);
     expect(created?.created_at).toBe(1757936001);
     const completed = recordMember(events.at(-1), 'response');
     expect(completed).toMatchObject({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
-import { arrayMember, isRecord, type JsonObject, stringMember } from '../../json/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { chatResultToResponse } from './chat-to-responses-result.js';
 import { thinkingBlocksOf } from './reasoning-item.js';
 
@@ -61,20 +61,33 @@ describe('chatResultToResponse', () => {
       ],
       parallel_tool_calls: true,
       previous_response_id: null,
-      reasoning: { effort: 'low' },
+      reasoning: { effort: 'low', summary: null },
       temperature: 0.2,
-      text: request.text,
+      // The json_schema format gains what Open Responses requires (`description`, `strict` was given).
+      text: { format: { ...recordMember(request.text, 'format'), description: '' } },
       tool_choice: 'auto',
-      tools: request.tools,
+      // Only the function tool: web_search was dropped on the way to chat, so it was not available.
+      tools: [arrayMember(request, 'tools')?.[0]],
       top_p: 0.9,
       usage: {
         input_tokens: 412,
-        input_tokens_details: { cached_tokens: 256 },
+        input_tokens_details: { cached_tokens: 256, cache_write_tokens: 0 },
         output_tokens: 41,
         output_tokens_details: { reasoning_tokens: 0 },
         total_tokens: 453,
       },
       metadata: { session: 's-42' },
+      truncation: 'disabled',
+      presence_penalty: 0,
+      frequency_penalty: 0,
+      top_logprobs: 0,
+      max_tool_calls: null,
+      // The chat upstream stores nothing, whatever the request asked.
+      store: false,
+      background: false,
+      service_tier: 'default',
+      safety_identifier: null,
+      prompt_cache_key: null,
     });
   });
 
@@ -116,19 +129,30 @@ describe('chatResultToResponse', () => {
       parallel_tool_calls: true,
       previous_response_id: null,
       reasoning: { effort: null, summary: null },
-      temperature: null,
+      // Numbers where the schemas require numbers: the API's defaults.
+      temperature: 1,
       text: { format: { type: 'text' } },
       tool_choice: 'auto',
       tools: [],
-      top_p: null,
+      top_p: 1,
       usage: {
         input_tokens: 188,
-        input_tokens_details: { cached_tokens: 0 },
+        input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
         output_tokens: 52,
         output_tokens_details: { reasoning_tokens: 0 },
         total_tokens: 240,
       },
       metadata: {},
+      truncation: 'disabled',
+      presence_penalty: 0,
+      frequency_penalty: 0,
+      top_logprobs: 0,
+      max_tool_calls: null,
+      store: false,
+      background: false,
+      service_tier: 'default',
+      safety_identifier: null,
+      prompt_cache_key: null,
     });
   });
 

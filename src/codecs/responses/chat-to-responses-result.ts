@@ -3,6 +3,7 @@ import type { Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { reasoningItem } from './reasoning-item.js';
+import { normalizeResponse } from './response-defaults.js';
 
 /** A fresh item or response id with the vendor's prefix (`resp`, `msg`, `fc`, `rs`). */
 export const newId = (prefix: string): string => `${prefix}_${randomUUID().replaceAll('-', '')}`;
@@ -20,7 +21,10 @@ export function incompleteReason(finishReason: unknown): 'max_output_tokens' | '
 export function responsesUsage(usage: Usage): JsonObject {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cachedInputTokens },
+    input_tokens_details: {
+      cached_tokens: usage.cachedInputTokens,
+      cache_write_tokens: usage.cacheWriteTokens,
+    },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
     total_tokens: usage.inputTokens + usage.outputTokens,
@@ -71,9 +75,35 @@ export interface ResponseFields {
   usage: Usage | undefined;
 }
 
-/** A whole Response object, echoing the request's settings the way OpenAI does. */
+/** The request settings a Response echoes when the answer was translated from chat (what chat was sent). */
+const ECHOED_SETTINGS = [
+  'instructions',
+  'max_output_tokens',
+  'parallel_tool_calls',
+  'reasoning',
+  'temperature',
+  'text',
+  'tool_choice',
+  'top_p',
+  'top_logprobs',
+  'max_tool_calls',
+  'metadata',
+  'safety_identifier',
+  'prompt_cache_key',
+] as const;
+
+/**
+ * A whole, schema-exact Response object, echoing the request's settings the way OpenAI does. Only function
+ * tools are echoed: hosted tools were dropped on the way to chat (with a warning), so they were not available.
+ */
 export function responseObject(request: JsonObject, fields: ResponseFields): JsonObject {
-  return {
+  const echoed: JsonObject = {};
+  for (const key of ECHOED_SETTINGS) if (request[key] !== undefined) echoed[key] = request[key];
+  const tools = (arrayMember(request, 'tools') ?? []).filter(
+    (tool): tool is JsonObject => isRecord(tool) && tool.type === 'function',
+  );
+  return normalizeResponse({
+    ...echoed,
     id: fields.id,
     object: 'response',
     created_at: fields.createdAt,
@@ -81,21 +111,12 @@ export function responseObject(request: JsonObject, fields: ResponseFields): Jso
     completed_at: fields.status === 'completed' ? nowSeconds() : null,
     error: null,
     incomplete_details: fields.incompleteReason ? { reason: fields.incompleteReason } : null,
-    instructions: request.instructions ?? null,
-    max_output_tokens: request.max_output_tokens ?? null,
     model: fields.model,
     output: fields.output,
-    parallel_tool_calls: request.parallel_tool_calls ?? true,
     previous_response_id: null,
-    reasoning: request.reasoning ?? { effort: null, summary: null },
-    temperature: request.temperature ?? null,
-    text: request.text ?? { format: { type: 'text' } },
-    tool_choice: request.tool_choice ?? 'auto',
-    tools: request.tools ?? [],
-    top_p: request.top_p ?? null,
+    tools,
     usage: fields.usage ? responsesUsage(fields.usage) : null,
-    metadata: request.metadata ?? {},
-  };
+  });
 }
 
 /** The text of a chat message's content (a string, or text parts from some providers). */

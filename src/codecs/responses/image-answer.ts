@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../../json/json.js';
 import { responsesUsageBody, type UsageMeta } from '../shared/usage-body.js';
+import { normalizeResponse } from './response-defaults.js';
 
 /** The Responses output item of a generated image (`image_generation_call`, base64 in `result`). */
 export function imageOutputItem(base64: string, revisedPrompt: string | undefined): JsonObject {
@@ -14,7 +15,7 @@ export function imageOutputItem(base64: string, revisedPrompt: string | undefine
   return item;
 }
 
-/** A completed Response whose output is one generated image. */
+/** A completed, schema-exact Response whose output is one generated image. */
 export function responseWithImage(
   genId: string,
   model: string,
@@ -22,7 +23,7 @@ export function responseWithImage(
   meta: UsageMeta,
 ): JsonObject {
   const now = Math.floor(Date.now() / 1000);
-  return {
+  return normalizeResponse({
     id: genId,
     object: 'response',
     created_at: now,
@@ -34,5 +35,5 @@ export function responseWithImage(
     output: [item],
     output_text: '',
     usage: responsesUsageBody(meta),
-  };
+  });
 }

@@ -1,5 +1,6 @@
-import { arrayMember, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { responsesUsageBody, type UsageMeta } from '../shared/usage-body.js';
+import { normalizeContentPart, normalizeOutputItem, normalizeResponse } from './response-defaults.js';
 
 export interface ResponsesMeta extends UsageMeta {
   genId: string;
@@ -18,18 +19,15 @@ export function outputText(output: unknown[] | undefined): string {
   return text;
 }
 
-/** A Responses result as the gateway answers it: our id and slug, usage with cost, `output_text`. */
+/**
+ * A Responses result as the gateway answers it: our id and slug, usage with cost, `output_text`, and every
+ * key the schemas require, so that an incomplete native upstream body is repaired too (`normalizeResponse`).
+ */
 export function finalizeResponse(body: JsonObject, meta: ResponsesMeta): JsonObject {
-  const output = arrayMember(body, 'output') ?? [];
+  const normalized = normalizeResponse({ ...body, id: meta.genId, model: meta.model });
   return {
-    ...body,
-    id: meta.genId,
-    object: 'response',
-    created_at: typeof body.created_at === 'number' ? body.created_at : Math.floor(Date.now() / 1000),
-    status: typeof body.status === 'string' ? body.status : 'completed',
-    model: meta.model,
-    output,
-    output_text: outputText(output),
+    ...normalized,
+    output_text: outputText(arrayMember(normalized, 'output')),
     usage: responsesUsageBody(meta),
   };
 }
@@ -48,28 +46,55 @@ const RESPONSE_EVENTS = new Set([
 export const isTerminalEvent = (type: string): boolean =>
   type === 'response.completed' || type === 'response.failed' || type === 'response.incomplete';
 
+/** The writer of one Responses stream; `snapshot()` is the response as the client knows it so far. */
+export interface ResponsesEventWriter {
+  (event: JsonObject, meta?: UsageMeta): string;
+  snapshot(): JsonObject;
+}
+
 /**
- * Rewrites a streamed Responses event: our response id and model slug, our own gap-free `sequence_number`,
- * and, on the terminal event, usage with cost.
+ * Rewrites a streamed Responses event, whoever wrote it (our translation, or a native upstream): our
+ * response id and model slug, our own gap-free `sequence_number`, every key the schemas require on the
+ * response, items and parts it carries, and, on the terminal event, usage with cost. Frames it as SSE with
+ * `event:` equal to `type`. It remembers the latest response and the items done, for `responsesFailureEvents`.
  */
 export function responsesEventWriter(
   genId: string,
   model: () => string,
   previousResponseId: string | null = null,
-) {
+): ResponsesEventWriter {
   let sequence = 0;
-  return (event: JsonObject, meta?: UsageMeta): string => {
+  let latest: JsonObject | undefined;
+  const done: JsonObject[] = [];
+  /** Function call names by item id, from `output_item.added`. */
+  const callNames = new Map<string, string>();
+  const write = (event: JsonObject, meta?: UsageMeta): string => {
     event.sequence_number = sequence++;
     const type = stringMember(event, 'type') ?? '';
     const response = recordMember(event, 'response');
     if (RESPONSE_EVENTS.has(type) && response) {
-      response.id = genId;
-      response.model = model();
-      response.previous_response_id = previousResponseId;
-      if (meta) response.usage = responsesUsageBody(meta);
-      if (isTerminalEvent(type)) response.output_text = outputText(arrayMember(response, 'output'));
+      const fixed = normalizeResponse({ ...response, id: genId, model: model() });
+      fixed.previous_response_id = previousResponseId;
+      if (meta) fixed.usage = responsesUsageBody(meta);
+      if (isTerminalEvent(type)) fixed.output_text = outputText(arrayMember(fixed, 'output'));
+      event.response = fixed;
+      latest = fixed;
     }
+    if (isRecord(event.item)) event.item = normalizeOutputItem(event.item);
+    if (isRecord(event.part)) event.part = normalizeContentPart(event.part);
+    const item = recordMember(event, 'item');
+    if (type === 'response.output_item.added' && item && typeof item.name === 'string') {
+      callNames.set(String(item.id), item.name);
+    }
+    // OpenAI's schema requires the call's name here; some upstreams leave it out.
+    if (type === 'response.function_call_arguments.done' && typeof event.name !== 'string') {
+      event.name = callNames.get(String(event.item_id)) ?? '';
+    }
+    if (type === 'response.output_item.done' && item) done.push(item);
     if (typeof event.response_id === 'string') event.response_id = genId;
     return `event: ${type}\ndata: ${JSON.stringify(event)}\n\n`;
   };
+  const snapshot = (): JsonObject =>
+    normalizeResponse({ ...latest, id: genId, model: model(), output: [...done] });
+  return Object.assign(write, { snapshot });
 }

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { arrayMember, stringMember } from '../../json/json.js';
+import { messagesRequestToChat } from './messages-request-to-chat.js';
+import { parseMessagesRequest } from './parse-messages-request.js';
+import { toClientToolUseId, toUpstreamToolCallId } from './tool-use-id.js';
+
+describe('tool-use ids on the Messages ingress', () => {
+  it('gives an OpenAI call id the toolu_ form and maps it back', () => {
+    const client = toClientToolUseId('call_abc');
+    expect(client).toMatch(/^toolu_[A-Za-z0-9_-]+$/);
+    expect(client).not.toContain('call_abc');
+    expect(toUpstreamToolCallId(client)).toBe('call_abc');
+  });
+
+  it('round-trips ids with any characters (Gemini-made, dotted, unicode)', () => {
+    for (const id of ['get_weather:0', 'a.b/c+d=', 'call_é✓', 'x']) {
+      const client = toClientToolUseId(id);
+      expect(client).toMatch(/^toolu_[A-Za-z0-9_-]+$/);
+      expect(toUpstreamToolCallId(client)).toBe(id);
+    }
+  });
+
+  it('leaves Anthropic’s own ids alone both ways', () => {
+    const id = 'toolu_01T1x1fJ34qAmk2tNTrN7Up6';
+    expect(toClientToolUseId(id)).toBe(id);
+    expect(toUpstreamToolCallId(id)).toBe(id);
+  });
+
+  it('leaves a client’s own id that merely looks encoded alone', () => {
+    // Not what the encoder writes (padding-like bits differ), so it is not decoded.
+    expect(toUpstreamToolCallId('toolu_gw_Y')).toBe('toolu_gw_Y');
+    expect(toUpstreamToolCallId('toolu_gw_')).toBe('toolu_gw_');
+  });
+});
+
+describe('tool-use ids across turns', () => {
+  it('sends the upstream its own call id back, in the assistant turn and the tool result', () => {
+    const clientId = toClientToolUseId('call_abc');
+    const request = parseMessagesRequest({
+      model: 'acme/chat-large',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'Time?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: clientId, name: 'now', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: clientId, content: '12:00' }] },
+      ],
+    });
+    const messages = arrayMember(messagesRequestToChat(request).body, 'messages') ?? [];
+    const assistant = messages.find((message) => stringMember(message, 'role') === 'assistant');
+    const tool = messages.find((message) => stringMember(message, 'role') === 'tool');
+    expect(stringMember(arrayMember(assistant, 'tool_calls')?.[0], 'id')).toBe('call_abc');
+    expect(stringMember(tool, 'tool_call_id')).toBe('call_abc');
+  });
+});
