@@ -24,5 +24,10 @@ export const images: Endpoint<ImagesParsed, never> = {
     if (!adapter.generateImage) throw internalError(`Provider ${call.provider.id} cannot generate images.`);
     return adapter.generateImage(body, call);
   },
-  answer: (result, meta, { request }) => finalizeImages(result.body, { ...meta, prompt: request.prompt }),
+  answer: (result, meta, { request, run }) =>
+    finalizeImages(result.body, {
+      ...meta,
+      prompt: request.prompt,
+      b64Json: run.deps.config.server.images.b64Json,
+    }),
 };

@@ -2,10 +2,12 @@ import { chatStreamToResponsesEvents } from '../codecs/responses/chat-stream-to-
 import { chatResultToResponse } from '../codecs/responses/chat-to-responses-result.js';
 import { imageOutputItem, responseWithImage } from '../codecs/responses/image-answer.js';
 import { parseResponsesRequest } from '../codecs/responses/parse-responses-request.js';
+import { responsesFailureEvents } from '../codecs/responses/responses-failure.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import {
   finalizeResponse,
   isTerminalEvent,
+  type ResponsesEventWriter,
   responsesEventWriter,
 } from '../codecs/responses/responses-response.js';
 import { usageFromResponses } from '../codecs/shared/read-usage.js';
@@ -142,24 +144,8 @@ function responsesFramer(scope: StreamScope<ResponsesParsed>): StreamFramer<Resp
   };
 }
 
-/** After the first byte: an `error` event, then `response.failed`, then `[DONE]` (contract §6). */
-function failureFrames(write: ReturnType<typeof responsesEventWriter>, error: GatewayError): string {
-  const code = error.code ?? error.type;
-  const errorEvent = write({
-    type: 'error',
-    code,
-    message: error.message,
-    param: error.param,
-    error: error.toBody().error,
-  });
-  const failed = write({
-    type: 'response.failed',
-    response: {
-      object: 'response',
-      status: 'failed',
-      error: { code: error.code ?? error.type, message: error.message },
-      output: [],
-    },
-  });
-  return `${errorEvent}${failed}data: [DONE]\n\n`;
+/** After the first byte: an `error` event, then a complete `response.failed`, then `[DONE]` (contract §6). */
+function failureFrames(write: ResponsesEventWriter, error: GatewayError): string {
+  const frames = responsesFailureEvents(error, write.snapshot()).map((event) => write(event));
+  return `${frames.join('')}data: [DONE]\n\n`;
 }
