@@ -4,6 +4,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { ReadinessCheck } from '../health/readiness.js';
 import type { Limiter } from '../limits/limiter.js';
+import type { LazyTokenCounter } from '../optimizations/count-tokens.js';
 import type { HealthTracker } from '../provider-routing/health-tracker.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { RecordQueue } from '../records/record-queue.js';
@@ -40,4 +41,6 @@ export interface AppDeps {
   /** Monotonic milliseconds. */
   now: () => number;
   log: (message: string) => void;
+  /** The tokenizer, loaded on first use (billing streams cut short). */
+  tokenCounter: LazyTokenCounter;
 }

@@ -13,6 +13,7 @@ import type { GatewayConfig, LimitsConfig } from '../config/config-schema.js';
 import { createHttpServer } from '../http/create-http-server.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
+import { lazyTokenCounter } from '../optimizations/count-tokens.js';
 import { HealthTracker } from '../provider-routing/health-tracker.js';
 import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
@@ -113,6 +114,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now: () => performance.now(),
     log,
+    tokenCounter: lazyTokenCounter(),
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
   const server = createHttpServer(createApp(deps), config.server);

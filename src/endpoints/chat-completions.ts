@@ -39,17 +39,17 @@ function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatStreamPart
     return writer;
   };
   let usage: Usage | undefined;
-  const texts: string[] = [];
+  const texts = scope.meter();
   return {
     frame(part) {
       if (part.type === 'usage') {
         usage = part.usage;
         return '';
       }
-      texts.push(chatChunkText(part.chunk));
+      texts.add(chatChunkText(part.chunk));
       return `data: ${chunks().chunk(part.chunk, part.raw)}\n\n`;
     },
-    partial: () => ({ usage, text: texts.join('') }),
+    partial: () => ({ usage, text: texts }),
     end: (settle) => `data: ${chunks().usage(settle(usage))}\n\ndata: [DONE]\n\n`,
     error: (error) => `data: ${JSON.stringify(error.toBody())}\n\ndata: [DONE]\n\n`,
     image(image, meta) {

@@ -73,13 +73,13 @@ export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
       const result = await adapter.chatStream(body, call);
       return { parts: result.parts.pipeThrough(chatStreamToMessagesEvents(meta)), warnings: result.warnings };
     },
-    framer: () => {
-      const texts: string[] = [];
+    framer: (scope) => {
+      const texts = scope.meter();
       return {
         // The final `message_delta` gets the settled usage with cost; other events pass as they are.
         frame(part, settle) {
           if (part.event.type !== 'message_delta') {
-            texts.push(messagesEventText(part.event));
+            texts.add(messagesEventText(part.event));
             return messagesEventFrame(part.event);
           }
           return messagesEventFrame({ ...part.event, usage: messagesUsageBody(settle(part.usage)) });
@@ -87,7 +87,7 @@ export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
         end: () => '',
         // Anthropic ends a failed stream with an `error` event, and no message_stop.
         error: (error) => messagesEventFrame(messagesErrorBody(error)),
-        partial: () => ({ usage: undefined, text: texts.join('') }),
+        partial: () => ({ usage: undefined, text: texts }),
       };
     },
   },

@@ -107,12 +107,12 @@ async function callResponsesStream(
 function responsesFramer(scope: StreamScope<ResponsesParsed>): StreamFramer<ResponsesStreamPart> {
   const { run, request } = scope;
   const write = responsesEventWriter(run.genId, scope.model, request.previousId);
-  const texts: string[] = [];
+  const texts = scope.meter();
   return {
     frame({ event, usage }, settle) {
       const type = stringMember(event, 'type') ?? '';
       if (!isTerminalEvent(type)) {
-        texts.push(responsesEventText(event));
+        texts.add(responsesEventText(event));
         return write(event);
       }
       const response = recordMember(event, 'response');
@@ -123,7 +123,7 @@ function responsesFramer(scope: StreamScope<ResponsesParsed>): StreamFramer<Resp
     },
     end: () => 'data: [DONE]\n\n',
     error: (error) => failureFrames(write, error),
-    partial: () => ({ usage: undefined, text: texts.join('') }),
+    partial: () => ({ usage: undefined, text: texts }),
     image(image, meta) {
       const item = imageOutputItem(image.base64, image.revisedPrompt);
       const response = responseWithImage(meta.genId, meta.model, item, meta);

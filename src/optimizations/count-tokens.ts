@@ -88,3 +88,29 @@ export function countRequestTokens(request: JsonObject, kind: RequestKind, count
   for (const tool of arrayMember(request, 'tools') ?? []) tokens += count(JSON.stringify(tool));
   return tokens;
 }
+
+/** The tokenizer, loaded on first use and then at hand synchronously (for counting on a stream's path). */
+export interface LazyTokenCounter {
+  /** The counter once loaded, else undefined (and loading starts). */
+  ready(): TextTokenCounter | undefined;
+  load(): Promise<TextTokenCounter>;
+}
+
+export function lazyTokenCounter(load: () => Promise<TextTokenCounter> = loadTokenCounter): LazyTokenCounter {
+  let counter: TextTokenCounter | undefined;
+  let loading: Promise<TextTokenCounter> | undefined;
+  const start = () => {
+    loading ??= load().then((loaded) => {
+      counter = loaded;
+      return loaded;
+    });
+    return loading;
+  };
+  return {
+    ready() {
+      if (!counter) void start().catch(() => undefined);
+      return counter;
+    },
+    load: start,
+  };
+}

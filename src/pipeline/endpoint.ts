@@ -1,5 +1,6 @@
 import type { Usage } from '../accounting/usage.js';
 import type { RequestKind } from '../codecs/request-kind.js';
+import type { TextMeter } from '../codecs/shared/streamed-text.js';
 import type { UsageMeta } from '../codecs/shared/usage-body.js';
 import type { EndpointKind } from '../config/config-schema.js';
 import type { GatewayError } from '../errors/gateway-error.js';
@@ -96,6 +97,8 @@ export interface StreamScope<R extends ParsedRequest> {
   model(): string;
   /** The prepared request as sent, once known. */
   sent(): JsonObject;
+  /** Meters a stream's generated text (for billing a stream cut short). */
+  meter(): TextMeter;
 }
 
 export interface StreamFramer<Part> {
@@ -117,5 +120,6 @@ export interface StreamFramer<Part> {
 
 export interface StreamedSoFar {
   usage: Usage | undefined;
-  text: string;
+  /** The generated text streamed, counted as it passed. */
+  text: TextMeter;
 }

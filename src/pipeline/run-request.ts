@@ -6,13 +6,14 @@ import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import type { RequestKind } from '../codecs/request-kind.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
+import { textMeter } from '../codecs/shared/streamed-text.js';
 import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendError, sendJson } from '../http/respond.js';
 import { SseWriter } from '../http/sse-writer.js';
 import { type JsonObject, stringMember } from '../json/json.js';
-import { countRequestTokens, loadTokenCounter } from '../optimizations/count-tokens.js';
+import { countRequestTokens } from '../optimizations/count-tokens.js';
 import { runOptimizations } from '../optimizations/run-optimizations.js';
 import { addSkills } from '../preparation/add-skills.js';
 import { chooseModel } from '../preparation/choose-model.js';
@@ -131,7 +132,14 @@ async function serve<R extends ParsedRequest, Part>(
   if (request.stream && codec) {
     // Opened before preparation, so that keep-alive comments flow while routing and planning work.
     const sse = new SseWriter(ctx.res, ctx.headers, deps.config.server.keepAliveIntervalMs);
-    scope = { run, request, model: () => facts.model, sent: () => sent };
+    const counter = deps.tokenCounter;
+    scope = {
+      run,
+      request,
+      model: () => facts.model,
+      sent: () => sent,
+      meter: () => textMeter(() => counter.ready()),
+    };
     live.stream = { sse, framer: codec.framer(scope) };
   }
   // Prepare.
@@ -313,11 +321,11 @@ async function cutShortUsage(
 ): Promise<Usage> {
   const partial = framer.partial();
   if (partial.usage) return partial.usage;
-  const count = await loadTokenCounter();
+  const count = await run.deps.tokenCounter.load();
   const usage = {
     ...emptyUsage(),
     inputTokens: countRequestTokens(sent, kind, count),
-    outputTokens: count(partial.text),
+    outputTokens: partial.text.tokens(count),
   };
   run.warnings.push(
     `the stream was cut short before the provider reported usage; billed ${usage.inputTokens} prompt and ` +

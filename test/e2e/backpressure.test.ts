@@ -76,7 +76,10 @@ describe('streams honour backpressure end to end', () => {
     });
     expect(response.status).toBe(200);
 
-    expect(gateway.rss() - baseline).toBeLessThan(100 * 1024 * 1024);
+    // Without backpressure the gateway held everything the upstream sent (gigabytes within seconds). With it,
+    // growth is what passed before the buffers filled (garbage V8 has not returned yet) plus the tokenizer,
+    // loaded once for billing streams cut short (~35 MB). bench/never-reading.mjs measures 200 clients.
+    expect(gateway.rss() - baseline).toBeLessThan(160 * 1024 * 1024);
 
     // After the stall limit the streams are ended and the upstream requests cancelled. The limit counts from
     // the last byte the client's side took: its kernel keeps taking data for a while as its buffers grow.

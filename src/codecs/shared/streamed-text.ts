@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { countInSlices, type TextTokenCounter } from '../../optimizations/count-tokens.js';
 
 /**
  * The generated text a stream event carries (content, reasoning, tool call arguments): what a provider bills
@@ -36,4 +37,50 @@ export function messagesEventText(event: JsonObject): string {
     stringMember(delta, 'partial_json') ??
     ''
   );
+}
+
+/** Counts the tokens of a stream's text as it passes, holding at most about `FLUSH_CHARS` of it. */
+export interface TextMeter {
+  add(text: string): void;
+  /** Tokens of everything added (the rest counted now). */
+  tokens(count: TextTokenCounter): number;
+}
+
+/** Text held before it is counted and let go. */
+const FLUSH_CHARS = 64 * 1024;
+/** Past this much held text with the tokenizer still loading, the rest is estimated (4 characters a token). */
+const HOLD_LIMIT_CHARS = 1024 * 1024;
+
+/**
+ * A stream's generated text, counted in batches so that a long stream never holds its whole text (a 64 MiB
+ * answer would otherwise stay in memory until it ends). `counter` gives the tokenizer once it is loaded.
+ */
+export function textMeter(counter: () => TextTokenCounter | undefined): TextMeter {
+  let held: string[] = [];
+  let heldChars = 0;
+  let counted = 0;
+  const flush = (count: TextTokenCounter) => {
+    if (held.length > 0) counted += countInSlices(held.join(''), count);
+    held = [];
+    heldChars = 0;
+  };
+  return {
+    add(text) {
+      if (text === '') return;
+      held.push(text);
+      heldChars += text.length;
+      if (heldChars < FLUSH_CHARS) return;
+      const count = counter();
+      if (count) flush(count);
+      else if (heldChars > HOLD_LIMIT_CHARS) {
+        counted += Math.ceil(heldChars / 4);
+        held = [];
+        heldChars = 0;
+      }
+    },
+    tokens(count) {
+      flush(count);
+      return counted;
+    },
+  };
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { loadTokenCounter } from '../../optimizations/count-tokens.js';
+import { chatChunkText, messagesEventText, responsesEventText, textMeter } from './streamed-text.js';
+
+describe('streamed text', () => {
+  it('reads the generated text of chat chunks, Responses and Messages events', () => {
+    const chunk = {
+      choices: [
+        {
+          delta: {
+            content: 'Hi ',
+            reasoning_content: 'think ',
+            tool_calls: [{ function: { arguments: '{"a":1}' } }],
+          },
+        },
+      ],
+    };
+    expect(chatChunkText(chunk)).toBe('Hi think {"a":1}');
+    expect(responsesEventText({ type: 'response.output_text.delta', delta: 'x' })).toBe('x');
+    expect(responsesEventText({ type: 'response.created' })).toBe('');
+    expect(messagesEventText({ type: 'content_block_delta', delta: { partial_json: '{"b"' } })).toBe('{"b"');
+  });
+
+  it('counts a long stream in batches, as the whole text counts, without holding it', async () => {
+    const count = await loadTokenCounter();
+    const words = 'The quick brown fox jumps over the lazy dog. ';
+    const meter = textMeter(() => count);
+    let whole = '';
+    for (let i = 0; i < 5_000; i += 1) {
+      meter.add(words);
+      whole += words;
+    }
+    const tokens = meter.tokens(count);
+    expect(Math.abs(tokens - count(whole))).toBeLessThanOrEqual(5);
+  });
+
+  it('estimates what it cannot hold while the tokenizer is still loading', async () => {
+    const count = await loadTokenCounter();
+    const meter = textMeter(() => undefined);
+    const text = 'word '.repeat(1_000);
+    for (let i = 0; i < 400; i += 1) meter.add(text);
+    expect(meter.tokens(count)).toBeGreaterThan(300_000);
+  });
+});
