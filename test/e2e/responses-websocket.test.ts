@@ -204,6 +204,7 @@ describe('Responses WebSocket mode', () => {
 
   it('refuses upgrades past server.webSocket.maxSockets with 429', async () => {
     const held = await Promise.all([open(), open(), open(), open()]);
+    expect(held.every((socket) => socket.ws.readyState === socket.ws.OPEN)).toBe(true);
     await expect(open()).rejects.toMatchObject({ status: 429 });
   });
 
