@@ -17,6 +17,7 @@ import { createRouter } from '../http/router.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
 import { runRequest } from '../pipeline/run-request.js';
+import { httpTransport } from '../pipeline/transport.js';
 import type { AppDeps } from './app-deps.js';
 
 type Handler =
@@ -26,7 +27,7 @@ type Handler =
 /** An inference endpoint: its codec run through the one request pipeline. */
 const inference = <R extends ParsedRequest, Part>(endpoint: Endpoint<R, Part>): Handler => ({
   auth: true,
-  run: (ctx, deps, principal) => runRequest(ctx, deps, principal, endpoint),
+  run: (ctx, deps, principal) => runRequest(ctx, deps, principal, endpoint, httpTransport(ctx.req, ctx.res)),
 });
 
 const route = createRouter<Handler>([

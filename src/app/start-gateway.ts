@@ -23,6 +23,7 @@ import { bootstrapOrganizations } from './bootstrap-organizations.js';
 import { createApp } from './create-app.js';
 import { createScorerFactory } from './create-scorer-factory.js';
 import { openRecords, type StopReport } from './open-records.js';
+import { createResponsesSockets } from './responses-sockets.js';
 import { assertRedisReachable, listen, openStoreForStart } from './startup-checks.js';
 
 /** How long Redis may take to answer at start before the gateway refuses to start. */
@@ -51,6 +52,8 @@ export interface RunningGateway {
   deps: AppDeps;
   /** The key created on a first start, if any (printed once by the caller). */
   firstKey?: string;
+  /** Sockets of the Responses WebSocket mode open now. */
+  openSockets(): number;
   /**
    * Stops accepting, lets in-flight requests finish within the grace period, writes the last records (trying
    * for `records.shutdownFlushMs` while the store fails) and says how many are left in the journal.
@@ -118,9 +121,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
   const server = createHttpServer(createApp(deps), config.server);
+  const sockets = createResponsesSockets(deps);
+  server.on('upgrade', sockets.upgrade);
   const stop = async (): Promise<StopReport> => {
     stopWatchingSkills();
-    await closeServer(server, config.server.shutdownGraceMs);
+    const closing = closeServer(server, config.server.shutdownGraceMs);
+    await sockets.close(config.server.shutdownGraceMs);
+    await closing;
     await records.close(config.records.shutdownFlushMs);
     const backlog = journal.close();
     await deps.limiter.close();
@@ -135,7 +142,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await stop();
     throw error;
   }
-  return { server, url: urlOf(server), deps, firstKey, stop };
+  return { server, url: urlOf(server), deps, firstKey, openSockets: () => sockets.size, stop };
 }
 
 /**

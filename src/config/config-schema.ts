@@ -77,6 +77,25 @@ const modelSchema = z.strictObject({
     .optional(),
 });
 
+/** Responses WebSocket mode: every bound of a socket (README "WebSocket mode"). */
+const webSocketSchema = z.strictObject({
+  /** `false`: upgrades on `/v1/responses` are refused (404), as on any other path. */
+  enabled: z.boolean().default(true),
+  /** Largest client message (one `response.create`), bytes; a larger one closes the socket with 1009. */
+  maxMessageBytes: z
+    .number()
+    .int()
+    .min(1_024)
+    .max(1024 * 1024 * 1024)
+    .default(20 * 1024 * 1024),
+  /** A socket with no response running that receives nothing for this long is closed (1000). */
+  idleTimeoutMs: z.number().int().min(100).max(86_400_000).default(300_000),
+  /** Open sockets at most (all keys); further upgrades get 429 `websocket_connection_limit_reached`. */
+  maxSockets: z.number().int().min(1).max(1_000_000).default(1_000),
+  /** A socket's lifetime; past it, the next `response.create` gets `websocket_connection_limit_reached`. */
+  maxConnectionMs: z.number().int().min(1_000).max(86_400_000).default(3_600_000),
+});
+
 /**
  * A monthly cap in USD, in any decimal form (YAML number or string: 25, "25.10", 0.0000005, 1e-7, 1e9), kept
  * as a plain decimal string so that it is compared exactly (see accounting/usd-amount.ts).
@@ -160,6 +179,8 @@ const serverSchema = z.strictObject({
   images: z
     .strictObject({ b64Json: z.enum(['data-uri', 'raw']).default('data-uri') })
     .default({ b64Json: 'data-uri' }),
+  /** Responses WebSocket mode (`ws://…/v1/responses`): its bounds. */
+  webSocket: webSocketSchema.default(webSocketSchema.parse({})),
 });
 
 /**

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors/gateway-error.js';
+import { badRequest, GatewayError } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { isRecord, type JsonObject, stringMember } from '../json/json.js';
 import type { Run } from '../pipeline/run.js';
@@ -13,10 +13,54 @@ export function inputItems(input: unknown): unknown[] {
 }
 
 /**
+ * The conversation a socket of the Responses WebSocket mode keeps in memory: its last completed response's
+ * input and replayable output, so that the next turn can continue it with `previous_response_id`.
+ */
+export interface SocketConversation {
+  /** The items of `responseId` when it is the socket's last completed response. */
+  recall(responseId: string): unknown[] | undefined;
+  remember(responseId: string, items: unknown[]): void;
+}
+
+/** The Open Responses WebSocket error for a `previous_response_id` the socket (and the store) do not have. */
+export function previousResponseNotFound(previousId: string): GatewayError {
+  return new GatewayError(`Previous response with id '${previousId}' not found.`, {
+    status: 400,
+    code: 'BAD_REQUEST',
+    type: 'invalid_request_error',
+    param: 'previous_response_id',
+    specCode: 'previous_response_not_found',
+  });
+}
+
+/**
+ * `previous_response_id` over a WebSocket: the socket's own last response first (kept in memory, whatever
+ * `store` and `server.conversationState` say), else the gateway's store when conversation state is on; else
+ * `previous_response_not_found`.
+ */
+export async function continueOnSocket(
+  run: Run,
+  request: JsonObject,
+  socket: SocketConversation,
+): Promise<JsonObject> {
+  const previousId = request.previous_response_id;
+  if (typeof previousId !== 'string') return resumeConversation(run, request);
+  const kept = socket.recall(previousId);
+  const { previous_response_id: _previous, ...rest } = request;
+  if (kept) return { ...rest, input: [...kept, ...inputItems(request.input)] };
+  if (!run.deps.config.server.conversationState.enabled) throw previousResponseNotFound(previousId);
+  return resumeConversation(run, request, previousResponseNotFound);
+}
+
+/**
  * `previous_response_id` against the gateway's own store: the earlier conversation is put in front of this
  * request's input, whichever provider served it, and the id is not sent upstream (providers do not know it).
  */
-export async function resumeConversation(run: Run, request: JsonObject): Promise<JsonObject> {
+export async function resumeConversation(
+  run: Run,
+  request: JsonObject,
+  notFound: (previousId: string) => GatewayError = storedNotFound,
+): Promise<JsonObject> {
   const previousId = request.previous_response_id;
   if (previousId === undefined || previousId === null) return request;
   if (typeof previousId !== 'string')
@@ -29,8 +73,7 @@ export async function resumeConversation(run: Run, request: JsonObject): Promise
     );
   }
   const items = await run.deps.store.getConversation(previousId, run.principal.org.id);
-  if (!items)
-    throw badRequest(`Previous response ${previousId} not found or expired.`, 'previous_response_id');
+  if (!items) throw notFound(previousId);
   const { previous_response_id: _previous, ...rest } = request;
   return { ...rest, input: [...items, ...inputItems(request.input)] };
 }
@@ -47,16 +90,24 @@ export async function keepConversation(
 ): Promise<void> {
   const { conversationState } = run.deps.config.server;
   if (!conversationState.enabled || sent.store === false || settings.zdr === true) return;
-  const replayable = output.filter(
-    (item) => isRecord(item) && REPLAYABLE.has(stringMember(item, 'type') ?? ''),
-  );
   await run.deps.store.saveConversation({
     genId: run.genId,
     orgId: run.principal.org.id,
-    items: [...inputItems(sent.input), ...replayable.map(withoutStatus)],
+    items: conversationItems(sent, output),
     expiresAt: new Date(Date.now() + conversationState.ttlHours * 3_600_000).toISOString(),
   });
 }
+
+/** What a continuation replays: the input as sent, then the answer's replayable output items. */
+export function conversationItems(sent: JsonObject, output: unknown[]): unknown[] {
+  const replayable = output.filter(
+    (item) => isRecord(item) && REPLAYABLE.has(stringMember(item, 'type') ?? ''),
+  );
+  return [...inputItems(sent.input), ...replayable.map(withoutStatus)];
+}
+
+const storedNotFound = (previousId: string): GatewayError =>
+  badRequest(`Previous response ${previousId} not found or expired.`, 'previous_response_id');
 
 /** Output items replayed as input must not carry the `status` of the earlier answer. */
 function withoutStatus(item: unknown): unknown {

@@ -23,7 +23,13 @@ import type {
   StreamResult,
   UpstreamCall,
 } from '../providers/provider-adapter.js';
-import { keepConversation, resumeConversation } from './conversation-state.js';
+import {
+  continueOnSocket,
+  conversationItems,
+  keepConversation,
+  resumeConversation,
+  type SocketConversation,
+} from './conversation-state.js';
 
 interface ResponsesParsed extends ParsedRequest {
   previousId: string | null;
@@ -33,40 +39,51 @@ interface ResponsesParsed extends ParsedRequest {
  * POST /v1/responses, plain and streamed; natively where the provider has it, else translated over chat.
  * `previous_response_id` continues a conversation kept by the gateway (when the operator enabled it).
  */
-export const responses: Endpoint<ResponsesParsed, ResponsesStreamPart> = {
-  kind: 'responses',
-  conversation: 'responses',
-  async parse(body, run) {
-    const request = parseResponsesRequest(body);
-    const settings = parseGatewaySettings(request.gateway);
-    const previousId = typeof request.previous_response_id === 'string' ? request.previous_response_id : null;
-    return {
-      body: await resumeConversation(run, request),
-      settings,
-      stream: request.stream === true,
-      previousId,
-    };
-  },
-  call: callResponses,
-  async answer(result, meta, { run, request, sent }) {
-    await keepConversation(run, sent, arrayMember(result.body, 'output') ?? [], request.settings);
-    const answer = finalizeResponse(result.body, meta);
-    answer.previous_response_id = request.previousId;
-    return answer;
-  },
-  imageAnswer(image, meta) {
-    return responseWithImage(
-      meta.genId,
-      meta.model,
-      imageOutputItem(image.base64, image.revisedPrompt),
-      meta,
-    );
-  },
-  stream: {
-    open: (adapter, body, call) => callResponsesStream(adapter, body, call),
-    framer: responsesFramer,
-  },
-};
+export const responses = responsesEndpoint();
+
+/**
+ * The Responses endpoint; with `socket`, as one turn of the WebSocket mode, whose socket keeps its last
+ * completed conversation in memory for `previous_response_id` (never a zero-data-retention request's).
+ */
+export function responsesEndpoint(
+  socket?: SocketConversation,
+): Endpoint<ResponsesParsed, ResponsesStreamPart> {
+  return {
+    kind: 'responses',
+    conversation: 'responses',
+    async parse(body, run) {
+      const request = parseResponsesRequest(body);
+      const settings = parseGatewaySettings(request.gateway);
+      const previousId =
+        typeof request.previous_response_id === 'string' ? request.previous_response_id : null;
+      return {
+        body: socket ? await continueOnSocket(run, request, socket) : await resumeConversation(run, request),
+        settings,
+        stream: request.stream === true,
+        previousId,
+      };
+    },
+    call: callResponses,
+    async answer(result, meta, { run, request, sent }) {
+      await keepConversation(run, sent, arrayMember(result.body, 'output') ?? [], request.settings);
+      const answer = finalizeResponse(result.body, meta);
+      answer.previous_response_id = request.previousId;
+      return answer;
+    },
+    imageAnswer(image, meta) {
+      return responseWithImage(
+        meta.genId,
+        meta.model,
+        imageOutputItem(image.base64, image.revisedPrompt),
+        meta,
+      );
+    },
+    stream: {
+      open: (adapter, body, call) => callResponsesStream(adapter, body, call),
+      framer: (scope) => responsesFramer(scope, socket),
+    },
+  };
+}
 
 /** Native Responses call, or the request translated to chat and the answer back. */
 async function callResponses(
@@ -104,7 +121,10 @@ async function callResponsesStream(
  * The standard Responses events with our response id, model slug and gap-free `sequence_number`; the
  * terminal event carries usage with cost. The conversation is kept before `response.completed` is sent.
  */
-function responsesFramer(scope: StreamScope<ResponsesParsed>): StreamFramer<ResponsesStreamPart> {
+function responsesFramer(
+  scope: StreamScope<ResponsesParsed>,
+  socket: SocketConversation | undefined,
+): StreamFramer<ResponsesStreamPart> {
   const { run, request } = scope;
   const write = responsesEventWriter(run.genId, scope.model, request.previousId);
   const texts = scope.meter();
@@ -119,6 +139,8 @@ function responsesFramer(scope: StreamScope<ResponsesParsed>): StreamFramer<Resp
       const meta = settle(usage ?? usageFromResponses(response?.usage));
       if (type !== 'response.completed') return write(event, meta);
       const output = arrayMember(response, 'output') ?? [];
+      if (socket && request.settings.zdr !== true)
+        socket.remember(run.genId, conversationItems(scope.sent(), output));
       return keepConversation(run, scope.sent(), output, request.settings).then(() => write(event, meta));
     },
     end: () => 'data: [DONE]\n\n',

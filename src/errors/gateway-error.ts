@@ -53,6 +53,11 @@ export interface GatewayErrorInit {
   attempts?: readonly AttemptRecord[];
   /** Response headers that belong to this error (for example `retry-after`). */
   headers?: Record<string, string>;
+  /**
+   * The code a protocol's own error shape names this failure with, where the contract's codes have no name
+   * for it (Open Responses WebSocket errors: `previous_response_not_found`, ...).
+   */
+  specCode?: string;
   cause?: unknown;
 }
 
@@ -81,6 +86,7 @@ export class GatewayError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly attempts: readonly AttemptRecord[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly specCode: string | undefined;
 
   constructor(message: string, init: GatewayErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -97,6 +103,7 @@ export class GatewayError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.attempts = init.attempts;
     this.headers = init.headers;
+    this.specCode = init.specCode;
   }
 
   /** The contract's error body: `{error: {message, code, type, param}}` and the upstream facts that are set. */

@@ -34,6 +34,14 @@ export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits)
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   const bytes = await readBytes(req, maxBytes);
   if (bytes.length === 0) throw badRequest('The request body is empty; a JSON object is expected.');
+  return parseJsonText(bytes, maxJsonDepth);
+}
+
+/**
+ * JSON from bytes (a request body, a WebSocket message): 400 for invalid UTF-8, nesting deeper than
+ * `maxJsonDepth` (checked before parsing), malformed JSON or a number that does not fit a double.
+ */
+export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
   let text: string;
   try {
     text = utf8.decode(bytes);

@@ -1,7 +1,7 @@
 import { GatewayError, requestCancelled } from '../errors/gateway-error.js';
-import type { SseWriter } from '../http/sse-writer.js';
 import type { Settle, StreamFramer } from './endpoint.js';
 import type { OpenedStream } from './open-stream.js';
+import type { EventSink } from './transport.js';
 
 /** What the stream step reports as it goes (read by the pipeline also when the stream fails midway). */
 export interface StreamProgress {
@@ -10,7 +10,7 @@ export interface StreamProgress {
 }
 
 export interface PumpOptions<Part> {
-  sse: SseWriter;
+  sse: EventSink;
   opened: OpenedStream<Part>;
   framer: StreamFramer<Part>;
   settle: Settle;

@@ -3,17 +3,11 @@ import { worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
-import type { RequestKind } from '../codecs/request-kind.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
 import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
-import { readJsonBody } from '../http/read-json-body.js';
-import type { RequestContext } from '../http/request-context.js';
-import { sendError, sendJson } from '../http/respond.js';
-import { SseWriter } from '../http/sse-writer.js';
 import { type JsonObject, stringMember } from '../json/json.js';
-import { countRequestTokens } from '../optimizations/count-tokens.js';
 import { runOptimizations } from '../optimizations/run-optimizations.js';
 import { addSkills } from '../preparation/add-skills.js';
 import { chooseModel } from '../preparation/choose-model.js';
@@ -26,33 +20,25 @@ import { plannerUsage, runPlanner } from '../preparation/run-planner.js';
 import { redactRequest } from '../privacy/redact-request.js';
 import { planProviders } from '../provider-routing/plan-providers.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
-import type {
-  AnswerMeta,
-  Endpoint,
-  ErrorWriter,
-  ParsedRequest,
-  Settle,
-  StreamFramer,
-  StreamScope,
-} from './endpoint.js';
-import { account, type ExecutionReport, execute, type Served } from './execute.js';
-import { type OpenedStream, openStream } from './open-stream.js';
-import { pumpStream } from './pump-stream.js';
+import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
+import { account, type ExecutionReport, execute } from './execute.js';
+import { openStream } from './open-stream.js';
 import { settleSpend } from './reserve-spend.js';
-import { beginRun, type Run } from './run.js';
+import { beginRun, type PipelineContext, type Run } from './run.js';
+import { type Live, streamAnswer } from './stream-answer.js';
+import type { Transport } from './transport.js';
 import { warningsHeader } from './warnings.js';
 
 /** Planning triggers above this complexity when a pair is named without `planningTriggerScore`. */
 export const DEFAULT_PLANNING_TRIGGER = 0.5;
 
+/** A run with the transport its request came by and its answer leaves by. */
+interface Serving extends Run {
+  readonly transport: Transport;
+}
+
 /** The step results gathered so far: the record is built from them whatever happened. */
 type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'>;
-
-/** An open event stream: its writer and the endpoint's framer. */
-interface Live<Part> {
-  sse: SseWriter;
-  framer: StreamFramer<Part>;
-}
 
 /** What preparation hands to execution: a model with its providers and the body to send, or an image. */
 type Prepared =
@@ -67,12 +53,13 @@ type Prepared =
  * happens, the spend is settled and a generation record is queued.
  */
 export async function runRequest<R extends ParsedRequest, Part>(
-  ctx: RequestContext,
+  ctx: PipelineContext,
   deps: AppDeps,
   principal: Principal,
   endpoint: Endpoint<R, Part>,
+  transport: Transport,
 ): Promise<void> {
-  const run = beginRun(ctx, deps, principal);
+  const run: Serving = { ...beginRun(ctx, deps, principal), transport };
   Object.assign(ctx.headers, endpoint.headers?.(run));
   const facts: Facts = { streamed: false, model: '', routingCostNano: 0, zdr: false };
   deps.records.begin(journalStub(run));
@@ -114,7 +101,7 @@ function journalStub(run: Run) {
 }
 
 async function serve<R extends ParsedRequest, Part>(
-  run: Run,
+  run: Serving,
   endpoint: Endpoint<R, Part>,
   facts: Facts,
   live: { stream?: Live<Part> },
@@ -122,7 +109,7 @@ async function serve<R extends ParsedRequest, Part>(
 ): Promise<void> {
   const { ctx, deps } = run;
   // Parse: the endpoint's codec.
-  const request = await endpoint.parse(await readJsonBody(ctx.req, deps.config.server), run);
+  const request = await endpoint.parse(await run.transport.body(deps.config.server), run);
   facts.streamed = request.stream;
   facts.zdr = request.settings.zdr === true;
   facts.requestBody = request.body;
@@ -131,7 +118,7 @@ async function serve<R extends ParsedRequest, Part>(
   let scope: StreamScope<R> | undefined;
   if (request.stream && codec) {
     // Opened before preparation, so that keep-alive comments flow while routing and planning work.
-    const sse = new SseWriter(ctx.res, ctx.headers, deps.config.server.keepAliveIntervalMs);
+    const sse = run.transport.events(ctx.headers, deps.config.server.keepAliveIntervalMs);
     const counter = deps.tokenCounter;
     scope = {
       run,
@@ -164,8 +151,13 @@ async function serve<R extends ParsedRequest, Part>(
       attempt: (adapter, target, call) =>
         openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
     });
-    const cut = { sent: body, kind: endpoint.conversation ?? 'chat' };
-    return streamAnswer(run, served, facts, live.stream, cut, beforeLastByte);
+    return streamAnswer(run, served, live.stream, {
+      facts,
+      meta: () => answerMeta(run, facts),
+      sent: body,
+      kind: endpoint.conversation ?? 'chat',
+      beforeLastByte,
+    });
   }
   const served = await execute(run, {
     role: 'executor',
@@ -183,7 +175,7 @@ async function serve<R extends ParsedRequest, Part>(
   });
   const answer = await endpoint.answer(served.value, answerMeta(run, facts), { run, request, sent: body });
   await beforeLastByte();
-  sendJson(ctx.res, 200, answer, warningsHeader(ctx.headers, run.warnings));
+  run.transport.json(200, answer, warningsHeader(ctx.headers, run.warnings));
 }
 
 /** The preparation steps, in order. Endpoints that are not conversations only choose a model and providers. */
@@ -252,91 +244,9 @@ async function prepare<R extends ParsedRequest>(
   }
 }
 
-/** Streams the served answer; usage is accounted when it arrives (`settle`), once. */
-async function streamAnswer<Part>(
-  run: Run,
-  served: Served<OpenedStream<Part>>,
-  facts: Facts,
-  live: Live<Part>,
-  cut: { sent: JsonObject; kind: RequestKind },
-  beforeLastByte: () => Promise<void>,
-): Promise<void> {
-  const { sent, kind } = cut;
-  const { deps, ctx } = run;
-  run.warnings.push(...served.value.warnings);
-  Object.assign(ctx.headers, warningsHeader({}, run.warnings));
-  const progress = { firstTokenAt: undefined as number | undefined };
-  facts.execution = {
-    model: served.model.id,
-    provider: served.endpoint.provider,
-    usage: emptyUsage(),
-    costNano: 0,
-  };
-  deps.records.progress(run.genId, { provider: served.endpoint.provider, httpStatus: 200 });
-  let settled: AnswerMeta | undefined;
-  const settle: Settle = (usage) => {
-    if (settled) return settled;
-    if (!usage) run.warnings.push(`provider ${served.endpoint.provider} reported no usage; cost not counted`);
-    const counted = usage ?? emptyUsage();
-    facts.firstTokenAt = progress.firstTokenAt;
-    facts.execution = account(run, served, counted, {
-      firstTokenAt: progress.firstTokenAt,
-      startedAt: run.startedAt,
-    });
-    settled = answerMeta(run, facts);
-    return settled;
-  };
-  try {
-    await pumpStream({
-      sse: live.sse,
-      opened: served.value,
-      framer: live.framer,
-      settle,
-      progress,
-      now: deps.now,
-      stalledClientTimeoutMs: deps.config.server.stalledClientTimeoutMs,
-      beforeLastByte: async () => {
-        facts.firstTokenAt = progress.firstTokenAt;
-        await beforeLastByte();
-      },
-    });
-  } catch (error) {
-    if (!settled) settle(await cutShortUsage(run, live.framer, sent, kind));
-    throw error;
-  } finally {
-    facts.firstTokenAt = progress.firstTokenAt;
-  }
-}
-
-/**
- * What a provider bills for a stream cut short (the client went away, the upstream or the gateway failed):
- * the usage it reported if it came, else the prompt and the text streamed so far, counted with the
- * tokenizer. Never nothing: the provider generated those tokens.
- */
-async function cutShortUsage(
-  run: Run,
-  framer: StreamFramer<unknown>,
-  sent: JsonObject,
-  kind: RequestKind,
-): Promise<Usage> {
-  const partial = framer.partial();
-  if (partial.usage) return partial.usage;
-  const count = await run.deps.tokenCounter.load();
-  const usage = {
-    ...emptyUsage(),
-    inputTokens: countRequestTokens(sent, kind, count),
-    outputTokens: partial.text.tokens(count),
-  };
-  run.warnings.push(
-    `the stream was cut short before the provider reported usage; billed ${usage.inputTokens} prompt and ` +
-      `${usage.outputTokens} streamed tokens as counted by the gateway`,
-  );
-  return usage;
-}
-
 /** The image fallback: the image model's call through the same execution step, answered in the endpoint's shape. */
 async function serveImage<R extends ParsedRequest, Part>(
-  run: Run,
+  run: Serving,
   endpoint: Endpoint<R, Part>,
   prepared: Extract<Prepared, { kind: 'image' }>,
   request: R,
@@ -363,12 +273,7 @@ async function serveImage<R extends ParsedRequest, Part>(
     return;
   }
   if (!endpoint.imageAnswer) throw new Error('unreachable: the image fallback runs only where an image fits');
-  sendJson(
-    run.ctx.res,
-    200,
-    endpoint.imageAnswer(image, meta),
-    warningsHeader(run.ctx.headers, run.warnings),
-  );
+  run.transport.json(200, endpoint.imageAnswer(image, meta), warningsHeader(run.ctx.headers, run.warnings));
 }
 
 /** Usage and cost as answers carry them: the executor's usage, the whole cost, the planner's part. */
@@ -387,7 +292,7 @@ function answerMeta(run: Run, facts: Facts): AnswerMeta {
 
 /** An error before anything was streamed gets a proper status; after that, the endpoint's in-stream frames. */
 function answerError<Part>(
-  run: Run,
+  run: Serving,
   endpoint: { writeError?: ErrorWriter },
   live: Live<Part> | undefined,
   error: GatewayError,
@@ -402,7 +307,7 @@ function answerError<Part>(
     return;
   }
   live?.sse.stopKeepAlive();
-  (endpoint.writeError ?? sendError)(run.ctx.res, error, run.ctx.headers);
+  run.transport.error(error, run.ctx.headers, endpoint.writeError);
 }
 
 function describe(error: unknown): string {

@@ -4,6 +4,12 @@ import type { Principal } from '../auth/authenticate.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { AttemptRecord } from '../provider-routing/attempt-record.js';
 
+/**
+ * What the pipeline reads of the request it serves, whatever the transport: the HTTP request (its URL and
+ * headers; for a WebSocket, the upgrade request), ids, the headers answers carry, and cancellation.
+ */
+export type PipelineContext = Pick<RequestContext, 'req' | 'requestId' | 'headers' | 'signal'>;
+
 /** A monthly-cap reservation a request holds until it ends. */
 export interface Reservation {
   id: string;
@@ -18,7 +24,7 @@ export interface Reservation {
  * finds out, it returns.
  */
 export interface Run {
-  readonly ctx: RequestContext;
+  readonly ctx: PipelineContext;
   readonly deps: AppDeps;
   readonly principal: Principal;
   readonly genId: string;
@@ -34,7 +40,7 @@ export interface Run {
 }
 
 /** Starts a run: the `gen_` id, also sent back as `x-generation-id` on every answer, errors included. */
-export function beginRun(ctx: RequestContext, deps: AppDeps, principal: Principal): Run {
+export function beginRun(ctx: PipelineContext, deps: AppDeps, principal: Principal): Run {
   const genId = `gen_${randomUUID()}`;
   ctx.headers['x-generation-id'] = genId;
   return {

@@ -1,0 +1,96 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { type ResponsesSocket, serveResponsesSocket } from '../endpoints/responses-socket.js';
+import { GatewayError, notFound, toGatewayError } from '../errors/gateway-error.js';
+import { rawErrorResponse } from '../http/create-http-server.js';
+import type { AppDeps } from './app-deps.js';
+
+/** The Responses WebSocket mode at the HTTP edge: upgrades, and the open sockets for shutdown. */
+export interface ResponsesSockets {
+  /** The node:http server's `upgrade` listener. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Open sockets now. */
+  readonly size: number;
+  /** Closes idle sockets now and the others when their response ends; all are cut after `graceMs`. */
+  close(graceMs: number): Promise<void>;
+}
+
+/**
+ * Accepts WebSocket upgrades on `/v1/responses` (any other path, or the mode turned off, is 404): at most
+ * `server.webSocket.maxSockets` open sockets (429 `websocket_connection_limit_reached` beyond), the caller
+ * authenticated before the upgrade (401 and no upgrade without a valid key), messages up to
+ * `maxMessageBytes` (a larger one closes the socket with 1009).
+ */
+export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
+  const limits = deps.config.server.webSocket;
+  const server = new WebSocketServer({
+    noServer: true,
+    maxPayload: limits.maxMessageBytes,
+    perMessageDeflate: false,
+  });
+  const open = new Set<ResponsesSocket>();
+  /** Called once no socket is open (shutdown waits on it). */
+  const onEmpty: Array<() => void> = [];
+  let pending = 0;
+  let stopping = false;
+  const accept = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (!limits.enabled || path !== '/v1/responses' || stopping) throw notFound(`No WebSocket at ${path}.`);
+    if (open.size + pending >= limits.maxSockets) throw tooManySockets(limits.maxSockets);
+    pending += 1;
+    try {
+      await deps.authenticate(req);
+    } finally {
+      pending -= 1;
+    }
+    server.handleUpgrade(req, socket, head, (ws) => {
+      const served = serveResponsesSocket(ws, req, deps);
+      open.add(served);
+      ws.on('close', () => {
+        open.delete(served);
+        if (open.size === 0) for (const resolve of onEmpty.splice(0)) resolve();
+      });
+    });
+  };
+  return {
+    upgrade(req, socket, head) {
+      socket.on('error', () => socket.destroy());
+      accept(req, socket, head).catch((error: unknown) => {
+        if (socket.writable) socket.write(rawErrorResponse(toGatewayError(error)));
+        socket.destroy();
+      });
+    },
+    get size() {
+      return open.size;
+    },
+    async close(graceMs) {
+      stopping = true;
+      for (const socket of open) socket.closeWhenIdle();
+      if (open.size > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, graceMs);
+          onEmpty.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      for (const client of server.clients) client.terminate();
+      server.close();
+    },
+  };
+}
+
+function tooManySockets(maxSockets: number): GatewayError {
+  return new GatewayError(
+    `This gateway holds its maximum of ${maxSockets} WebSocket connections; retry later or use HTTP.`,
+    {
+      status: 429,
+      code: 'TOO_MANY_REQUESTS',
+      type: 'rate_limit_error',
+      specCode: 'websocket_connection_limit_reached',
+      headers: { 'retry-after': '1' },
+    },
+  );
+}

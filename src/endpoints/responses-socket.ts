@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { RawData, WebSocket } from 'ws';
+import type { AppDeps } from '../app/app-deps.js';
+import { badRequest, GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import { parseJsonText } from '../http/read-json-body.js';
+import { WebSocketSink, webSocketErrorEvent } from '../http/websocket-sink.js';
+import { isRecord, type JsonObject } from '../json/json.js';
+import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
+import { runRequest } from '../pipeline/run-request.js';
+import type { Transport } from '../pipeline/transport.js';
+import type { SocketConversation } from './conversation-state.js';
+import { responsesEndpoint } from './responses.js';
+
+/** Bytes waiting in a socket's buffer above which the stream stops reading its upstream. */
+const HIGH_WATER_BYTES = 64 * 1024;
+
+/** One open socket of the Responses WebSocket mode, as the hub that opened it sees it. */
+export interface ResponsesSocket {
+  /** True while a response runs on it. */
+  readonly busy: boolean;
+  /** Asks the socket to close (1001) as soon as no response runs on it. */
+  closeWhenIdle(): void;
+}
+
+/**
+ * Serves one socket of the Responses WebSocket mode (`ws://…/v1/responses`): each `response.create` message
+ * is one Responses request through the one pipeline, its events sent as text frames; one response at a time
+ * (a second `response.create` meanwhile gets `response_already_in_flight`); the last completed conversation
+ * kept in memory for `previous_response_id`, forgotten when a turn fails; closed after `idleTimeoutMs`
+ * without a message while idle; past `maxConnectionMs`, a turn gets `websocket_connection_limit_reached`
+ * and the socket closes. The key is authenticated again and rate-limited for every turn.
+ */
+export function serveResponsesSocket(ws: WebSocket, req: IncomingMessage, deps: AppDeps): ResponsesSocket {
+  const limits = deps.config.server.webSocket;
+  const openedAt = deps.now();
+  let busy = false;
+  let closing = false;
+  let last: { id: string; items: unknown[] } | undefined;
+  const memory: SocketConversation = {
+    recall: (id) => (last?.id === id ? last.items : undefined),
+    remember: (id, items) => {
+      last = { id, items };
+    },
+  };
+  let idle: NodeJS.Timeout | undefined;
+  const armIdle = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => ws.close(1000, 'idle timeout'), limits.idleTimeoutMs);
+  };
+  const turn = new AbortController();
+  // A protocol error (a message over maxMessageBytes, a bad frame) closes the socket with its code (1009, 1002).
+  ws.on('error', () => undefined);
+  ws.on('close', () => {
+    clearTimeout(idle);
+    turn.abort();
+  });
+  ws.on('message', (data, isBinary) => {
+    armIdle();
+    if (busy) {
+      ws.send(webSocketErrorEvent(alreadyInFlight()));
+      return;
+    }
+    if (deps.now() - openedAt > limits.maxConnectionMs) {
+      ws.send(webSocketErrorEvent(connectionLimitReached(limits.maxConnectionMs)));
+      ws.close(1000, 'connection limit reached');
+      return;
+    }
+    busy = true;
+    clearTimeout(idle);
+    const before = last;
+    runTurn({ ws, req, deps, memory, signal: turn.signal }, data, isBinary)
+      .catch((error: unknown) => {
+        if (ws.readyState === ws.OPEN) ws.send(webSocketErrorEvent(toGatewayError(error)));
+      })
+      .finally(() => {
+        busy = false;
+        // A turn that did not complete forgets the conversation: continuing it would be stale.
+        if (last === before) last = undefined;
+        if (closing) ws.close(1001, 'server shutting down');
+        else armIdle();
+      });
+  });
+  armIdle();
+  return {
+    get busy() {
+      return busy;
+    },
+    closeWhenIdle() {
+      closing = true;
+      if (!busy) ws.close(1001, 'server shutting down');
+    },
+  };
+}
+
+interface TurnScope {
+  ws: WebSocket;
+  req: IncomingMessage;
+  deps: AppDeps;
+  memory: SocketConversation;
+  /** Aborted when the socket closes. */
+  signal: AbortSignal;
+}
+
+/** One `response.create`: authenticated, rate-limited, then the Responses endpoint through the pipeline. */
+async function runTurn(scope: TurnScope, data: RawData, isBinary: boolean): Promise<void> {
+  const { ws, req, deps } = scope;
+  const body = responseCreateBody(data, isBinary, deps);
+  const principal = await deps.authenticate(req);
+  const requestId = `req_${randomUUID()}`;
+  const headers: Record<string, string> = { 'x-request-id': requestId };
+  await enforceRateLimit(deps.limiter, principal, headers);
+  const ctx = { req, requestId, headers, signal: scope.signal };
+  await runRequest(ctx, deps, principal, responsesEndpoint(scope.memory), socketTransport(ws, body));
+}
+
+/** A `response.create` message as the body of a streamed Responses request. */
+function responseCreateBody(data: RawData, isBinary: boolean, deps: AppDeps): JsonObject {
+  if (isBinary) throw badRequest('Messages must be text frames holding JSON.');
+  const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+  const message = parseJsonText(bytes, deps.config.server.maxJsonDepth);
+  if (!isRecord(message) || message.type !== 'response.create') {
+    throw badRequest('Expected a message of type "response.create".', 'type');
+  }
+  const { type: _type, stream: _stream, stream_options: _options, ...body } = message;
+  if (body.background === true) {
+    throw badRequest('background is not supported in WebSocket mode.', 'background');
+  }
+  return { ...body, stream: true };
+}
+
+/** The socket as the pipeline's transport: the message's body in, the events (or an error event) out. */
+function socketTransport(ws: WebSocket, body: JsonObject): Transport {
+  return {
+    body: async () => body,
+    events: () => new WebSocketSink(ws, HIGH_WATER_BYTES),
+    json: (_status, answer) => ws.send(JSON.stringify(answer)),
+    error: (error) => {
+      if (ws.readyState === ws.OPEN) ws.send(webSocketErrorEvent(error));
+    },
+  };
+}
+
+function alreadyInFlight(): GatewayError {
+  return new GatewayError(
+    'A response is already in progress on this socket; send the next response.create after it completes, or open another socket.',
+    {
+      status: 400,
+      code: 'BAD_REQUEST',
+      type: 'invalid_request_error',
+      specCode: 'response_already_in_flight',
+    },
+  );
+}
+
+function connectionLimitReached(maxConnectionMs: number): GatewayError {
+  return new GatewayError(
+    `Responses websocket connection limit reached (${Math.round(maxConnectionMs / 60_000)} minutes). Create a new websocket connection to continue.`,
+    {
+      status: 400,
+      code: 'BAD_REQUEST',
+      type: 'invalid_request_error',
+      specCode: 'websocket_connection_limit_reached',
+    },
+  );
+}

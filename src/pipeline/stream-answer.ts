@@ -1,0 +1,114 @@
+import { emptyUsage, type Usage } from '../accounting/usage.js';
+import type { RequestKind } from '../codecs/request-kind.js';
+import type { JsonObject } from '../json/json.js';
+import { countRequestTokens } from '../optimizations/count-tokens.js';
+import type { AnswerMeta, Settle, StreamFramer } from './endpoint.js';
+import { account, type ExecutionReport, type Served } from './execute.js';
+import type { OpenedStream } from './open-stream.js';
+import { pumpStream } from './pump-stream.js';
+import type { Run } from './run.js';
+import type { EventSink } from './transport.js';
+import { warningsHeader } from './warnings.js';
+
+/** An open event stream: its sink and the endpoint's framer. */
+export interface Live<Part> {
+  sse: EventSink;
+  framer: StreamFramer<Part>;
+}
+
+/** The stream step's inputs besides the run, the served stream and the sink. */
+export interface StreamStep {
+  facts: StreamFacts;
+  /** The answer's usage and cost once accounted. */
+  meta: () => AnswerMeta;
+  /** The prepared request as sent, and its shape: for billing a stream cut short. */
+  sent: JsonObject;
+  kind: RequestKind;
+  beforeLastByte: () => Promise<void>;
+}
+
+/** What the stream step reads of the pipeline's facts, and fills in as it goes. */
+export interface StreamFacts {
+  firstTokenAt?: number;
+  execution?: ExecutionReport;
+}
+
+/** Streams the served answer; usage is accounted when it arrives (`settle`), once. */
+export async function streamAnswer<Part>(
+  run: Run,
+  served: Served<OpenedStream<Part>>,
+  live: Live<Part>,
+  step: StreamStep,
+): Promise<void> {
+  const { facts, meta, sent, kind, beforeLastByte } = step;
+  const { deps, ctx } = run;
+  run.warnings.push(...served.value.warnings);
+  Object.assign(ctx.headers, warningsHeader({}, run.warnings));
+  const progress = { firstTokenAt: undefined as number | undefined };
+  facts.execution = {
+    model: served.model.id,
+    provider: served.endpoint.provider,
+    usage: emptyUsage(),
+    costNano: 0,
+  };
+  deps.records.progress(run.genId, { provider: served.endpoint.provider, httpStatus: 200 });
+  let settled: AnswerMeta | undefined;
+  const settle: Settle = (usage) => {
+    if (settled) return settled;
+    if (!usage) run.warnings.push(`provider ${served.endpoint.provider} reported no usage; cost not counted`);
+    const counted = usage ?? emptyUsage();
+    facts.firstTokenAt = progress.firstTokenAt;
+    facts.execution = account(run, served, counted, {
+      firstTokenAt: progress.firstTokenAt,
+      startedAt: run.startedAt,
+    });
+    settled = meta();
+    return settled;
+  };
+  try {
+    await pumpStream({
+      sse: live.sse,
+      opened: served.value,
+      framer: live.framer,
+      settle,
+      progress,
+      now: deps.now,
+      stalledClientTimeoutMs: deps.config.server.stalledClientTimeoutMs,
+      beforeLastByte: async () => {
+        facts.firstTokenAt = progress.firstTokenAt;
+        await beforeLastByte();
+      },
+    });
+  } catch (error) {
+    if (!settled) settle(await cutShortUsage(run, live.framer, sent, kind));
+    throw error;
+  } finally {
+    facts.firstTokenAt = progress.firstTokenAt;
+  }
+}
+
+/**
+ * What a provider bills for a stream cut short (the client went away, the upstream or the gateway failed):
+ * the usage it reported if it came, else the prompt and the text streamed so far, counted with the
+ * tokenizer. Never nothing: the provider generated those tokens.
+ */
+async function cutShortUsage(
+  run: Run,
+  framer: StreamFramer<unknown>,
+  sent: JsonObject,
+  kind: RequestKind,
+): Promise<Usage> {
+  const partial = framer.partial();
+  if (partial.usage) return partial.usage;
+  const count = await run.deps.tokenCounter.load();
+  const usage = {
+    ...emptyUsage(),
+    inputTokens: countRequestTokens(sent, kind, count),
+    outputTokens: partial.text.tokens(count),
+  };
+  run.warnings.push(
+    `the stream was cut short before the provider reported usage; billed ${usage.inputTokens} prompt and ` +
+      `${usage.outputTokens} streamed tokens as counted by the gateway`,
+  );
+  return usage;
+}
