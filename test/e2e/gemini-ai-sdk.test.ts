@@ -1,5 +1,5 @@
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { GoogleGenAI } from '@google/genai';
+import { ApiError, GoogleGenAI } from '@google/genai';
 import { embedMany, generateText, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -75,7 +75,7 @@ describe.each(KINDS)('@ai-sdk/google over the %s provider', (kind) => {
   });
 });
 
-describe('Gemini embeddings', () => {
+describe('Gemini embeddings and failures (one OpenAI fake)', () => {
   let env: TestGateway;
   beforeAll(async () => {
     env = await startTestGateway();
@@ -121,5 +121,33 @@ describe('Gemini embeddings', () => {
       embedding: { values: VECTORS[0] },
       usageMetadata: { promptTokenCount: expect.any(Number), cost: expect.any(Number) },
     });
+  });
+
+  it('a stream cut after its first chunks ends with an error chunk, an ApiError of @google/genai', async () => {
+    const origin = env.baseURL.replace(/\/v1$/, '');
+    const genai = new GoogleGenAI({ apiKey: TEST_KEY, httpOptions: { baseUrl: origin } });
+    env.upstream.faults = [{ kind: 'reset-mid-stream', afterChunks: 2 }];
+    let text = '';
+    const error = await (async () => {
+      const stream = await genai.models.generateContentStream({ model: 'acme/chat-large', contents: 'Hi' });
+      for await (const chunk of stream) text += chunk.text ?? '';
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(502);
+    expect((error as ApiError).message).toContain('UNAVAILABLE');
+    expect(text.length).toBeGreaterThan(0);
+  });
+
+  it('every upstream rate-limited is 429 RESOURCE_EXHAUSTED with retry-after', async () => {
+    const origin = env.baseURL.replace(/\/v1$/, '');
+    env.upstream.faults = [{ kind: 'status', status: 429, headers: { 'retry-after': '3' } }];
+    const response = await fetch(`${origin}/v1beta/models/acme/chat-large:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': TEST_KEY },
+      body: JSON.stringify({ contents: [{ parts: [{ text: 'Hi' }] }] }),
+    });
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('3');
+    expect(await response.json()).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
   });
 });
