@@ -18,6 +18,8 @@ const INGRESSES = {
   chat: 'Chat completions — `POST /v1/chat/completions` with the `openai` client (`chat.completions.create`)',
   responses: 'Responses — `POST /v1/responses` with the `openai` client (`responses.create`)',
   messages: 'Anthropic Messages — `POST /v1/messages` with `@anthropic-ai/sdk` (`messages.create`)',
+  gemini:
+    'Gemini — `POST /v1beta/models/{slug}:generateContent` with `@google/genai` (`models.generateContent`)',
 };
 const PROVIDERS = {
   openai: 'OpenAI (chat + Responses native)',

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../auth/authenticate.js';
+import { GEMINI_METHODS, isGeminiPath } from '../codecs/gemini/gemini-path.js';
 import { isMessagesPath } from '../codecs/messages/messages-error.js';
 import { chatCompletions } from '../endpoints/chat-completions.js';
 import { embeddings } from '../endpoints/embeddings.js';
+import { geminiGenerateContent, geminiStreamGenerateContent, sendGeminiError } from '../endpoints/gemini.js';
+import { countGeminiTokens } from '../endpoints/gemini-count-tokens.js';
+import { geminiBatchEmbedContents, geminiEmbedContent } from '../endpoints/gemini-embed.js';
 import { images } from '../endpoints/images.js';
 import { messages, sendMessagesError } from '../endpoints/messages.js';
 import { countMessageTokens } from '../endpoints/messages-count-tokens.js';
@@ -30,6 +34,27 @@ const inference = <R extends ParsedRequest, Part>(endpoint: Endpoint<R, Part>): 
   run: (ctx, deps, principal) => runRequest(ctx, deps, principal, endpoint, httpTransport(ctx.req, ctx.res)),
 });
 
+/** The Gemini ingress's handler of each method. */
+const GEMINI_HANDLERS: Record<(typeof GEMINI_METHODS)[number], Handler> = {
+  generateContent: inference(geminiGenerateContent),
+  streamGenerateContent: inference(geminiStreamGenerateContent),
+  countTokens: { auth: true, run: countGeminiTokens },
+  embedContent: inference(geminiEmbedContent),
+  batchEmbedContents: inference(geminiBatchEmbedContents),
+};
+
+/**
+ * The Gemini ingress's routes: `/{version}/{model}:{method}` under `/v1beta` and `/v1`, where `{model}` is
+ * `models/<slug>` (raw or percent-encoded) or the bare slug (see `slugOfPath`).
+ */
+const geminiRoutes = ['/v1beta', '/v1'].flatMap((version) =>
+  GEMINI_METHODS.map((method) => ({
+    method: 'POST',
+    pattern: `${version}/{model+}:${method}`,
+    handler: GEMINI_HANDLERS[method],
+  })),
+);
+
 const route = createRouter<Handler>([
   { method: 'GET', pattern: '/health', handler: { auth: false, run: ready } },
   { method: 'GET', pattern: '/health/ready', handler: { auth: false, run: ready } },
@@ -47,6 +72,7 @@ const route = createRouter<Handler>([
   { method: 'GET', pattern: '/v1/models', handler: { auth: true, run: listModels } },
   { method: 'GET', pattern: '/v1/models/{id+}', handler: { auth: true, run: getModel } },
   { method: 'GET', pattern: '/v1/generation/{id}', handler: { auth: true, run: getGeneration } },
+  ...geminiRoutes,
 ]);
 
 /** Readiness: the store, then every other check the gateway was built with (Redis, ...). */
@@ -81,8 +107,13 @@ export function createApp(deps: AppDeps) {
     handle(ctx, deps).catch((error: unknown) => {
       const failure = toGatewayError(error);
       if (failure.status === 500) deps.log(`request ${requestId} failed: ${String(error)}`);
-      // The Messages ingress answers every error, authentication included, in Anthropic's shape.
-      (isMessagesPath(req.url) ? sendMessagesError : sendError)(res, failure, ctx.headers);
+      // The Messages and Gemini ingresses answer every error, authentication included, in their vendor's shape.
+      const write = isMessagesPath(req.url)
+        ? sendMessagesError
+        : isGeminiPath(req.url)
+          ? sendGeminiError
+          : sendError;
+      write(res, failure, ctx.headers);
     });
   };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { capUsdToNano } from '../accounting/usd-amount.js';
+import { queryKey } from '../codecs/gemini/gemini-path.js';
 import { GatewayError, unauthorized, userNotFound } from '../errors/gateway-error.js';
 import type { ApiKeyInfo, Organization, Store } from '../store/store.js';
 import { hashesEqual, type KeyHasher, legacyKeyHash } from './api-keys.js';
@@ -13,15 +14,21 @@ export interface Principal {
   monthlyLimitNano: bigint | null;
 }
 
-/** The key from `Authorization: Bearer <key>` (or, for the Messages API, `x-api-key`). */
+/**
+ * The key from `Authorization: Bearer <key>`, or as the vendors' clients send it: `x-api-key` (Anthropic),
+ * `x-goog-api-key` (Google), and on the Gemini ingress's paths only, the `?key=` query parameter.
+ */
 export function presentedKey(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     return match?.[1];
   }
-  const apiKey = req.headers['x-api-key'];
-  return typeof apiKey === 'string' && apiKey.length > 0 ? apiKey : undefined;
+  for (const name of ['x-api-key', 'x-goog-api-key']) {
+    const apiKey = req.headers[name];
+    if (typeof apiKey === 'string' && apiKey.length > 0) return apiKey;
+  }
+  return queryKey(req.url);
 }
 
 export interface AuthenticatorOptions {

@@ -8,7 +8,7 @@ import type { AttemptRecord } from '../provider-routing/attempt-record.js';
  * What the pipeline reads of the request it serves, whatever the transport: the HTTP request (its URL and
  * headers; for a WebSocket, the upgrade request), ids, the headers answers carry, and cancellation.
  */
-export type PipelineContext = Pick<RequestContext, 'req' | 'requestId' | 'headers' | 'signal'>;
+export type PipelineContext = Pick<RequestContext, 'req' | 'requestId' | 'headers' | 'signal' | 'params'>;
 
 /** A monthly-cap reservation a request holds until it ends. */
 export interface Reservation {

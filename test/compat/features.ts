@@ -69,7 +69,12 @@ export const FEATURES: Feature[] = [
   { id: 'text-stream', label: 'Text, streamed', scenario: { stream: true }, expectClient: answersText },
   {
     id: 'system',
-    label: { chat: 'System message', responses: '`instructions`', messages: '`system`' },
+    label: {
+      chat: 'System message',
+      responses: '`instructions`',
+      messages: '`system`',
+      gemini: '`systemInstruction`',
+    },
     scenario: { system: true },
     expectClient: answersText,
   },
@@ -102,6 +107,7 @@ export const FEATURES: Feature[] = [
       chat: '`tool_choice` function',
       responses: '`tool_choice` function',
       messages: '`tool_choice` tool',
+      gemini: '`functionCallingConfig` ANY, one name',
     },
     scenario: { tools: true, forceTool: true },
     expectClient: callsTheTool,
@@ -112,6 +118,7 @@ export const FEATURES: Feature[] = [
       chat: 'Structured output (`response_format` json_schema)',
       responses: 'Structured output (`text.format` json_schema)',
       messages: 'Structured output (`output_config.format`)',
+      gemini: 'Structured output (`responseJsonSchema`)',
     },
     scenario: { jsonSchema: true },
     prepare: (provider) => provider.setReply(JSON.stringify(JSON_REPLY)),
@@ -123,6 +130,7 @@ export const FEATURES: Feature[] = [
       chat: '`max_completion_tokens`',
       responses: '`max_output_tokens`',
       messages: '`max_tokens`',
+      gemini: '`maxOutputTokens`',
     },
     scenario: { maxTokens: true },
     // The fakes end at the limit: chat `length`, Responses `incomplete`, Messages `max_tokens`.
@@ -131,7 +139,12 @@ export const FEATURES: Feature[] = [
   },
   {
     id: 'stop',
-    label: { chat: '`stop`', responses: 'Stop sequences', messages: '`stop_sequences`' },
+    label: {
+      chat: '`stop`',
+      responses: 'Stop sequences',
+      messages: '`stop_sequences`',
+      gemini: '`stopSequences`',
+    },
     scenario: { stop: true },
     // The answer ends on the sequence; Messages names it where the provider's API does (Anthropic).
     prepare: (provider) => provider.stopOnSequence(),
@@ -153,6 +166,7 @@ export const FEATURES: Feature[] = [
       chat: '`reasoning_effort`',
       responses: '`reasoning.effort`',
       messages: '`thinking` budget',
+      gemini: '`thinkingConfig` level + `includeThoughts`',
     },
     scenario: { reasoning: true },
     prepare: (provider) => provider.enableReasoning(),
@@ -167,6 +181,7 @@ export const FEATURES: Feature[] = [
       chat: '`reasoning_effort`, streamed',
       responses: '`reasoning.effort`, streamed',
       messages: '`thinking` budget, streamed',
+      gemini: '`thinkingConfig`, streamed',
     },
     scenario: { reasoning: true, stream: true },
     prepare: (provider) => provider.enableReasoning(),

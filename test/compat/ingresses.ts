@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { geminiDriver } from './gemini-driver.js';
 import {
   type CanonicalUsage,
   type ClientToolCall,
@@ -61,6 +62,7 @@ export function ingressDrivers(baseURL: string, key: string): Record<IngressId, 
     chat: chatDriver(openai),
     responses: responsesDriver(openai),
     messages: messagesDriver(anthropic),
+    gemini: geminiDriver(baseURL, key),
   };
 }
 

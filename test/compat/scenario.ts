@@ -1,7 +1,7 @@
 import { TINY_PNG_BASE64 } from '../../src/test-support/fake-openai-upstream.js';
 
 /** The ingresses of the matrix: how the client speaks to the gateway. */
-export const INGRESSES = ['chat', 'responses', 'messages'] as const;
+export const INGRESSES = ['chat', 'responses', 'messages', 'gemini'] as const;
 export type IngressId = (typeof INGRESSES)[number];
 
 /** The providers of the matrix, each on its own fake upstream. */

@@ -55,7 +55,7 @@ const UNSUPPORTED: Record<string, (value: unknown) => boolean> = {
  * `reasoning_effort` (low 1K, medium 8K, high 24K tokens; none turns thinking off).
  * https://ai.google.dev/gemini-api/docs/openai#thinking
  */
-const THINKING_BUDGETS: Record<string, number> = {
+export const THINKING_BUDGETS: Record<string, number> = {
   none: 0,
   minimal: 512,
   low: 1024,
@@ -63,7 +63,7 @@ const THINKING_BUDGETS: Record<string, number> = {
   high: 24576,
 };
 /** Thinking levels of Gemini 3 and later models. https://ai.google.dev/gemini-api/docs/thinking */
-const THINKING_LEVELS = new Set(['minimal', 'low', 'medium', 'high']);
+export const THINKING_LEVELS = new Set(['minimal', 'low', 'medium', 'high']);
 
 /**
  * A chat completions request as a Gemini `GenerateContentRequest` body (the model and the streaming choice

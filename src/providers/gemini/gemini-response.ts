@@ -14,7 +14,7 @@ export interface CandidateParts {
   toolCalls: JsonObject[];
 }
 
-const CONTENT_FILTER = new Set([
+export const CONTENT_FILTER = new Set([
   'SAFETY',
   'RECITATION',
   'BLOCKLIST',

@@ -1,0 +1,58 @@
+import type { GatewayError } from '../../errors/gateway-error.js';
+import type { JsonObject } from '../../json/json.js';
+
+/**
+ * Google's canonical status names by HTTP status. The HTTP status stays the gateway's (contract §4): a
+ * spent monthly cap is 402 with RESOURCE_EXHAUSTED (a quota), every upstream failing 502 UNAVAILABLE.
+ * Reference: https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes and google.rpc.Code
+ */
+const STATUS_BY_HTTP: Readonly<Record<number, string>> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  402: 'RESOURCE_EXHAUSTED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  405: 'UNIMPLEMENTED',
+  408: 'DEADLINE_EXCEEDED',
+  409: 'ABORTED',
+  413: 'INVALID_ARGUMENT',
+  415: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+  499: 'CANCELLED',
+  500: 'INTERNAL',
+  501: 'UNIMPLEMENTED',
+  502: 'UNAVAILABLE',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+/** The Google status name of a gateway error; other 4xx are INVALID_ARGUMENT, other 5xx INTERNAL. */
+export function geminiStatus(error: GatewayError): string {
+  return STATUS_BY_HTTP[error.status] ?? (error.status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+}
+
+/**
+ * A gateway error in Google's shape: `{error: {code, message, status, details}}`. `code` is the HTTP
+ * status, `status` Google's name for it; `details` holds one `google.rpc.ErrorInfo` whose `reason` is the
+ * contract's error code (or its type when the code is null) and whose `metadata` has the type and param.
+ */
+export function geminiErrorBody(error: GatewayError): JsonObject {
+  const metadata: Record<string, string> = { type: error.type };
+  if (error.param !== null) metadata.param = error.param;
+  if (error.provider !== undefined) metadata.provider = error.provider;
+  return {
+    error: {
+      code: error.status,
+      message: error.message,
+      status: geminiStatus(error),
+      details: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: error.code ?? error.type.toUpperCase(),
+          domain: 'model-gateway',
+          metadata,
+        },
+      ],
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { isRecord, type JsonObject } from '../../json/json.js';
+import { geminiRequestToChat } from './gemini-request-to-chat.js';
+import { parseGenerateContentRequest } from './parse-gemini-request.js';
+
+/** A request as @google/genai 2.32.0 sent it (recorded): history with a tool round trip, every config. */
+function recorded(): JsonObject {
+  const url = new URL('./__fixtures__/genai-generate-content-request.json', import.meta.url);
+  const fixture: unknown = JSON.parse(readFileSync(url, 'utf8'));
+  if (!isRecord(fixture) || !isRecord(fixture.body)) throw new Error('bad fixture');
+  return fixture.body;
+}
+
+const translate = (body: unknown) =>
+  geminiRequestToChat(parseGenerateContentRequest(body), 'acme/chat-large');
+const user = (text: string) => ({ role: 'user', parts: [{ text }] });
+
+describe('geminiRequestToChat', () => {
+  it('translates a recorded @google/genai request into the canonical chat request', () => {
+    const { body, warnings, includeThoughts } = translate(recorded());
+    expect(body).toStrictEqual({
+      model: 'acme/chat-large',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is the weather in Paris?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+              extra_content: { google: { thought_signature: 'sig-gemini' } },
+            },
+          ],
+          thinking_blocks: [{ type: 'thinking', thinking: 'Let me look.', signature: 'sig-claude' }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"temperature_c":18}' },
+      ],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Weather',
+            parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          },
+        },
+      ],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      temperature: 0.3,
+      top_p: 0.9,
+      top_k: 40,
+      max_tokens: 256,
+      seed: 7,
+      stop: ['END'],
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'response',
+          schema: {
+            type: 'object',
+            properties: { city: { type: ['string', 'null'] } },
+            required: ['city'],
+          },
+        },
+      },
+      reasoning_effort: 'medium',
+    });
+    expect(includeThoughts).toBe(true);
+    expect(warnings).toEqual([
+      expect.stringContaining('safetySettings'),
+      expect.stringContaining('tools.googleSearch'),
+    ]);
+  });
+
+  it('pairs function responses with unanswered calls by name, in order, when the client kept no id', () => {
+    const call = (city: string) => ({ functionCall: { name: 'get_weather', args: { city } } });
+    const answer = (t: number) => ({ functionResponse: { name: 'get_weather', response: { t } } });
+    const { body } = translate({
+      contents: [
+        user('Paris and Rome?'),
+        { role: 'model', parts: [call('Paris'), call('Rome')] },
+        { role: 'user', parts: [answer(18), answer(24), { text: 'Thanks' }] },
+      ],
+    });
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    const ids = (
+      isRecord(messages[1]) && Array.isArray(messages[1].tool_calls) ? messages[1].tool_calls : []
+    ).map((c) => (isRecord(c) ? c.id : undefined));
+    expect(ids).toEqual([expect.stringMatching(/^call_/), expect.stringMatching(/^call_/)]);
+    expect(messages.slice(2)).toEqual([
+      { role: 'tool', tool_call_id: ids[0], content: '{"t":18}' },
+      { role: 'tool', tool_call_id: ids[1], content: '{"t":24}' },
+      { role: 'user', content: 'Thanks' },
+    ]);
+  });
+
+  it('rejects a function response that answers no call, naming the part', () => {
+    const request = {
+      contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }],
+    };
+    expect(() => translate(request)).toThrow(GatewayError);
+    expect(() => translate(request)).toThrow(/contents\.0\.parts\.0\.functionResponse/);
+  });
+
+  it('maps thinking budgets and levels to reasoning_effort', () => {
+    const effort = (thinkingConfig: JsonObject) =>
+      translate({ contents: [user('Hi')], generationConfig: { thinkingConfig } }).body.reasoning_effort;
+    expect(effort({ thinkingBudget: 0 })).toBe('none');
+    expect(effort({ thinkingBudget: -1 })).toBeUndefined();
+    expect(effort({ thinkingBudget: 1500 })).toBe('low');
+    expect(effort({ thinkingBudget: 30000 })).toBe('high');
+    expect(effort({ thinkingLevel: 'HIGH' })).toBe('high');
+  });
+
+  it('asks for JSON without a schema as json_object, and warns on what chat cannot take', () => {
+    const { body, warnings } = translate({
+      contents: [user('Hi')],
+      generationConfig: { responseMimeType: 'application/json', responseModalities: ['TEXT'] },
+      cachedContent: 'cachedContents/abc',
+    });
+    expect(body.response_format).toEqual({ type: 'json_object' });
+    expect(warnings).toEqual([
+      expect.stringContaining('cachedContent'),
+      'generationConfig.responseModalities is not supported on this route; ignored',
+    ]);
+  });
+
+  it('passes the gateway object and unknown members through, and 400s contents with nothing to send', () => {
+    const { body } = translate({ contents: [user('Hi')], gateway: { zdr: true }, extra: 1 });
+    expect(body).toMatchObject({ gateway: { zdr: true }, extra: 1 });
+    const empty = { contents: [{ role: 'model', parts: [{ text: 'x', thought: true }] }] };
+    expect(() => translate(empty)).toThrow(/contents: hold no part/);
+    expect(() => translate({ contents: [] })).toThrow(/contents: must hold at least one content/);
+  });
+});
