@@ -67,6 +67,8 @@ export class RedisLimiter implements Limiter {
   private readonly leaseMs: number;
   /** Seed reads until their seeding script ran (never reused after: a month found missing later is read afresh). */
   private readonly seeding = new Map<string, Promise<string>>();
+  /** How many times this instance seeded each month: a caller that found it missing before may just retry. */
+  private readonly seeded = new Map<string, number>();
   /** Reservations of this instance not settled yet, by month hash: their leases are renewed. */
   private readonly open = new Map<string, OpenMonth>();
   private readonly renewTimer: NodeJS.Timeout;
@@ -263,16 +265,23 @@ export class RedisLimiter implements Limiter {
   ): Promise<string[]> {
     const run = (seed: string) =>
       this.connection.run((redis) => runScript(redis, script, keys, [seed, newEpoch(), ...args]));
+    const monthKey = keys[0] ?? '';
+    const seededBefore = this.seeded.get(monthKey) ?? 0;
     return run('').then(async (reply) => {
       const first = replyStrings(reply);
       if (first[0] !== 'seed') return first;
-      const monthKey = keys[0] ?? '';
+      // This instance seeded the month since this call began: it is there now, no read needed.
+      if ((this.seeded.get(monthKey) ?? 0) > seededBefore)
+        return this.withSeed(orgId, month, keys, args, script);
       const seed = this.seedOf(orgId, month, monthKey);
       try {
         return replyStrings(await run(await seed));
       } finally {
         // Kept until seeded: callers of this instance that found the month missing meanwhile share the read.
-        if (this.seeding.get(monthKey) === seed) this.seeding.delete(monthKey);
+        if (this.seeding.get(monthKey) === seed) {
+          this.seeding.delete(monthKey);
+          this.seeded.set(monthKey, (this.seeded.get(monthKey) ?? 0) + 1);
+        }
       }
     });
   }
