@@ -4,6 +4,7 @@ import { startupFailureLine } from './app/startup-checks.js';
 import { readCommand, readEnv } from './config/env.js';
 import { loadConfig } from './config/load-config.js';
 import { isRecord } from './json/json.js';
+import { createLogger } from './observability/logger.js';
 
 const USAGE = `Usage: node dist/main.js [--config PATH] | --help | --version
 
@@ -47,6 +48,9 @@ async function main(): Promise<void> {
     port: env.port,
     host: env.host,
     vars: env.vars,
+    logger: createLogger({ ...env.logging, terminal: process.stdout.isTTY === true }),
+    otel: env.otel,
+    version: version(),
   });
   if (gateway.firstKey) {
     console.log('No organization existed, so one was created ("default") with this API key.');

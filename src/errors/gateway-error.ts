@@ -30,6 +30,10 @@ export type ErrorType =
   | 'service_unavailable'
   | 'request_cancelled';
 
+/** Why a limit refused a request (the `kind` of `gateway_limit_refusals_total`). */
+export const LIMIT_REFUSALS = ['rate', 'org_cap', 'key_cap', 'forbidden'] as const;
+export type LimitRefusal = (typeof LIMIT_REFUSALS)[number];
+
 export interface GatewayErrorInit {
   status: number;
   code: ErrorCode | null;
@@ -53,6 +57,8 @@ export interface GatewayErrorInit {
   attempts?: readonly AttemptRecord[];
   /** Response headers that belong to this error (for example `retry-after`). */
   headers?: Record<string, string>;
+  /** Set when a limit refused the request (FORBIDDEN errors are `forbidden` without saying so). */
+  refusal?: LimitRefusal;
   cause?: unknown;
 }
 
@@ -81,6 +87,7 @@ export class GatewayError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly attempts: readonly AttemptRecord[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly refusal: LimitRefusal | undefined;
 
   constructor(message: string, init: GatewayErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -97,6 +104,7 @@ export class GatewayError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.attempts = init.attempts;
     this.headers = init.headers;
+    this.refusal = init.refusal ?? (init.code === 'FORBIDDEN' ? 'forbidden' : undefined);
   }
 
   /** The contract's error body: `{error: {message, code, type, param}}` and the upstream facts that are set. */

@@ -12,7 +12,7 @@ import type { RequestContext } from '../http/request-context.js';
 import { sendError, sendJson } from '../http/respond.js';
 import { SseWriter } from '../http/sse-writer.js';
 import { type JsonObject, stringMember } from '../json/json.js';
-import { countRequestTokens, loadTokenCounter } from '../optimizations/count-tokens.js';
+import { operationName, promptForSpan } from '../observability/request-outcome.js';
 import { runOptimizations } from '../optimizations/run-optimizations.js';
 import { addSkills } from '../preparation/add-skills.js';
 import { chooseModel } from '../preparation/choose-model.js';
@@ -25,6 +25,7 @@ import { plannerUsage, runPlanner } from '../preparation/run-planner.js';
 import { redactRequest } from '../privacy/redact-request.js';
 import { planProviders } from '../provider-routing/plan-providers.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
+import { cutShortUsage } from './cut-short-usage.js';
 import type {
   AnswerMeta,
   Endpoint,
@@ -44,8 +45,11 @@ import { warningsHeader } from './warnings.js';
 /** Planning triggers above this complexity when a pair is named without `planningTriggerScore`. */
 export const DEFAULT_PLANNING_TRIGGER = 0.5;
 
-/** The step results gathered so far: the record is built from them whatever happened. */
-type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'>;
+/**
+ * The step results gathered so far: the record is built from them whatever happened. `sent` is the body sent
+ * upstream (for a span's content, when the operator opts in).
+ */
+type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & { sent?: JsonObject };
 
 /** An open event stream: its writer and the endpoint's framer. */
 interface Live<Part> {
@@ -71,7 +75,8 @@ export async function runRequest<R extends ParsedRequest, Part>(
   principal: Principal,
   endpoint: Endpoint<R, Part>,
 ): Promise<void> {
-  const run = beginRun(ctx, deps, principal);
+  const operation = operationName(endpoint.kind);
+  const run = beginRun(ctx, deps, principal, operation);
   Object.assign(ctx.headers, endpoint.headers?.(run));
   const facts: Facts = { streamed: false, model: '', routingCostNano: 0, zdr: false };
   deps.records.begin(journalStub(run));
@@ -82,6 +87,8 @@ export async function runRequest<R extends ParsedRequest, Part>(
     if (recorded) return;
     recorded = true;
     const built = buildRecord({ ...facts, run, endedAt: deps.now(), httpStatus, error });
+    // The observer (access line, metrics, the span's end) reads this when the request is over.
+    ctx.outcome = { record: built, error, operation, span: run.span, content: promptForSpan(deps, facts) };
     await deps.records
       .finish(built)
       .catch((e: unknown) => deps.log(`journaling ${run.genId} failed: ${String(e)}`));
@@ -94,6 +101,8 @@ export async function runRequest<R extends ParsedRequest, Part>(
       deps.log(`request ${ctx.requestId} failed: ${describe(thrown)}`);
     await record(failure.status, failure);
     answerError(run, endpoint, live.stream, failure);
+  } finally {
+    if (live.stream) deps.metrics?.streamClosed();
   }
   await settleSpend(run, totalCostNano(facts.execution, facts.planner));
 }
@@ -133,15 +142,17 @@ async function serve<R extends ParsedRequest, Part>(
     const sse = new SseWriter(ctx.res, ctx.headers, deps.config.server.keepAliveIntervalMs);
     scope = { run, request, model: () => facts.model, sent: () => sent };
     live.stream = { sse, framer: codec.framer(scope) };
+    deps.metrics?.streamOpened();
   }
   // Prepare.
-  const prepared = await prepare(run, endpoint, request, facts);
+  const prepared = await run.span.step('prepare', () => prepare(run, endpoint, request, facts));
   deps.records.progress(run.genId, { model: facts.model, streamed: request.stream });
   if (prepared.kind === 'image') {
     return serveImage(run, endpoint, prepared, request, facts, live.stream, beforeLastByte);
   }
   const { model, plan, body } = prepared;
   sent = body;
+  facts.sent = body;
   const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: model.max_tokens });
   const completions = typeof body.n === 'number' ? body.n : undefined;
   // Execute, then answer or stream; account.
@@ -228,11 +239,9 @@ async function prepare<R extends ParsedRequest>(
       facts.planner = { status: 'none', score };
       if (score > (settings.planningTriggerScore ?? DEFAULT_PLANNING_TRIGGER)) {
         const messages = kind === 'chat' ? body.messages : responsesRequestToChat(body).body.messages;
-        const planned = await runPlanner(
-          run,
-          spec.planner,
-          Array.isArray(messages) ? messages : [],
-          settings,
+        const plannerModel = spec.planner;
+        const planned = await run.span.step('planner', () =>
+          runPlanner(run, plannerModel, Array.isArray(messages) ? messages : [], settings),
         );
         facts.planner = { status: planned.plan ? 'used' : 'failed', score, execution: planned.execution };
         if (planned.plan) body = withPlan(body, kind, planned.plan);
@@ -298,32 +307,6 @@ async function streamAnswer<Part>(
   } finally {
     facts.firstTokenAt = progress.firstTokenAt;
   }
-}
-
-/**
- * What a provider bills for a stream cut short (the client went away, the upstream or the gateway failed):
- * the usage it reported if it came, else the prompt and the text streamed so far, counted with the
- * tokenizer. Never nothing: the provider generated those tokens.
- */
-async function cutShortUsage(
-  run: Run,
-  framer: StreamFramer<unknown>,
-  sent: JsonObject,
-  kind: RequestKind,
-): Promise<Usage> {
-  const partial = framer.partial();
-  if (partial.usage) return partial.usage;
-  const count = await loadTokenCounter();
-  const usage = {
-    ...emptyUsage(),
-    inputTokens: countRequestTokens(sent, kind, count),
-    outputTokens: count(partial.text),
-  };
-  run.warnings.push(
-    `the stream was cut short before the provider reported usage; billed ${usage.inputTokens} prompt and ` +
-      `${usage.outputTokens} streamed tokens as counted by the gateway`,
-  );
-  return usage;
 }
 
 /** The image fallback: the image model's call through the same execution step, answered in the endpoint's shape. */
