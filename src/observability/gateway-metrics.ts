@@ -1,7 +1,8 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { LIMIT_REFUSALS, type LimitRefusal } from '../errors/gateway-error.js';
 import type { DependencyStatus } from '../health/readiness.js';
 import type { GenerationRecord } from '../records/generation-record.js';
+import { CounterFamily, HistogramFamily } from './metric-families.js';
 
 /** Figures the metrics read when scraped, from the parts that keep them. */
 export interface MetricsSources {
@@ -47,68 +48,17 @@ const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`;
 export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly org: boolean;
-  private readonly requests: Counter;
-  private readonly duration: Histogram;
-  private readonly ttft: Histogram;
-  private readonly attempts: Counter;
-  private readonly upstreamDuration: Histogram;
-  private readonly tokens: Counter;
-  private readonly cost: Counter;
+  /** The metrics updated on every request. */
+  private readonly f: ReturnType<typeof requestFamilies>;
+  private readonly families: readonly { render(): string }[];
   private readonly activeStreams: Gauge;
   private readonly refusals: Counter;
-  private readonly genAiTokens: Histogram;
-  private readonly genAiTtft: Histogram;
-  private readonly genAiDuration: Histogram;
 
   constructor(options: { organizationLabel: boolean; sources: MetricsSources; defaultMetrics?: boolean }) {
     this.org = options.organizationLabel;
+    this.f = requestFamilies(this.org ? ['organization'] : []);
+    this.families = Object.values(this.f);
     const registers = [this.registry];
-    const orgLabel = this.org ? ['organization'] : [];
-    this.requests = new Counter({
-      name: 'gateway_requests_total',
-      help: 'HTTP requests answered, by route, model, provider and status class.',
-      labelNames: ['endpoint', 'model', 'provider', 'status_class', ...orgLabel],
-      registers,
-    });
-    this.duration = new Histogram({
-      name: 'gateway_request_duration_seconds',
-      help: 'Time from receiving a request to its answer ending.',
-      labelNames: ['endpoint', 'model'],
-      buckets: SECONDS,
-      registers,
-    });
-    this.ttft = new Histogram({
-      name: 'gateway_time_to_first_token_seconds',
-      help: 'Time from receiving a request to the first token of its answer.',
-      labelNames: ['endpoint', 'model'],
-      buckets: SECONDS,
-      registers,
-    });
-    this.attempts = new Counter({
-      name: 'gateway_upstream_attempts_total',
-      help: 'Upstream attempts (executor and planner), by provider and outcome.',
-      labelNames: ['provider', 'outcome'],
-      registers,
-    });
-    this.upstreamDuration = new Histogram({
-      name: 'gateway_upstream_duration_seconds',
-      help: 'Duration of an upstream attempt until the provider answered (or failed).',
-      labelNames: ['provider'],
-      buckets: SECONDS,
-      registers,
-    });
-    this.tokens = new Counter({
-      name: 'gateway_tokens_total',
-      help: 'Tokens of served requests, by model and direction (input, output, cached, reasoning).',
-      labelNames: ['model', 'direction', ...orgLabel],
-      registers,
-    });
-    this.cost = new Counter({
-      name: 'gateway_cost_nano_usd_total',
-      help: 'Cost of requests (executor plus planner) in nano-USD, by model.',
-      labelNames: ['model', ...orgLabel],
-      registers,
-    });
     this.activeStreams = new Gauge({
       name: 'gateway_active_streams',
       help: 'Event streams open to clients right now.',
@@ -121,28 +71,6 @@ export class GatewayMetrics {
       registers,
     });
     for (const kind of LIMIT_REFUSALS) this.refusals.inc({ kind }, 0);
-    const genAi = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model'];
-    this.genAiTokens = new Histogram({
-      name: 'gen_ai_client_token_usage',
-      help: 'GenAI semantic conventions: tokens used per request (gen_ai.client.token.usage).',
-      labelNames: [...genAi, 'gen_ai_token_type'],
-      buckets: GENAI_TOKENS,
-      registers,
-    });
-    this.genAiTtft = new Histogram({
-      name: 'gen_ai_server_time_to_first_token_seconds',
-      help: 'GenAI semantic conventions: time to the first token (gen_ai.server.time_to_first_token).',
-      labelNames: genAi,
-      buckets: GENAI_TTFT,
-      registers,
-    });
-    this.genAiDuration = new Histogram({
-      name: 'gen_ai_client_operation_duration_seconds',
-      help: 'GenAI semantic conventions: duration of each call to a provider (gen_ai.client.operation.duration).',
-      labelNames: [...genAi, 'error_type'],
-      buckets: GENAI_DURATION,
-      registers,
-    });
     this.sourceMetrics(options.sources);
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
@@ -152,34 +80,24 @@ export class GatewayMetrics {
     const { record, endpoint } = observed;
     const model = record?.model ?? '';
     const provider = record?.provider ?? '';
-    const org: Record<string, string> = this.org ? { organization: observed.organization ?? '' } : {};
-    this.requests.inc({ endpoint, model, provider, status_class: statusClass(observed.httpStatus), ...org });
-    this.duration.observe({ endpoint, model }, observed.durationSeconds);
+    const org = this.org ? [observed.organization ?? ''] : [];
+    this.f.requests.inc([endpoint, model, provider, statusClass(observed.httpStatus), ...org]);
+    const byRoute = [endpoint, model];
+    this.f.duration.observe(byRoute, observed.durationSeconds);
     if (!record) return;
     const operation = observed.operation ?? '';
-    const genAi = {
-      gen_ai_operation_name: operation,
-      gen_ai_provider_name: provider,
-      gen_ai_request_model: model,
-    };
     if (record.durationMsToFirstToken > 0) {
-      this.ttft.observe({ endpoint, model }, record.durationMsToFirstToken / 1000);
-      this.genAiTtft.observe(genAi, record.durationMsToFirstToken / 1000);
+      this.f.ttft.observe(byRoute, record.durationMsToFirstToken / 1000);
+      this.f.genAiTtft.observe([operation, provider, model], record.durationMsToFirstToken / 1000);
     }
-    this.countTokens(record, org, genAi);
-    if (record.costNanoUsd > 0) this.cost.inc({ model, ...org }, record.costNanoUsd);
+    this.countTokens(record, org, operation);
+    if (record.costNanoUsd > 0) this.f.cost.inc([model, ...org], record.costNanoUsd);
     for (const attempt of record.attempts) {
-      this.attempts.inc({ provider: attempt.provider, outcome: attempt.outcome });
-      this.upstreamDuration.observe({ provider: attempt.provider }, attempt.durationMs / 1000);
-      this.genAiDuration.observe(
-        {
-          gen_ai_operation_name: operation,
-          gen_ai_provider_name: attempt.provider,
-          gen_ai_request_model: model,
-          error_type: attempt.outcome === 'success' ? '' : (attempt.status?.toString() ?? attempt.outcome),
-        },
-        attempt.durationMs / 1000,
-      );
+      const seconds = attempt.durationMs / 1000;
+      this.f.attempts.inc([attempt.provider, attempt.outcome]);
+      this.f.upstreamDuration.observe([attempt.provider], seconds);
+      const errorType = attempt.outcome === 'success' ? '' : (attempt.status?.toString() ?? attempt.outcome);
+      this.f.genAiDuration.observe([operation, attempt.provider, model, errorType], seconds);
     }
   }
 
@@ -195,20 +113,17 @@ export class GatewayMetrics {
     this.refusals.inc({ kind });
   }
 
-  /** The Prometheus text exposition. */
-  render(): Promise<string> {
-    return this.registry.metrics();
+  /** The Prometheus text exposition: the request metrics, then prom-client's (gauges, Node defaults). */
+  async render(): Promise<string> {
+    const own = this.families.map((family) => family.render()).join('\n');
+    return `${own}\n${await this.registry.metrics()}`;
   }
 
   get contentType(): string {
     return this.registry.contentType;
   }
 
-  private countTokens(
-    record: GenerationRecord,
-    org: Record<string, string>,
-    genAi: Record<string, string>,
-  ): void {
+  private countTokens(record: GenerationRecord, org: readonly string[], operation: string): void {
     const model = record.model;
     const counts: [string, number][] = [
       ['input', record.inputTokens],
@@ -217,11 +132,11 @@ export class GatewayMetrics {
       ['reasoning', record.reasoningTokens],
     ];
     for (const [direction, count] of counts) {
-      if (count > 0) this.tokens.inc({ model, direction, ...org }, count);
+      if (count > 0) this.f.tokens.inc([model, direction, ...org], count);
     }
     if (record.status !== 'success') return;
-    this.genAiTokens.observe({ ...genAi, gen_ai_token_type: 'input' }, record.inputTokens);
-    this.genAiTokens.observe({ ...genAi, gen_ai_token_type: 'output' }, record.outputTokens);
+    this.f.genAiTokens.observe([operation, record.provider, model, 'input'], record.inputTokens);
+    this.f.genAiTokens.observe([operation, record.provider, model, 'output'], record.outputTokens);
   }
 
   /** Gauges and counters read from their sources at each scrape. */
@@ -264,4 +179,71 @@ export class GatewayMetrics {
       },
     });
   }
+}
+
+/** The request metrics (see the README's table), with the organization label when asked for. */
+function requestFamilies(org: readonly string[]) {
+  const requests = new CounterFamily(
+    'gateway_requests_total',
+    'HTTP requests answered, by route, model, provider and status class.',
+    ['endpoint', 'model', 'provider', 'status_class', ...org],
+  );
+  const duration = new HistogramFamily(
+    'gateway_request_duration_seconds',
+    'Time from receiving a request to its answer ending.',
+    ['endpoint', 'model'],
+    SECONDS,
+  );
+  const ttft = new HistogramFamily(
+    'gateway_time_to_first_token_seconds',
+    'Time from receiving a request to the first token of its answer.',
+    ['endpoint', 'model'],
+    SECONDS,
+  );
+  const attempts = new CounterFamily(
+    'gateway_upstream_attempts_total',
+    'Upstream attempts (executor and planner), by provider and outcome.',
+    ['provider', 'outcome'],
+  );
+  const upstreamDuration = new HistogramFamily(
+    'gateway_upstream_duration_seconds',
+    'Duration of an upstream attempt until the provider answered (or failed).',
+    ['provider'],
+    SECONDS,
+  );
+  const tokens = new CounterFamily(
+    'gateway_tokens_total',
+    'Tokens of served requests, by model and direction (input, output, cached, reasoning).',
+    ['model', 'direction', ...org],
+  );
+  const cost = new CounterFamily(
+    'gateway_cost_nano_usd_total',
+    'Cost of requests (executor plus planner) in nano-USD, by model.',
+    ['model', ...org],
+  );
+  return { requests, duration, ttft, attempts, upstreamDuration, tokens, cost, ...genAiFamilies() };
+}
+
+/** The same quantities under the OpenTelemetry GenAI semantic conventions' names and attributes. */
+function genAiFamilies() {
+  const genAi = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model'];
+  const genAiTokens = new HistogramFamily(
+    'gen_ai_client_token_usage',
+    'GenAI semantic conventions: tokens used per request (gen_ai.client.token.usage).',
+    [...genAi, 'gen_ai_token_type'],
+    GENAI_TOKENS,
+  );
+  const genAiTtft = new HistogramFamily(
+    'gen_ai_server_time_to_first_token_seconds',
+    'GenAI semantic conventions: time to the first token (gen_ai.server.time_to_first_token).',
+    genAi,
+    GENAI_TTFT,
+  );
+  const genAiDuration = new HistogramFamily(
+    'gen_ai_client_operation_duration_seconds',
+    'GenAI semantic conventions: duration of each call to a provider (gen_ai.client.operation.duration).',
+    [...genAi, 'error_type'],
+    GENAI_DURATION,
+  );
+  return { genAiTokens, genAiTtft, genAiDuration };
 }
