@@ -36,6 +36,16 @@ async function warmUp(targets, load, { seconds, kinds, log }) {
   await load.run(jobs);
 }
 
+/** What the OTLP sink of the traced gateway received (proof that spans were exported), or undefined. */
+async function readSink(sink) {
+  if (!sink) return undefined;
+  try {
+    return await (await fetch(sink.origin)).json();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs the benchmark; returns the results object (also written to `outDir`). */
 export async function runBenchmark({ names, pin, settings, mode, outDir, cpuProf, log }) {
   const started = Date.now();
@@ -63,6 +73,7 @@ export async function runBenchmark({ names, pin, settings, mode, outDir, cpuProf
     return before === null || after === null ? null : ((after - before) * 1000) / IDLE_CPU_WINDOW_MS;
   };
   const portkey = targets.find((t) => t.name === 'portkey');
+  const otlpSink = await readSink(targets.find((t) => t.otlpSink)?.otlpSink);
   const results = deriveAdded({
     meta: {
       date: new Date(started).toISOString(),
@@ -76,6 +87,7 @@ export async function runBenchmark({ names, pin, settings, mode, outDir, cpuProf
       seconds: Math.round((Date.now() - started) / 1000),
       warmSeconds: settings.warmSeconds,
       portkeyVersions: portkey?.versions,
+      otlpSink,
     },
     settings,
     targets: [

@@ -45,8 +45,29 @@ organizations:
 `;
 }
 
+/**
+ * The observability variants measured side by side (README "Observability", overhead): `default` is the gateway
+ * as shipped (metrics on, no trace export), `bare` turns metrics off, `traced` exports every span (sample ratio
+ * 1.0) over OTLP/HTTP to `otlpOrigin`. All three write their access log lines.
+ */
+export const VARIANTS = {
+  default: { config: '', env: () => ({}) },
+  bare: { config: 'metrics: { enabled: false }\n', env: () => ({}) },
+  traced: {
+    config: '',
+    env: (otlpOrigin) => ({
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlpOrigin,
+      OTEL_TRACES_SAMPLER: 'traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '1.0',
+    }),
+  },
+};
+
 /** Starts the gateway pinned to `cpu`; rejects with the reason when it is not built or does not come up. */
-export async function startGateway(group, { upstream, cpu, gatewayNodeArgs = [] }) {
+export async function startGateway(
+  group,
+  { upstream, cpu, gatewayNodeArgs = [], variant = 'default', otlpOrigin },
+) {
   const entry = join(REPO_ROOT, 'dist', 'main.js');
   if (!existsSync(entry))
     throw new Error('dist/main.js not found (run `npm run build`, or use `npm run bench`)');
@@ -54,7 +75,7 @@ export async function startGateway(group, { upstream, cpu, gatewayNodeArgs = [] 
   // Registered after the process group's handler, so the gateway is dead when its files go.
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   const configPath = join(dir, 'gateway.yaml');
-  await writeFile(configPath, gatewayConfigYaml(upstream.port));
+  await writeFile(configPath, gatewayConfigYaml(upstream.port) + VARIANTS[variant].config);
   const port = await freePort();
   const env = {
     ...process.env,
@@ -62,6 +83,8 @@ export async function startGateway(group, { upstream, cpu, gatewayNodeArgs = [] 
     HOST: '127.0.0.1',
     GATEWAY_CONFIG: configPath,
     DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+    LOG_LEVEL: 'info',
+    ...VARIANTS[variant].env(otlpOrigin),
   };
   const origin = `http://127.0.0.1:${port}`;
   const handle = await group.startServer({

@@ -150,6 +150,44 @@ function cpuSection(targets, settings) {
   ].join('\n');
 }
 
+const percentMore = (a, b) =>
+  a === null || a === undefined || !b || !Number.isFinite(a) ? dash : `${(((a - b) / b) * 100).toFixed(1)}%`;
+
+/**
+ * What metrics and tracing cost: CPU per request of the gateway with metrics off, as shipped (metrics on), and
+ * exporting every span; the overheads are ratios within this run (metrics: default ÷ bare, tracing: traced ÷
+ * default).
+ */
+function observabilitySection(targets, settings, meta) {
+  const byName = Object.fromEntries(targets.map((t) => [t.name, t]));
+  const bare = byName['gateway-bare'];
+  const shipped = byName.gateway;
+  const traced = byName['gateway-traced'];
+  if (!bare || !shipped || !traced) return '';
+  const top = Math.max(...settings.concurrencies);
+  const cpuOf = (t, kind, phase) =>
+    phase === 'c1' ? t.latency?.[kind]?.cpuMsPerRequest : cpuAt(t, kind, top);
+  const rows = ['chat', 'stream', 'embed'].flatMap((kind) =>
+    ['c1', `c${top}`].map((phase) => {
+      const [b, d, t] = [bare, shipped, traced].map((target) => cpuOf(target, kind, phase) ?? null);
+      return [`${kind} ${phase}`, ms(b), ms(d), ms(t), percentMore(d, b), percentMore(t, d)];
+    }),
+  );
+  const sink = meta.otlpSink
+    ? ` The OTLP sink received ${meta.otlpSink.exports} exports (${meta.otlpSink.bytes} bytes).`
+    : '';
+  return [
+    '## Observability overhead (CPU ms per request of the gateway process; metrics = on ÷ off, tracing = ratio 1.0 ÷ off)',
+    '',
+    table(
+      ['kind', 'metrics off', 'metrics on (default)', '+ traces exported', 'metrics cost', 'tracing cost'],
+      rows,
+    ),
+    '',
+    `All three write their access log.${sink}`,
+  ].join('\n');
+}
+
 function memorySection(targets) {
   const rows = targets.map((t) => [
     t.title,
@@ -248,6 +286,7 @@ export function renderMarkdown(results) {
     streamingSection(targets, s),
     throughputSection(targets, s),
     cpuSection(targets, s),
+    observabilitySection(targets, s, results.meta),
     memorySection(targets),
     ratioSection(targets, s),
     notesSection(results),

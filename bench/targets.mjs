@@ -4,14 +4,26 @@ import { fileURLToPath } from 'node:url';
 import { startGateway } from './gateway.mjs';
 import { startPortkey } from './portkey.mjs';
 
-export const TARGET_NAMES = ['direct', 'node', 'undici', 'gateway', 'portkey'];
+export const TARGET_NAMES = [
+  'direct',
+  'node',
+  'undici',
+  'gateway',
+  'gateway-bare',
+  'gateway-traced',
+  'portkey',
+];
 export const TARGET_TITLES = {
   direct: 'direct (fake upstream)',
   node: 'node:http pass-through',
   undici: 'undici pass-through',
   gateway: 'our gateway (all features on)',
+  'gateway-bare': 'our gateway, metrics off',
+  'gateway-traced': 'our gateway, traces exported (ratio 1.0)',
   portkey: 'Portkey 1.15.2',
 };
+/** The OTLP sink of `gateway-traced` runs beside the load generator, not on the servers' CPU. */
+const SINK_CPU = 1;
 const UPSTREAM_MODELS = { chatModel: 'bench-chat', embedModel: 'bench-embed' };
 const UPSTREAM_HEADERS = { 'content-type': 'application/json', authorization: 'Bearer sk-upstream' };
 
@@ -54,6 +66,17 @@ const STARTERS = {
   undici: (group, options) =>
     startPassthrough(group, { ...options, name: 'undici', file: 'passthrough-undici.mjs' }),
   gateway: (group, options) => startGateway(group, options),
+  'gateway-bare': (group, options) => startGateway(group, { ...options, variant: 'bare' }),
+  'gateway-traced': async (group, options) => {
+    const { handle, info } = await group.startHelper({
+      name: 'otlp sink',
+      script: script('otlp-sink.mjs'),
+      cpu: SINK_CPU,
+    });
+    const otlpOrigin = `http://127.0.0.1:${info.port}`;
+    const started = await startGateway(group, { ...options, variant: 'traced', otlpOrigin });
+    return { ...started, otlpSink: { origin: otlpOrigin, handle } };
+  },
   portkey: (group, options) => startPortkey(group, options),
 };
 

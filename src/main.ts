@@ -4,6 +4,7 @@ import { startupFailureLine } from './app/startup-checks.js';
 import { readCommand, readEnv } from './config/env.js';
 import { loadConfig } from './config/load-config.js';
 import { isRecord } from './json/json.js';
+import { createLogger } from './observability/logger.js';
 
 const USAGE = `Usage: node dist/main.js [--config PATH] | --help | --version
 
@@ -20,7 +21,8 @@ Environment:
   REDIS_URL                  optional: limits shared by several instances
   GATEWAY_KEY_SECRET         secret API keys are hashed with (else GATEWAY_KEY_SECRET_FILE, or a file
                              key-secret created beside the SQLite database)
-  GATEWAY_ADMIN_TOKEN, LOG_LEVEL, provider keys (OPENAI_API_KEY, ...): see README.md`;
+  GATEWAY_ADMIN_TOKEN, LOG_LEVEL, LOG_FORMAT, OTEL_EXPORTER_OTLP_ENDPOINT (and the standard OTEL_*
+  variables), provider keys (OPENAI_API_KEY, ...): see README.md`;
 
 /** The version in package.json (one directory above both src/ and dist/). */
 function version(): string {
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
   if (command === 'version') return void console.log(`model-gateway ${version()}`);
   const env = readEnv();
   const config = loadConfig(env.configPath, env.vars);
+  const logger = createLogger({ ...env.logging, terminal: process.stdout.isTTY === true });
   const gateway = await startGateway({
     config,
     databaseUrl: env.databaseUrl,
@@ -47,20 +50,23 @@ async function main(): Promise<void> {
     port: env.port,
     host: env.host,
     vars: env.vars,
+    logger,
+    otel: env.otel,
+    version: version(),
   });
   if (gateway.firstKey) {
     console.log('No organization existed, so one was created ("default") with this API key.');
     console.log('It is shown once and never again; store it now:');
     console.log(`  ${gateway.firstKey}`);
   }
-  console.log(
+  logger.info(
     `gateway listening on ${gateway.url}/v1 (${gateway.deps.catalog.list().length} models available)`,
   );
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: finishing in-flight requests`);
+    logger.info(`${signal} received: finishing in-flight requests`);
     gateway.stop().then(
       ({ pendingRecords, journalDir }) => {
         if (pendingRecords === 0) process.exit(0);

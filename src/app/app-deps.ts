@@ -4,6 +4,9 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { ReadinessCheck } from '../health/readiness.js';
 import type { Limiter } from '../limits/limiter.js';
+import type { GatewayMetrics } from '../observability/gateway-metrics.js';
+import type { Logger } from '../observability/logger.js';
+import type { Tracing } from '../observability/tracing.js';
 import type { LazyTokenCounter } from '../optimizations/count-tokens.js';
 import type { HealthTracker } from '../provider-routing/health-tracker.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
@@ -40,7 +43,14 @@ export interface AppDeps {
   readinessChecks: readonly ReadinessCheck[];
   /** Monotonic milliseconds. */
   now: () => number;
+  /** One line for the operator (outages, failures): a `warn` entry of `logger`. */
   log: (message: string) => void;
   /** The tokenizer, loaded on first use (billing streams cut short). */
   tokenCounter: LazyTokenCounter;
+  /** Structured logs (pino JSON lines): the access line of every request, and `log`'s lines. */
+  logger: Logger;
+  /** Prometheus metrics (`GET /metrics`); absent when `metrics.enabled` is false. */
+  metrics: GatewayMetrics | undefined;
+  /** OpenTelemetry spans; `noTracing` unless an OTLP endpoint is configured. */
+  tracing: Tracing;
 }

@@ -19,6 +19,8 @@ import type { RequestContext } from '../http/request-context.js';
 import { sendError } from '../http/respond.js';
 import { createRouter } from '../http/router.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
+import { observeRequest } from '../observability/observe-request.js';
+import { serveMetrics } from '../observability/serve-metrics.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
 import { runRequest } from '../pipeline/run-request.js';
 import { httpTransport } from '../pipeline/transport.js';
@@ -55,7 +57,7 @@ const geminiRoutes = ['/v1beta', '/v1'].flatMap((version) =>
   })),
 );
 
-const route = createRouter<Handler>([
+const routes: { method: string; pattern: string; handler: Handler }[] = [
   { method: 'GET', pattern: '/health', handler: { auth: false, run: ready } },
   { method: 'GET', pattern: '/health/ready', handler: { auth: false, run: ready } },
   {
@@ -73,7 +75,11 @@ const route = createRouter<Handler>([
   { method: 'GET', pattern: '/v1/models/{id+}', handler: { auth: true, run: getModel } },
   { method: 'GET', pattern: '/v1/generation/{id}', handler: { auth: true, run: getGeneration } },
   ...geminiRoutes,
-]);
+  { method: 'GET', pattern: '/metrics', handler: { auth: false, run: serveMetrics } },
+];
+
+/** Each handler knows its route's pattern: the bounded `endpoint` of logs and metrics. */
+const route = createRouter(routes.map((r) => ({ ...r, handler: { ...r.handler, pattern: r.pattern } })));
 
 /** Readiness: the store, then every other check the gateway was built with (Redis, ...). */
 function ready(ctx: RequestContext, deps: AppDeps): Promise<void> {
@@ -103,18 +109,24 @@ export function createApp(deps: AppDeps) {
       headers: { 'x-request-id': requestId },
       signal: controller.signal,
       params: {},
+      receivedAt: deps.now(),
+      route: 'unmatched',
     };
-    handle(ctx, deps).catch((error: unknown) => {
-      const failure = toGatewayError(error);
-      if (failure.status === 500) deps.log(`request ${requestId} failed: ${String(error)}`);
-      // The Messages and Gemini ingresses answer every error, authentication included, in their vendor's shape.
-      const write = isMessagesPath(req.url)
-        ? sendMessagesError
-        : isGeminiPath(req.url)
-          ? sendGeminiError
-          : sendError;
-      write(res, failure, ctx.headers);
-    });
+    handle(ctx, deps).then(
+      () => observeRequest(deps, ctx, undefined),
+      (error: unknown) => {
+        const failure = toGatewayError(error);
+        if (failure.status === 500) deps.log(`request ${requestId} failed: ${String(error)}`);
+        // The Messages and Gemini ingresses answer every error, authentication included, in their vendor's shape.
+        const write = isMessagesPath(req.url)
+          ? sendMessagesError
+          : isGeminiPath(req.url)
+            ? sendGeminiError
+            : sendError;
+        write(res, failure, ctx.headers);
+        observeRequest(deps, ctx, failure);
+      },
+    );
   };
 }
 
@@ -138,8 +150,10 @@ async function handle(ctx: RequestContext, deps: AppDeps): Promise<void> {
   }
   ctx.params = match.params;
   const handler = match.handler;
+  ctx.route = handler.pattern;
   if (!handler.auth) return handler.run(ctx, deps);
   const principal = await deps.authenticate(ctx.req);
+  ctx.principal = principal;
   await enforceRateLimit(deps.limiter, principal, ctx.headers);
   return handler.run(ctx, deps, principal);
 }

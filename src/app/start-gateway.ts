@@ -10,14 +10,21 @@ import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
 import { providerPresets } from '../catalog/provider-presets.js';
 import type { GatewayConfig, LimitsConfig } from '../config/config-schema.js';
+import type { OtelEnv } from '../config/env.js';
+import { checkReadiness, type ReadinessCheck } from '../health/readiness.js';
 import { createHttpServer } from '../http/create-http-server.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
+import { GatewayMetrics } from '../observability/gateway-metrics.js';
+import { createLogger, type Logger, silentLogger } from '../observability/logger.js';
+import { noTracing, type Tracing } from '../observability/tracing.js';
 import { lazyTokenCounter } from '../optimizations/count-tokens.js';
 import { HealthTracker } from '../provider-routing/health-tracker.js';
 import { createAdapters, supportedApis } from '../providers/create-adapters.js';
 import { createUpstreamClient, createUpstreamDispatcher } from '../providers/shared/upstream-client.js';
+import type { RecordQueue } from '../records/record-queue.js';
 import { SkillRegistry } from '../skills/skill-registry.js';
+import type { Store } from '../store/store.js';
 import type { AppDeps } from './app-deps.js';
 import { bootstrapOrganizations } from './bootstrap-organizations.js';
 import { createApp } from './create-app.js';
@@ -25,6 +32,10 @@ import { createScorerFactory } from './create-scorer-factory.js';
 import { openRecords, type StopReport } from './open-records.js';
 import { createResponsesSockets } from './responses-sockets.js';
 import { assertRedisReachable, listen, openStoreForStart } from './startup-checks.js';
+
+/** How long the last spans may take to be sent at shutdown. */
+const TRACE_FLUSH_TIMEOUT_MS = 5_000;
+const DEFAULT_LOGGING = { level: 'info', format: 'json', terminal: false } as const;
 
 /** How long Redis may take to answer at start before the gateway refuses to start. */
 const REDIS_START_TIMEOUT_MS = 2_000;
@@ -44,6 +55,12 @@ export interface GatewayOptions {
   keySecretFile?: string;
   /** Injected HTTP dispatcher for upstream calls (tests); default: a keep-alive undici Agent. */
   dispatcher?: Dispatcher;
+  /** Structured logs; default JSON lines on stdout at info (silent when only `log` is given, as tests do). */
+  logger?: Logger;
+  /** OpenTelemetry export (from the OTEL_* variables); without it, no spans are made. */
+  otel?: OtelEnv;
+  /** The gateway's version, for the `service.version` of spans. */
+  version?: string;
 }
 
 export interface RunningGateway {
@@ -65,7 +82,8 @@ export type { StopReport };
 
 /** Wires the gateway from its config and starts listening. */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const log = options.log ?? ((message: string) => console.error(`[gateway] ${message}`));
+  const logger = options.logger ?? (options.log ? silentLogger() : createLogger(DEFAULT_LOGGING));
+  const log = options.log ?? ((message: string) => logger.warn(message));
   const { config } = options;
   const { keyHasher, store, firstKey, authenticate } = await openState(options, log);
   const catalog = buildCatalog({
@@ -93,6 +111,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     limits: config.limits,
     log,
   });
+  const readinessChecks: ReadinessCheck[] = [
+    ...(options.redisUrl ? [{ name: 'redis', check: () => limiter.ping() }] : []),
+    { name: 'journal', check: async () => journalBacklog(records.size, config.records.maxPending) },
+  ];
+  const tracing = options.otel ? await startTracing(options.otel, options.version) : noTracing;
   const deps: AppDeps = {
     config,
     catalog,
@@ -110,14 +133,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     }),
     skills,
     limiter,
-    readinessChecks: [
-      ...(options.redisUrl ? [{ name: 'redis', check: () => limiter.ping() }] : []),
-      { name: 'journal', check: async () => journalBacklog(records.size, config.records.maxPending) },
-    ],
+    readinessChecks,
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now: () => performance.now(),
     log,
     tokenCounter: lazyTokenCounter(),
+    logger,
+    metrics: config.metrics.enabled
+      ? createMetrics(config, records, [storeCheck(store), ...readinessChecks])
+      : undefined,
+    tracing,
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
   const server = createHttpServer(createApp(deps), config.server);
@@ -128,12 +153,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const closing = closeServer(server, config.server.shutdownGraceMs);
     await sockets.close(config.server.shutdownGraceMs);
     await closing;
+    await tracing.shutdown(TRACE_FLUSH_TIMEOUT_MS);
     await records.close(config.records.shutdownFlushMs);
     const backlog = journal.close();
     await deps.limiter.close();
     await stopHealthSync?.();
     if (!options.dispatcher) await dispatcher.close();
     await store.close();
+    logger.flush();
     return { pendingRecords: backlog.unshipped + backlog.unfinished, journalDir: backlog.dir };
   };
   try {
@@ -180,6 +207,28 @@ function urlOf(server: Server): string {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return `http://${host}:${address.port}`;
+}
+
+/** The OpenTelemetry SDK is loaded only when traces are exported. */
+async function startTracing(otel: OtelEnv, version = 'unknown'): Promise<Tracing> {
+  const { createOtelTracing } = await import('../observability/otel-tracing.js');
+  return createOtelTracing({ otel, version });
+}
+
+const storeCheck = (store: Store): ReadinessCheck => ({ name: 'store', check: () => store.ping() });
+
+/** The Prometheus metrics, reading the record queue and the dependencies' checks when scraped. */
+function createMetrics(config: GatewayConfig, records: RecordQueue, checks: readonly ReadinessCheck[]) {
+  return new GatewayMetrics({
+    organizationLabel: config.metrics.organizationLabel,
+    sources: {
+      pendingRecords: () => records.size,
+      writtenRecords: () => records.metrics.written,
+      refusedRecords: () => records.metrics.refused,
+      dependencies: async () =>
+        (await checkReadiness(checks, config.server.healthCheckTimeoutMs)).dependencies,
+    },
+  });
 }
 
 /** Ready fails while the records waiting for the store fill the queue (the journal is backing up). */

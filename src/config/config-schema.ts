@@ -246,6 +246,26 @@ const limitsSchema = z.strictObject({
     })
     .default({ commandTimeoutMs: 1_000, reservationLeaseMs: 15_000 }),
 });
+/** `GET /metrics` (Prometheus text format); see README "Observability". */
+const metricsSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** When set, a scrape must send `Authorization: Bearer <token>` (else 401). */
+  token: z.string().min(16, 'a metrics token must have at least 16 characters').optional(),
+  /** Adds an `organization` label to the request, token and cost metrics (one series per organization). */
+  organizationLabel: z.boolean().default(false),
+});
+
+/** OpenTelemetry traces (exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+const tracingSchema = z.strictObject({
+  /**
+   * Put the request's prompt (`gen_ai.input.messages`) on the request span. Off by default; never done for a
+   * request with `gateway.zdr: true`.
+   */
+  captureContent: z.boolean().default(false),
+  /** Longest prompt text put on a span when `captureContent` is on (longer text is cut). */
+  maxContentChars: z.number().int().min(1).max(1_000_000).default(16_384),
+});
+
 /** Node refuses a headers timeout longer than the request timeout; say so at start instead. */
 const boundedServerSchema = serverSchema.refine(
   (server) => server.headersTimeoutMs <= server.requestTimeoutMs,
@@ -265,6 +285,8 @@ export const configSchema = z.strictObject({
   records: recordsSchema.default(recordsSchema.parse({})),
   store: storeSchema.default(storeSchema.parse({})),
   limits: limitsSchema.default(limitsSchema.parse({})),
+  metrics: metricsSchema.default(metricsSchema.parse({})),
+  tracing: tracingSchema.default(tracingSchema.parse({})),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;
@@ -275,3 +297,5 @@ export type ServerConfig = z.infer<typeof serverSchema>;
 export type ScoringConfig = z.infer<typeof scoringSchema>;
 export type RecordsConfig = z.infer<typeof recordsSchema>;
 export type LimitsConfig = z.infer<typeof limitsSchema>;
+export type MetricsConfig = z.infer<typeof metricsSchema>;
+export type TracingConfig = z.infer<typeof tracingSchema>;

@@ -11,8 +11,34 @@ export interface GatewayEnv {
   keySecret: string | undefined;
   /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given directly. */
   keySecretFile: string | undefined;
+  /** `LOG_LEVEL` (default info) and `LOG_FORMAT` (`json`, `pretty`; default pretty on a terminal, else json). */
+  logging: LoggingEnv;
+  /** OpenTelemetry trace export; absent unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or `..._TRACES_ENDPOINT`) is set. */
+  otel: OtelEnv | undefined;
   /** All variables, for `${NAME}` interpolation in the config file and provider presets. */
   vars: Readonly<Record<string, string | undefined>>;
+}
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface LoggingEnv {
+  level: LogLevel;
+  /** Undefined: pretty when stdout is a terminal, else JSON lines. */
+  format: 'json' | 'pretty' | undefined;
+}
+
+/** The standard OTEL_* variables the gateway honours (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/). */
+export interface OtelEnv {
+  /** Full URL spans are POSTed to: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`. */
+  tracesUrl: string;
+  /** `OTEL_EXPORTER_OTLP_HEADERS` / `..._TRACES_HEADERS`: `k=v,k2=v2`. */
+  headers: Record<string, string>;
+  /** `OTEL_SERVICE_NAME`, default `model-gateway`. */
+  serviceName: string;
+  /** `OTEL_TRACES_SAMPLER` (default `parentbased_always_on`) and `OTEL_TRACES_SAMPLER_ARG`. */
+  sampler: string;
+  samplerArg: string | undefined;
 }
 
 /** What the command line asks for: `--help`, `--version`, or to run the gateway. */
@@ -49,6 +75,57 @@ export function readEnv(
     redisUrl: env.REDIS_URL || undefined,
     keySecret: env.GATEWAY_KEY_SECRET || undefined,
     keySecretFile: env.GATEWAY_KEY_SECRET_FILE || undefined,
+    logging: readLogging(env),
+    otel: readOtel(env),
     vars: env,
   };
+}
+
+function readLogging(env: Readonly<Record<string, string | undefined>>): LoggingEnv {
+  const level = (env.LOG_LEVEL || 'info').toLowerCase();
+  const known = LOG_LEVELS.find((candidate) => candidate === level);
+  if (!known) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  const format = env.LOG_FORMAT || undefined;
+  if (format !== undefined && format !== 'json' && format !== 'pretty')
+    throw new Error(`LOG_FORMAT must be json or pretty, got "${format}"`);
+  return { level: known, format };
+}
+
+function readOtel(env: Readonly<Record<string, string | undefined>>): OtelEnv | undefined {
+  if (env.OTEL_SDK_DISABLED === 'true') return undefined;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
+  const tracesUrl =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  if (!tracesUrl) return undefined;
+  if (!URL.canParse(tracesUrl)) throw new Error(`the OTLP traces endpoint is not a URL: "${tracesUrl}"`);
+  return {
+    tracesUrl,
+    headers: {
+      ...parseOtelHeaders(env.OTEL_EXPORTER_OTLP_HEADERS),
+      ...parseOtelHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS),
+    },
+    serviceName: env.OTEL_SERVICE_NAME || 'model-gateway',
+    sampler: (env.OTEL_TRACES_SAMPLER || 'parentbased_always_on').toLowerCase(),
+    samplerArg: env.OTEL_TRACES_SAMPLER_ARG || undefined,
+  };
+}
+
+/** `k=v,k2=v2` (values URL-encoded, as the OTLP exporter spec says). */
+export function parseOtelHeaders(text: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of (text ?? '').split(',')) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    const value = pair.slice(at + 1).trim();
+    headers[pair.slice(0, at).trim().toLowerCase()] = URL.canParse(`x:${value}`) ? safeDecode(value) : value;
+  }
+  return headers;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

@@ -110,7 +110,7 @@ async function runTurn(scope: TurnScope, data: RawData, isBinary: boolean): Prom
   const requestId = `req_${randomUUID()}`;
   const headers: Record<string, string> = { 'x-request-id': requestId };
   await enforceRateLimit(deps.limiter, principal, headers);
-  const ctx = { req, requestId, headers, signal: scope.signal, params: {} };
+  const ctx = { req, requestId, headers, signal: scope.signal, params: {}, receivedAt: deps.now() };
   await runRequest(ctx, deps, principal, responsesEndpoint(scope.memory), socketTransport(ws, body));
 }
 

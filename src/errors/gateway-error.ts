@@ -30,6 +30,10 @@ export type ErrorType =
   | 'service_unavailable'
   | 'request_cancelled';
 
+/** Why a limit refused a request (the `kind` of `gateway_limit_refusals_total`). */
+export const LIMIT_REFUSALS = ['rate', 'org_cap', 'key_cap', 'forbidden'] as const;
+export type LimitRefusal = (typeof LIMIT_REFUSALS)[number];
+
 export interface GatewayErrorInit {
   status: number;
   code: ErrorCode | null;
@@ -58,6 +62,8 @@ export interface GatewayErrorInit {
    * for it (Open Responses WebSocket errors: `previous_response_not_found`, ...).
    */
   specCode?: string;
+  /** Set when a limit refused the request (FORBIDDEN errors are `forbidden` without saying so). */
+  refusal?: LimitRefusal;
   cause?: unknown;
 }
 
@@ -87,6 +93,7 @@ export class GatewayError extends Error {
   readonly attempts: readonly AttemptRecord[] | undefined;
   readonly headers: Record<string, string> | undefined;
   readonly specCode: string | undefined;
+  readonly refusal: LimitRefusal | undefined;
 
   constructor(message: string, init: GatewayErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -104,6 +111,7 @@ export class GatewayError extends Error {
     this.attempts = init.attempts;
     this.headers = init.headers;
     this.specCode = init.specCode;
+    this.refusal = init.refusal ?? (init.code === 'FORBIDDEN' ? 'forbidden' : undefined);
   }
 
   /** The contract's error body: `{error: {message, code, type, param}}` and the upstream facts that are set. */

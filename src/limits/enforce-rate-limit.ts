@@ -29,6 +29,7 @@ export async function enforceRateLimit(
     status: 429,
     code: 'TOO_MANY_REQUESTS',
     type: 'rate_limit_error',
+    refusal: 'rate',
     headers: { 'retry-after': String(Math.max(1, Math.ceil(decision.resetMs / 1000))) },
   });
 }

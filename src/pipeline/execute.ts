@@ -3,7 +3,8 @@ import { computeCostNano } from '../accounting/compute-cost.js';
 import type { Usage } from '../accounting/usage.js';
 import type { WorstCaseTokens } from '../accounting/worst-case.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
-import { internalError } from '../errors/gateway-error.js';
+import { type GatewayError, internalError } from '../errors/gateway-error.js';
+import type { AttemptSpan } from '../observability/tracing.js';
 import { executeWithFallback } from '../provider-routing/execute-with-fallback.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
 import { reserveSpend, worstCaseNano } from './reserve-spend.js';
@@ -46,6 +47,8 @@ export interface ExecutionReport {
 export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<Served<T>> {
   const { deps, ctx } = run;
   await reserveSpend(run, target.role, target.plan, target.worstCase);
+  // Attempts run one after the other: the span of the one under way, ended when it is reported.
+  let span: AttemptSpan | undefined;
   const result = await executeWithFallback({
     plan: target.plan,
     signal: ctx.signal,
@@ -53,11 +56,15 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
     defaultTimeoutMs: deps.config.server.upstreamTimeoutMs,
     now: deps.now,
     run: (endpoint, call) => {
+      span = run.span.attempt(endpoint.provider, endpoint.model, target.role);
       const adapter = deps.adapters.get(endpoint.provider);
       if (!adapter) throw internalError(`No adapter for provider ${endpoint.provider}.`);
-      return target.attempt(adapter, endpoint, call);
+      // The attempt's W3C trace context goes upstream (`traceparent`), when the request is traced.
+      return target.attempt(adapter, endpoint, { ...call, traceHeaders: span.headers });
     },
     onAttempt: (attempt, error) => {
+      span?.end(attempt, error?.retryable ? retryReason(error) : undefined);
+      span = undefined;
       run.attempts.push(target.role === 'planner' ? { ...attempt, role: 'planner' } : attempt);
       if (error && error.type !== 'request_cancelled' && error.retryable) {
         deps.health.observe(target.model.id, attempt.provider, {
@@ -68,6 +75,11 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
     },
   });
   return { ...result, model: target.model, target };
+}
+
+/** Why an attempt failed over to the next provider: the error's type and the upstream's status. */
+function retryReason(error: GatewayError): string {
+  return error.upstreamStatus === undefined ? error.type : `${error.type} ${error.upstreamStatus}`;
 }
 
 export interface Timing {

@@ -26,7 +26,7 @@ export async function reserveSpend(
       `Monthly limit of $${cap} for organization ${run.principal.org.id} would be exceeded: ` +
         `$${(result.spentNano / 1e9).toFixed(6)} spent, $${(result.reservedNano / 1e9).toFixed(6)} reserved ` +
         `by requests in flight, this request may cost up to $${(amount / 1e9).toFixed(6)}.`,
-      { status: 402, code: 'EXCEEDS_MONTHLY_LIMIT', type: 'payment_required' },
+      { status: 402, code: 'EXCEEDS_MONTHLY_LIMIT', type: 'payment_required', refusal: 'org_cap' },
     );
   }
   run.reservations.push({ id: result.reservationId, role, amountNano: amount });

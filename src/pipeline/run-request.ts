@@ -8,6 +8,7 @@ import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
 import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
 import { type JsonObject, stringMember } from '../json/json.js';
+import { operationName, promptForSpan } from '../observability/request-outcome.js';
 import { runOptimizations } from '../optimizations/run-optimizations.js';
 import { addSkills } from '../preparation/add-skills.js';
 import { chooseModel } from '../preparation/choose-model.js';
@@ -37,8 +38,11 @@ interface Serving extends Run {
   readonly transport: Transport;
 }
 
-/** The step results gathered so far: the record is built from them whatever happened. */
-type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'>;
+/**
+ * The step results gathered so far: the record is built from them whatever happened. `sent` is the body sent
+ * upstream (for a span's content, when the operator opts in).
+ */
+type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & { sent?: JsonObject };
 
 /** What preparation hands to execution: a model with its providers and the body to send, or an image. */
 type Prepared =
@@ -59,7 +63,8 @@ export async function runRequest<R extends ParsedRequest, Part>(
   endpoint: Endpoint<R, Part>,
   transport: Transport,
 ): Promise<void> {
-  const run: Serving = { ...beginRun(ctx, deps, principal), transport };
+  const operation = operationName(endpoint.kind);
+  const run: Serving = { ...beginRun(ctx, deps, principal, operation), transport };
   Object.assign(ctx.headers, endpoint.headers?.(run));
   const facts: Facts = { streamed: false, model: '', routingCostNano: 0, zdr: false };
   deps.records.begin(journalStub(run));
@@ -70,6 +75,8 @@ export async function runRequest<R extends ParsedRequest, Part>(
     if (recorded) return;
     recorded = true;
     const built = buildRecord({ ...facts, run, endedAt: deps.now(), httpStatus, error });
+    // The observer (access line, metrics, the span's end) reads this when the request is over.
+    ctx.outcome = { record: built, error, operation, span: run.span, content: promptForSpan(deps, facts) };
     await deps.records
       .finish(built)
       .catch((e: unknown) => deps.log(`journaling ${run.genId} failed: ${String(e)}`));
@@ -82,6 +89,8 @@ export async function runRequest<R extends ParsedRequest, Part>(
       deps.log(`request ${ctx.requestId} failed: ${describe(thrown)}`);
     await record(failure.status, failure);
     answerError(run, endpoint, live.stream, failure);
+  } finally {
+    if (live.stream) deps.metrics?.streamClosed();
   }
   await settleSpend(run, totalCostNano(facts.execution, facts.planner));
 }
@@ -128,15 +137,17 @@ async function serve<R extends ParsedRequest, Part>(
       meter: () => textMeter(() => counter.ready()),
     };
     live.stream = { sse, framer: codec.framer(scope) };
+    deps.metrics?.streamOpened();
   }
   // Prepare.
-  const prepared = await prepare(run, endpoint, request, facts);
+  const prepared = await run.span.step('prepare', () => prepare(run, endpoint, request, facts));
   deps.records.progress(run.genId, { model: facts.model, streamed: request.stream });
   if (prepared.kind === 'image') {
     return serveImage(run, endpoint, prepared, request, facts, live.stream, beforeLastByte);
   }
   const { model, plan, body } = prepared;
   sent = body;
+  facts.sent = body;
   const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: model.max_tokens });
   const completions = typeof body.n === 'number' ? body.n : undefined;
   // Execute, then answer or stream; account.
@@ -228,11 +239,9 @@ async function prepare<R extends ParsedRequest>(
       facts.planner = { status: 'none', score };
       if (score > (settings.planningTriggerScore ?? DEFAULT_PLANNING_TRIGGER)) {
         const messages = kind === 'chat' ? body.messages : responsesRequestToChat(body).body.messages;
-        const planned = await runPlanner(
-          run,
-          spec.planner,
-          Array.isArray(messages) ? messages : [],
-          settings,
+        const plannerModel = spec.planner;
+        const planned = await run.span.step('planner', () =>
+          runPlanner(run, plannerModel, Array.isArray(messages) ? messages : [], settings),
         );
         facts.planner = { status: planned.plan ? 'used' : 'failed', score, execution: planned.execution };
         if (planned.plan) body = withPlan(body, kind, planned.plan);

@@ -2,13 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { RequestContext } from '../http/request-context.js';
+import type { RequestSpan } from '../observability/tracing.js';
 import type { AttemptRecord } from '../provider-routing/attempt-record.js';
 
 /**
  * What the pipeline reads of the request it serves, whatever the transport: the HTTP request (its URL and
  * headers; for a WebSocket, the upgrade request), ids, the headers answers carry, and cancellation.
  */
-export type PipelineContext = Pick<RequestContext, 'req' | 'requestId' | 'headers' | 'signal' | 'params'>;
+export type PipelineContext = Pick<
+  RequestContext,
+  'req' | 'requestId' | 'headers' | 'signal' | 'params' | 'receivedAt' | 'outcome'
+>;
 
 /** A monthly-cap reservation a request holds until it ends. */
 export interface Reservation {
@@ -37,12 +41,18 @@ export interface Run {
   /** Every provider attempt, the executor's and the planner's, in the order they ran. */
   readonly attempts: AttemptRecord[];
   readonly reservations: Reservation[];
+  /** The request's trace span: steps and upstream attempts open child spans on it. */
+  readonly span: RequestSpan;
 }
 
-/** Starts a run: the `gen_` id, also sent back as `x-generation-id` on every answer, errors included. */
-export function beginRun(ctx: PipelineContext, deps: AppDeps, principal: Principal): Run {
+/**
+ * Starts a run: the `gen_` id, also sent back as `x-generation-id` on every answer, errors included, and the
+ * request's span (started when the request arrived; `operation` is its GenAI operation name).
+ */
+export function beginRun(ctx: PipelineContext, deps: AppDeps, principal: Principal, operation: string): Run {
   const genId = `gen_${randomUUID()}`;
   ctx.headers['x-generation-id'] = genId;
+  const arrivedAtMs = Date.now() - (deps.now() - ctx.receivedAt);
   return {
     ctx,
     deps,
@@ -53,5 +63,6 @@ export function beginRun(ctx: PipelineContext, deps: AppDeps, principal: Princip
     warnings: [],
     attempts: [],
     reservations: [],
+    span: deps.tracing.startRequest(operation, ctx.req.headers, arrivedAtMs),
   };
 }

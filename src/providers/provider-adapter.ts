@@ -19,6 +19,8 @@ export interface UpstreamCall {
   requestId: string;
   /** The model's largest output (catalog `max_tokens`), for vendors that require a `max_tokens`. */
   maxOutputTokens: number | undefined;
+  /** W3C trace context of the attempt's span (`traceparent`, `tracestate`), sent upstream when traced. */
+  traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /** A complete JSON answer in the canonical shape, with its usage normalised. */

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningGateway, startGateway } from '../app/start-gateway.js';
+import { type GatewayOptions, type RunningGateway, startGateway } from '../app/start-gateway.js';
 import { parseConfig } from '../config/load-config.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from './fake-openai-upstream.js';
 
@@ -73,6 +73,7 @@ export function testConfig(upstreamUrl: string, extra: Record<string, unknown> =
 /** Starts a fake upstream and the real gateway (HTTP on a free loopback port, SQLite in a temp dir). */
 export async function startTestGateway(
   configFor: (upstreamUrl: string) => Record<string, unknown> = testConfig,
+  options: Pick<GatewayOptions, 'logger' | 'otel'> = {},
 ): Promise<TestGateway> {
   const upstream = await startFakeOpenAIUpstream();
   const dir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
@@ -83,7 +84,9 @@ export async function startTestGateway(
     port: 0,
     host: '127.0.0.1',
     vars: {},
-    log: () => undefined,
+    // With a logger, operator lines go to it (as in production); else nowhere.
+    log: options.logger ? undefined : () => undefined,
+    ...options,
   });
   return {
     gateway,

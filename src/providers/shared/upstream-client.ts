@@ -82,7 +82,12 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
         origin,
         path,
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-request-id': call.requestId, ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'x-request-id': call.requestId,
+          ...call.traceHeaders,
+          ...headers,
+        },
         body,
         signal,
         bodyTimeout: 0,

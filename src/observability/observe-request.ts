@@ -1,0 +1,133 @@
+import type { AppDeps } from '../app/app-deps.js';
+import type { GatewayError } from '../errors/gateway-error.js';
+import type { RequestContext } from '../http/request-context.js';
+import type { GenerationRecord } from '../records/generation-record.js';
+import type { RequestOutcome } from './request-outcome.js';
+import type { SpanAttributes } from './tracing.js';
+
+/** The fields of one access-log line. Names and numbers only: never prompt or completion text. */
+export interface AccessLine {
+  requestId: string;
+  method: string;
+  endpoint: string;
+  status: number;
+  durationMs: number;
+  org?: string;
+  keyId?: string;
+  genId?: string;
+  model?: string;
+  provider?: string;
+  outcome?: GenerationRecord['status'];
+  streamed?: boolean;
+  ttftMs?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+  reasoningTokens?: number;
+  costNanoUsd?: number;
+  attempts?: number;
+  errorCode?: string;
+}
+
+/**
+ * Called once per HTTP request, when its handler has settled: writes the access line, counts the request in
+ * the metrics and ends the request's span, all from the same facts (the route, the status and, for inference
+ * requests, the finished generation record). `edgeError` is an error answered at the HTTP edge (auth, rate
+ * limit, unknown route).
+ */
+export function observeRequest(
+  deps: AppDeps,
+  ctx: RequestContext,
+  edgeError: GatewayError | undefined,
+): void {
+  try {
+    observe(deps, ctx, edgeError);
+  } catch (error) {
+    // Observing must never fail a request (nor, thrown from a promise callback, the process).
+    deps.log(`observing request ${ctx.requestId} failed: ${String(error)}`);
+  }
+}
+
+function observe(deps: AppDeps, ctx: RequestContext, edgeError: GatewayError | undefined): void {
+  const durationMs = deps.now() - ctx.receivedAt;
+  const outcome = ctx.outcome;
+  const status = outcome?.record.httpStatus ?? (edgeError?.status || ctx.res.statusCode);
+  const line = accessLine(ctx, status, durationMs);
+  deps.logger.info(line, 'request');
+  const refusal = (outcome?.error ?? edgeError)?.refusal;
+  if (deps.metrics) {
+    if (refusal) deps.metrics.limitRefused(refusal);
+    deps.metrics.observeRequest({
+      endpoint: ctx.route,
+      operation: outcome?.operation,
+      httpStatus: status,
+      durationSeconds: durationMs / 1000,
+      record: outcome?.record,
+      organization: ctx.principal?.org.id,
+    });
+  }
+  if (outcome) outcome.span.end(spanAttributes(ctx, outcome, status), outcome.error?.type);
+}
+
+/** The access line of a request: the HTTP facts, and the record's figures when it is an inference request. */
+export function accessLine(ctx: RequestContext, status: number, durationMs: number): AccessLine {
+  const line: AccessLine = {
+    requestId: ctx.requestId,
+    method: ctx.req.method ?? '',
+    endpoint: ctx.route,
+    status,
+    durationMs: Math.round(durationMs * 100) / 100,
+  };
+  if (ctx.principal) {
+    line.org = ctx.principal.org.id;
+    line.keyId = ctx.principal.keyId;
+  }
+  const record = ctx.outcome?.record;
+  if (!record) return line;
+  return {
+    ...line,
+    genId: record.genId,
+    model: record.model,
+    provider: record.provider,
+    outcome: record.status,
+    streamed: record.streamed,
+    ttftMs: record.durationMsToFirstToken,
+    inputTokens: record.inputTokens,
+    outputTokens: record.outputTokens,
+    cachedInputTokens: record.cachedInputTokens,
+    reasoningTokens: record.reasoningTokens,
+    costNanoUsd: record.costNanoUsd,
+    attempts: record.attempts.length,
+    ...(record.errorCode ? { errorCode: record.errorCode } : {}),
+  };
+}
+
+/** The request span's attributes: the GenAI conventions' names where they exist, `gateway.*` otherwise. */
+function spanAttributes(ctx: RequestContext, outcome: RequestOutcome, status: number): SpanAttributes {
+  const { record } = outcome;
+  const attributes: SpanAttributes = {
+    'gen_ai.operation.name': outcome.operation,
+    'gen_ai.request.model': record.model,
+    'gen_ai.response.model': record.model,
+    'gen_ai.response.id': record.genId,
+    'gen_ai.usage.input_tokens': record.inputTokens,
+    'gen_ai.usage.output_tokens': record.outputTokens,
+    'gen_ai.usage.cache_read.input_tokens': record.cachedInputTokens,
+    'gateway.usage.reasoning_tokens': record.reasoningTokens,
+    'gateway.generation_id': record.genId,
+    'gateway.request_id': ctx.requestId,
+    'gateway.org_id': record.orgId,
+    'gateway.cost_nano_usd': record.costNanoUsd,
+    'gateway.attempts': record.attempts.length,
+    'gateway.streamed': record.streamed,
+    'gateway.status': record.status,
+    'http.request.method': ctx.req.method ?? '',
+    'http.route': ctx.route,
+    'http.response.status_code': status,
+  };
+  if (record.provider) attributes['gen_ai.provider.name'] = record.provider;
+  if (record.durationMsToFirstToken > 0) attributes['gateway.ttft_ms'] = record.durationMsToFirstToken;
+  if (outcome.error) attributes['error.type'] = record.errorCode ?? outcome.error.type;
+  if (outcome.content !== undefined) attributes['gen_ai.input.messages'] = outcome.content;
+  return attributes;
+}
