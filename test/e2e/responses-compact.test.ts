@@ -5,6 +5,10 @@ import {
   type FakeAnthropicUpstream,
   startFakeAnthropicUpstream,
 } from '../../src/test-support/fake-anthropic-upstream.js';
+import {
+  type FakeGeminiUpstream,
+  startFakeGeminiUpstream,
+} from '../../src/test-support/fake-gemini-upstream.js';
 import { FAKE_COMPACTION } from '../../src/test-support/fake-openai-responses.js';
 import {
   startTestGateway,
@@ -18,6 +22,8 @@ let native: TestGateway;
 let chatOnly: TestGateway;
 let claude: TestGateway;
 let anthropic: FakeAnthropicUpstream;
+let gem: TestGateway;
+let gemini: FakeGeminiUpstream;
 
 function anthropicConfig(url: string) {
   return {
@@ -43,9 +49,31 @@ function anthropicConfig(url: string) {
   };
 }
 
+function geminiConfig(url: string) {
+  const provider = {
+    id: 'gem-cloud',
+    api: 'gemini',
+    baseUrl: `${url}/v1beta`,
+    apiKey: 'gem-test',
+    timeoutMs: 2000,
+  };
+  const endpoint = {
+    provider: 'gem-cloud',
+    model: 'gem-x-001',
+    pricing: { input: '0.0000003', output: '0.0000025' },
+  };
+  return {
+    providers: [provider],
+    models: [
+      { id: 'google/gem-x', name: 'Gem X', api_compatibility: ['open-responses'], endpoints: [endpoint] },
+    ],
+    organizations: [{ id: 'acme', apiKeys: [TEST_KEY] }],
+  };
+}
+
 beforeAll(async () => {
-  anthropic = await startFakeAnthropicUpstream();
-  [native, chatOnly, claude] = await Promise.all([
+  [anthropic, gemini] = await Promise.all([startFakeAnthropicUpstream(), startFakeGeminiUpstream()]);
+  [native, chatOnly, claude, gem] = await Promise.all([
     startTestGateway(),
     startTestGateway((url) => {
       const config = testConfig(url);
@@ -55,11 +83,12 @@ beforeAll(async () => {
       };
     }),
     startTestGateway(() => anthropicConfig(anthropic.url)),
+    startTestGateway(() => geminiConfig(gemini.url)),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([native.stop(), chatOnly.stop(), claude.stop()]);
-  await anthropic.close();
+  await Promise.all([native.stop(), chatOnly.stop(), claude.stop(), gem.stop()]);
+  await Promise.all([anthropic.close(), gemini.close()]);
 });
 
 const CONVERSATION = [
@@ -201,5 +230,24 @@ describe('POST /v1/responses/compact', () => {
     const resent = JSON.stringify(anthropic.received.at(-1)?.body.messages);
     expect(resent).toContain(JSON.stringify(summaryText(anthropic.reply)).slice(1, -1));
     expect(resent).toContain('Add a booking form.');
+  });
+
+  it('compacts over a Gemini provider, read back by /v1/responses', async () => {
+    const { status, body } = await post(gem, '/responses/compact', {
+      model: 'google/gem-x',
+      input: CONVERSATION,
+    });
+    expect(status).toBe(200);
+    const sent = gemini.received.at(-1);
+    expect(sent?.path).toContain('gem-x-001:generateContent');
+    expect(JSON.stringify(sent?.body)).toContain('You compact conversations.');
+    const item = expectCompactResource(body);
+    expect(gatewaySummary(item)).toBe(gemini.reply);
+
+    const next = await post(gem, '/responses', { model: 'google/gem-x', input: [item] });
+    expect(next.status).toBe(200);
+    expect(JSON.stringify(gemini.received.at(-1)?.body.contents)).toContain(
+      JSON.stringify(summaryText(gemini.reply)).slice(1, -1),
+    );
   });
 });
