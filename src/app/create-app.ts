@@ -13,6 +13,7 @@ import { messages, sendMessagesError } from '../endpoints/messages.js';
 import { countMessageTokens } from '../endpoints/messages-count-tokens.js';
 import { getGeneration, getModel, listModels } from '../endpoints/read-endpoints.js';
 import { responses } from '../endpoints/responses.js';
+import { responsesCompact } from '../endpoints/responses-compact.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import { sendLiveness, sendReadiness } from '../health/readiness.js';
 import type { RequestContext } from '../http/request-context.js';
@@ -67,6 +68,7 @@ const routes: { method: string; pattern: string; handler: Handler }[] = [
   },
   { method: 'POST', pattern: '/v1/chat/completions', handler: inference(chatCompletions) },
   { method: 'POST', pattern: '/v1/responses', handler: inference(responses) },
+  { method: 'POST', pattern: '/v1/responses/compact', handler: inference(responsesCompact) },
   { method: 'POST', pattern: '/v1/embeddings', handler: inference(embeddings) },
   { method: 'POST', pattern: '/v1/images/generations', handler: inference(images) },
   { method: 'POST', pattern: '/v1/messages', handler: inference(messages) },

@@ -1,5 +1,6 @@
 import { chatStreamToResponsesEvents } from '../codecs/responses/chat-stream-to-responses-events.js';
 import { chatResultToResponse } from '../codecs/responses/chat-to-responses-result.js';
+import { expandGatewayCompactions } from '../codecs/responses/compaction-item.js';
 import { imageOutputItem, responseWithImage } from '../codecs/responses/image-answer.js';
 import { parseResponsesRequest } from '../codecs/responses/parse-responses-request.js';
 import { responsesFailureEvents } from '../codecs/responses/responses-failure.js';
@@ -91,7 +92,9 @@ async function callResponses(
   body: JsonObject,
   call: UpstreamCall,
 ): Promise<JsonResult> {
-  if (adapter.responses && call.provider.supportsSet.has('responses')) return adapter.responses(body, call);
+  if (adapter.responses && call.provider.supportsSet.has('responses')) {
+    return adapter.responses(expandGatewayCompactions(body), call);
+  }
   const translated = responsesRequestToChat(body);
   const result = await adapter.chat(translated.body, call);
   return {
@@ -107,7 +110,7 @@ async function callResponsesStream(
   call: UpstreamCall,
 ): Promise<StreamResult<ResponsesStreamPart>> {
   if (adapter.responsesStream && call.provider.supportsSet.has('responses')) {
-    return adapter.responsesStream(body, call);
+    return adapter.responsesStream(expandGatewayCompactions(body), call);
   }
   const translated = responsesRequestToChat(body);
   const result = await adapter.chatStream(translated.body, call);

@@ -59,6 +59,8 @@ export interface ProviderAdapter {
   /** Native Responses API, where the vendor has one. */
   responses?(body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
   responsesStream?(body: JsonObject, call: UpstreamCall): Promise<StreamResult<ResponsesStreamPart>>;
+  /** Native compaction (`/responses/compact`): the `response.compaction` object, where the vendor has it. */
+  compact?(body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
   embed?(body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
   generateImage?(body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
 }

@@ -131,3 +131,38 @@ export function streamResponses(
   send({ type: terminal, response: completed });
   res.end();
 }
+
+/** The encrypted content of the fake's native compaction items. */
+export const FAKE_COMPACTION = 'gAAAAfake-native-compaction==';
+
+/** OpenAI's `/responses/compact` answer: the input's user messages, then one (opaque) compaction item. */
+export function compactionObject(body: Record<string, unknown>) {
+  const input = Array.isArray(body.input) ? body.input : [{ role: 'user', content: body.input }];
+  const users = input.filter(
+    (item): item is Record<string, unknown> =>
+      typeof item === 'object' && item !== null && 'role' in item && item.role === 'user',
+  );
+  return {
+    id: 'resp_fakecompact',
+    object: 'response.compaction',
+    created_at: 1_763_000_000,
+    output: [
+      ...users.map((item, index) => ({
+        id: `msg_fake${index}`,
+        type: 'message',
+        status: 'completed',
+        role: 'user',
+        content:
+          typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content,
+      })),
+      { id: 'cmp_fake123', type: 'compaction', encrypted_content: FAKE_COMPACTION },
+    ],
+    usage: {
+      input_tokens: FAKE_USAGE.prompt_tokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: FAKE_USAGE.completion_tokens,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: FAKE_USAGE.prompt_tokens + FAKE_USAGE.completion_tokens,
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyHostileFault, type HostileFault, isHostileFault } from './fake-hostile-faults.js';
-import { FAKE_USAGE, responseObject, streamResponses } from './fake-openai-responses.js';
+import { compactionObject, FAKE_USAGE, responseObject, streamResponses } from './fake-openai-responses.js';
 
 export { FAKE_USAGE };
 
@@ -142,6 +142,7 @@ function route(
     if (body.stream === true) return streamChat(res, model, state.reply, body, fault, toolCalls, extra);
     return json(res, chatCompletion(model, state.reply, toolCalls, extra));
   }
+  if (path.endsWith('/responses/compact')) return json(res, compactionObject(body));
   if (path.endsWith('/responses')) {
     const calls = state.responsesToolCalls ? (toolCalls ?? []) : [];
     const status = state.finishReason === 'length' ? 'incomplete' : 'completed';

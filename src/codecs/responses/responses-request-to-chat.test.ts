@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { encodeCompaction, summaryText } from './compaction-item.js';
 import { reasoningItem } from './reasoning-item.js';
 import { responsesRequestToChat } from './responses-request-to-chat.js';
 
@@ -268,5 +269,23 @@ describe('responsesRequestToChat', () => {
       include: [],
     });
     expect(warnings).toStrictEqual([]);
+  });
+
+  it('reads a gateway compaction item as the user message with its summary; drops a native one', () => {
+    const { body, warnings } = responsesRequestToChat({
+      model: 'm',
+      input: [
+        { type: 'compaction', id: 'cmp_n', encrypted_content: 'gAAAA-native' },
+        { type: 'compaction', id: 'cmp_g', encrypted_content: encodeCompaction('Earlier: a cafe.') },
+        { role: 'user', content: 'next' },
+      ],
+    });
+    expect(body.messages).toEqual([
+      { role: 'user', content: summaryText('Earlier: a cafe.') },
+      { role: 'user', content: 'next' },
+    ]);
+    expect(warnings).toEqual([
+      'compaction items not made by this gateway cannot be read by this provider; dropped',
+    ]);
   });
 });

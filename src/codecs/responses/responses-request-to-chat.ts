@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { gatewaySummary, summaryText } from './compaction-item.js';
 import { thinkingBlocksOf } from './reasoning-item.js';
 
 /**
@@ -110,6 +111,7 @@ function toMessages(body: JsonObject, warnings: Warnings): JsonObject[] {
     else if (type === 'message') addMessage(messages, item, warnings);
     else if (type === 'function_call') addFunctionCall(messages, item);
     else if (type === 'function_call_output') messages.push(toToolMessage(item, warnings));
+    else if (type === 'compaction') addCompaction(messages, item, warnings);
     else warnings.add(`input items of type ${type} are not supported by this provider; dropped`);
     if (type !== 'reasoning') attachThinking(messages, thinking);
   }
@@ -127,6 +129,16 @@ function attachThinking(messages: JsonObject[], thinking: JsonObject[]): void {
     last.thinking_blocks = [...(arrayMember(last, 'thinking_blocks') ?? []), ...thinking];
   }
   thinking.length = 0;
+}
+
+/** A gateway-made compaction item is the user message carrying its summary; another make's is unreadable. */
+function addCompaction(messages: JsonObject[], item: JsonObject, warnings: Warnings): void {
+  const summary = gatewaySummary(item);
+  if (summary === undefined) {
+    warnings.add('compaction items not made by this gateway cannot be read by this provider; dropped');
+    return;
+  }
+  messages.push({ role: 'user', content: summaryText(summary) });
 }
 
 const MESSAGE_ROLES = new Set(['user', 'assistant', 'system', 'developer']);

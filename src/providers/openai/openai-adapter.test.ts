@@ -52,6 +52,28 @@ describe('OpenAI adapter: requests out', () => {
     );
     expect(adapter.responses).toBeUndefined();
     expect(adapter.responsesStream).toBeUndefined();
+    expect(adapter.compact).toBeUndefined();
+  });
+
+  it('compacts natively at /responses/compact, reading the usage', async () => {
+    const answer = {
+      object: 'response.compaction',
+      output: [{ id: 'cmp_1', type: 'compaction', encrypted_content: 'gAAA' }],
+      usage: { input_tokens: 9, output_tokens: 4, total_tokens: 13 },
+    };
+    const { client, requests } = fakeUpstreamClient(() => okBody(JSON.stringify(answer)));
+    const body = { model: 'm', input: [{ role: 'user', content: 'x' }] };
+    const result = await createOpenAIAdapter(provider, client).compact?.(body, testCall(provider));
+    expect(requests[0]?.path).toBe('/openai/v1/responses/compact');
+    expect(requests[0]?.json).toEqual(body);
+    expect(result?.body).toEqual(answer);
+    expect(result?.usage).toMatchObject({ inputTokens: 9, outputTokens: 4 });
+  });
+
+  it('rejects a compaction answer without output as an invalid upstream answer', async () => {
+    const { client } = fakeUpstreamClient(() => okBody('{"object":"response.compaction"}'));
+    const compacting = createOpenAIAdapter(provider, client).compact?.({ model: 'm' }, testCall(provider));
+    await expect(compacting).rejects.toThrow(/no output in the compaction/);
   });
 });
 

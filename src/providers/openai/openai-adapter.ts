@@ -104,6 +104,11 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
       scrubResponsesErrorText(result, secretsOf(call).secrets);
       return { body: result, usage: usageFromResponses(result.usage), warnings: [] };
     };
+    adapter.compact = async (body, call): Promise<JsonResult> => {
+      const result = await postJson('/responses/compact', body, call);
+      if (!arrayMember(result, 'output')) throw upstreamInvalid(provider.id, 'no output in the compaction');
+      return { body: result, usage: usageFromResponses(result.usage), warnings: [] };
+    };
     adapter.responsesStream = async (body, call): Promise<StreamResult<ResponsesStreamPart>> => {
       const response = await post('/responses', { ...body, stream: true }, call);
       return { parts: responsesEventParts(response.body, provider.id, call), warnings: [] };
