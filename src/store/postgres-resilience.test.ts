@@ -91,7 +91,12 @@ const installed = findPostgresBinaries() !== undefined;
       await waitFor(() => accepted.length >= 200, 10_000, 'writes before the crash');
       await pg.halt();
       const refusedAtHalt = refused.length;
-      await waitFor(() => refused.length > refusedAtHalt + 10, 10_000, 'writes refused during the outage');
+      // During the outage a failure is immediate (no retries), so writes may be refused before a read fails.
+      await waitFor(
+        () => refused.length > refusedAtHalt + 10 && reads.failed > 0,
+        10_000,
+        'writes and reads refused during the outage',
+      );
       const failedReads = reads.failed;
       expect(failedReads).toBeGreaterThan(0);
       await pg.restart();
