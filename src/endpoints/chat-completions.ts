@@ -2,8 +2,10 @@ import type { Usage } from '../accounting/usage.js';
 import { chatChunkWriter, finalizeChatCompletion } from '../codecs/chat/chat-response.js';
 import { chatImageChunks, chatImageCompletion } from '../codecs/chat/image-answer.js';
 import { type ChatRequest, parseChatRequest } from '../codecs/chat/parse-chat-request.js';
+import { streamedTally } from '../codecs/shared/streamed-tally.js';
 import { chatChunkText } from '../codecs/shared/streamed-text.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
+import { loadTokenCounter } from '../optimizations/count-tokens.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
 import type { ChatStreamPart } from '../providers/provider-adapter.js';
 
@@ -39,17 +41,18 @@ function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatStreamPart
     return writer;
   };
   let usage: Usage | undefined;
-  const texts: string[] = [];
+  const tally = streamedTally(loadTokenCounter);
   return {
     frame(part) {
       if (part.type === 'usage') {
         usage = part.usage;
         return '';
       }
-      texts.push(chatChunkText(part.chunk));
-      return `data: ${chunks().chunk(part.chunk, part.raw)}\n\n`;
+      const frame = `data: ${chunks().chunk(part.chunk, part.raw)}\n\n`;
+      const counting = tally.add(chatChunkText(part.chunk));
+      return counting ? counting.then(() => frame) : frame;
     },
-    partial: () => ({ usage, text: texts.join('') }),
+    partial: () => ({ usage, ...tally.soFar() }),
     end: (settle) => `data: ${chunks().usage(settle(usage))}\n\ndata: [DONE]\n\n`,
     error: (error) => `data: ${JSON.stringify(error.toBody())}\n\ndata: [DONE]\n\n`,
     image(image, meta) {

@@ -8,10 +8,12 @@ import { chatToMessages, messagesUsageBody } from '../codecs/messages/chat-to-me
 import { messagesErrorBody } from '../codecs/messages/messages-error.js';
 import { messagesRequestToChat } from '../codecs/messages/messages-request-to-chat.js';
 import { parseMessagesRequest } from '../codecs/messages/parse-messages-request.js';
+import { streamedTally } from '../codecs/shared/streamed-tally.js';
 import { messagesEventText } from '../codecs/shared/streamed-text.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { type GatewayMember, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
+import { loadTokenCounter } from '../optimizations/count-tokens.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
 
 interface MessagesParsed extends ParsedRequest {
@@ -74,20 +76,21 @@ export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
       return { parts: result.parts.pipeThrough(chatStreamToMessagesEvents(meta)), warnings: result.warnings };
     },
     framer: () => {
-      const texts: string[] = [];
+      const tally = streamedTally(loadTokenCounter);
       return {
         // The final `message_delta` gets the settled usage with cost; other events pass as they are.
         frame(part, settle) {
           if (part.event.type !== 'message_delta') {
-            texts.push(messagesEventText(part.event));
-            return messagesEventFrame(part.event);
+            const frame = messagesEventFrame(part.event);
+            const counting = tally.add(messagesEventText(part.event));
+            return counting ? counting.then(() => frame) : frame;
           }
           return messagesEventFrame({ ...part.event, usage: messagesUsageBody(settle(part.usage)) });
         },
         end: () => '',
         // Anthropic ends a failed stream with an `error` event, and no message_stop.
         error: (error) => messagesEventFrame(messagesErrorBody(error)),
-        partial: () => ({ usage: undefined, text: texts.join('') }),
+        partial: () => ({ usage: undefined, ...tally.soFar() }),
       };
     },
   },

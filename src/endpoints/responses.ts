@@ -11,10 +11,12 @@ import {
   responsesEventWriter,
 } from '../codecs/responses/responses-response.js';
 import { usageFromResponses } from '../codecs/shared/read-usage.js';
+import { streamedTally } from '../codecs/shared/streamed-tally.js';
 import { responsesEventText } from '../codecs/shared/streamed-text.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
+import { loadTokenCounter } from '../optimizations/count-tokens.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
 import type {
   JsonResult,
@@ -107,13 +109,14 @@ async function callResponsesStream(
 function responsesFramer(scope: StreamScope<ResponsesParsed>): StreamFramer<ResponsesStreamPart> {
   const { run, request } = scope;
   const write = responsesEventWriter(run.genId, scope.model, request.previousId);
-  const texts: string[] = [];
+  const tally = streamedTally(loadTokenCounter);
   return {
     frame({ event, usage }, settle) {
       const type = stringMember(event, 'type') ?? '';
       if (!isTerminalEvent(type)) {
-        texts.push(responsesEventText(event));
-        return write(event);
+        const frame = write(event);
+        const counting = tally.add(responsesEventText(event));
+        return counting ? counting.then(() => frame) : frame;
       }
       const response = recordMember(event, 'response');
       const meta = settle(usage ?? usageFromResponses(response?.usage));
@@ -123,7 +126,7 @@ function responsesFramer(scope: StreamScope<ResponsesParsed>): StreamFramer<Resp
     },
     end: () => 'data: [DONE]\n\n',
     error: (error) => failureFrames(write, error),
-    partial: () => ({ usage: undefined, text: texts.join('') }),
+    partial: () => ({ usage: undefined, ...tally.soFar() }),
     image(image, meta) {
       const item = imageOutputItem(image.base64, image.revisedPrompt);
       const response = responseWithImage(meta.genId, meta.model, item, meta);

@@ -117,5 +117,8 @@ export interface StreamFramer<Part> {
 
 export interface StreamedSoFar {
   usage: Usage | undefined;
+  /** Output tokens already counted of text the framer no longer holds (see codecs/shared/streamed-tally.ts). */
+  tokens: number;
+  /** Generated text not yet counted. */
   text: string;
 }

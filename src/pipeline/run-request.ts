@@ -317,7 +317,7 @@ async function cutShortUsage(
   const usage = {
     ...emptyUsage(),
     inputTokens: countRequestTokens(sent, kind, count),
-    outputTokens: count(partial.text),
+    outputTokens: partial.tokens + count(partial.text),
   };
   run.warnings.push(
     `the stream was cut short before the provider reported usage; billed ${usage.inputTokens} prompt and ` +
