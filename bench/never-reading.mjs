@@ -6,6 +6,7 @@
 // normal client's latency before and during. Exit 1 when the growth bound is crossed.
 //
 //   npm run build && node bench/never-reading.mjs [--clients=200] [--duration=120] [--max-growth-mb=100]
+//                                                 [--interval-ms=20]  (normal client: one request per 20 ms at most)
 //                                                 [--stalled-ms=N]   (server.stalledClientTimeoutMs; default
 //                                                                     the gateway's own, 120 000)
 import { spawn } from 'node:child_process';
@@ -37,6 +38,7 @@ function options() {
     durationS: number('duration', 120),
     maxGrowthMb: number('max-growth-mb', 100),
     stalledMs: number('stalled-ms', undefined),
+    intervalMs: number('interval-ms', 20),
   };
 }
 
@@ -172,10 +174,13 @@ function openNeverReading(url, agent) {
   });
 }
 
-/** Sequential small requests until `until()` says stop; latencies in ms. */
-async function normalClient(url, until) {
+/**
+ * Sequential small requests, one every `intervalMs` at most (a latency probe, not a load generator: at full
+ * speed its own garbage would dominate the RSS figure), until `until()` says stop; latencies in ms.
+ */
+async function normalClient(url, until, intervalMs) {
   const latencies = [];
-  let failures = 0;
+  const failures = new Map();
   const body = JSON.stringify({ model: 'bench/chat', messages: [{ role: 'user', content: 'hi' }] });
   while (!until()) {
     const started = performance.now();
@@ -185,8 +190,10 @@ async function normalClient(url, until) {
       body,
     });
     await response.arrayBuffer();
-    if (response.status === 200) latencies.push(performance.now() - started);
-    else failures += 1;
+    const took = performance.now() - started;
+    if (response.status === 200) latencies.push(took);
+    else failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
+    if (took < intervalMs) await new Promise((resolve) => setTimeout(resolve, intervalMs - took));
   }
   return { latencies, failures };
 }
@@ -198,7 +205,7 @@ function percentile(values, p) {
 }
 
 const latencyLine = (name, { latencies, failures }) =>
-  `${name}: ${latencies.length} requests, p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms, failed ${failures}`;
+  `${name}: ${latencies.length} requests, p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms, failed ${[...failures].map(([status, n]) => `${n} × ${status}`).join(', ') || 0}`;
 
 async function main() {
   const opts = options();
@@ -215,9 +222,9 @@ async function main() {
   try {
     // Warm-up, then the baseline: RSS and the normal client's latency with nobody stalled.
     let end = Date.now() + 3_000;
-    await normalClient(gateway.url, () => Date.now() > end);
+    await normalClient(gateway.url, () => Date.now() > end, opts.intervalMs);
     end = Date.now() + 10_000;
-    const before = await normalClient(gateway.url, () => Date.now() > end);
+    const before = await normalClient(gateway.url, () => Date.now() > end, opts.intervalMs);
     const baseline = rssBytes(pid);
 
     const opened = await Promise.all(
@@ -227,7 +234,7 @@ async function main() {
     const startedAt = Date.now();
     const sampler = setInterval(() => samples.push({ t: Date.now() - startedAt, rss: rssBytes(pid) }), 1_000);
     const stopAt = startedAt + opts.durationS * 1_000;
-    const during = await normalClient(gateway.url, () => Date.now() > stopAt);
+    const during = await normalClient(gateway.url, () => Date.now() > stopAt, opts.intervalMs);
     clearInterval(sampler);
     samples.push({ t: Date.now() - startedAt, rss: rssBytes(pid) });
 

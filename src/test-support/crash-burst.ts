@@ -148,7 +148,7 @@ export async function crashBurst(options: CrashBurstOptions = {}): Promise<Crash
     const seen = await Promise.all(outcomes);
     const second = await spawnGateway(env);
     running.push(second);
-    const measure = await measureAfterRestart(second, seen, databaseUrl, options.redisUrl);
+    const measure = await measureAfterRestart(seen, databaseUrl, options.redisUrl);
     second.child.kill('SIGTERM');
     await second.exited;
     return measure;
@@ -159,7 +159,6 @@ export async function crashBurst(options: CrashBurstOptions = {}): Promise<Crash
 }
 
 async function measureAfterRestart(
-  gateway: SpawnedGateway,
   seen: Outcome[],
   databaseUrl: string,
   redisUrl: string | undefined,
@@ -168,13 +167,13 @@ async function measureAfterRestart(
   const cut = seen.filter((outcome) => !outcome.completed && outcome.genId !== undefined);
   const records = new Map<string, CrashRecord>();
   const wanted = [...done, ...cut].map((outcome) => outcome.genId ?? '');
-  // The replayed journal reaches the store in batches within a second or so; wait for it (bounded).
-  await waitForRecords(gateway.url, wanted, records);
   const month = new Date().toISOString().slice(0, 7);
   const store = await openStore(databaseUrl, { log: () => undefined });
   let storeSpendNano = 0;
   let redisSpendNano: number | undefined;
   try {
+    // Read from the store itself (the restarted instance ships the replayed journal within a second or so).
+    await waitForRecords(store, wanted, records);
     storeSpendNano = Number(await store.getMonthlySpend('acme', month));
     if (redisUrl) redisSpendNano = await redisSpend(redisUrl, store, month);
   } finally {
@@ -203,33 +202,20 @@ async function measureAfterRestart(
   };
 }
 
-async function waitForRecords(url: string, genIds: string[], into: Map<string, CrashRecord>): Promise<void> {
-  const deadline = Date.now() + 10_000;
+/** Waits (bounded) until the store holds a record of each generation id. */
+async function waitForRecords(store: Store, genIds: string[], into: Map<string, CrashRecord>): Promise<void> {
+  const deadline = Date.now() + 15_000;
   for (const genId of genIds) {
     for (;;) {
-      const record = await readRecord(url, genId);
+      const record = await store.getRecord(genId, 'acme');
       if (record) {
-        into.set(genId, record);
+        into.set(genId, { genId, status: record.status, costNanoUsd: record.costNanoUsd });
         break;
       }
       if (Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
-}
-
-async function readRecord(url: string, genId: string): Promise<CrashRecord | undefined> {
-  const response = await fetch(`${url}/generation/${genId}`, {
-    headers: { authorization: `Bearer ${TEST_KEY}` },
-  });
-  if (response.status !== 200) return undefined;
-  const body: unknown = await response.json();
-  if (typeof body !== 'object' || body === null || !('data' in body)) return undefined;
-  const data = body.data;
-  if (typeof data !== 'object' || data === null) return undefined;
-  const status = 'status' in data && typeof data.status === 'string' ? data.status : '';
-  const cost = 'costNanoUsd' in data && typeof data.costNanoUsd === 'number' ? data.costNanoUsd : 0;
-  return { genId, status, costNanoUsd: cost };
 }
 
 /** Σ cost of every record of the organization in the store, read from its table. */

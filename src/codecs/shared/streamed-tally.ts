@@ -14,7 +14,7 @@ export interface StreamedTally {
 }
 
 /** Uncounted text a stream holds at most (characters) before it is counted and let go. */
-export const FOLD_CHARS = 32_768;
+export const FOLD_CHARS = 16_384;
 /** How far back from the end a space may be for the count to stop there. */
 const WORD_CHARS = 256;
 
