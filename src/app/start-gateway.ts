@@ -199,7 +199,12 @@ async function openState(options: GatewayOptions, log: (message: string) => void
     warn: log,
   });
   const throttle = new AuthFailureThrottle({ ...options.config.server.authFailures, log });
-  const authenticate = createAuthenticator({ store, hasher: keyHasher, throttle });
+  const authenticate = createAuthenticator({
+    store,
+    hasher: keyHasher,
+    throttle,
+    outageGraceMs: options.config.store.outageKeyGraceMs,
+  });
   return { keyHasher, store, firstKey, authenticate };
 }
 

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors/gateway-error.js';
 import { SqliteStore } from '../store/sqlite-store.js';
+import { StoreUnavailableError } from '../store/store-errors.js';
 import { createKeyHasher, generateApiKey } from './api-keys.js';
 import { AuthFailureThrottle } from './auth-failure-throttle.js';
 import { createAuthenticator } from './authenticate.js';
@@ -149,5 +150,55 @@ describe('failed authentication throttle', () => {
     expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe(
       'TOO_MANY_REQUESTS',
     );
+  });
+});
+
+describe('createAuthenticator while the store is unavailable', () => {
+  async function outage(outageGraceMs: number) {
+    const store = new SqliteStore(':memory:');
+    await store.migrate();
+    await store.upsertOrganization({ id: 'acme' });
+    const seen = generateApiKey(hasher);
+    const unseen = generateApiKey(hasher);
+    await store.createApiKey({ orgId: 'acme', prefix: seen.prefix, keyHash: seen.keyHash });
+    await store.createApiKey({ orgId: 'acme', prefix: unseen.prefix, keyHash: unseen.keyHash });
+    let now = 1_000;
+    let down = false;
+    const lookup = store.findApiKeyByHash.bind(store);
+    store.findApiKeyByHash = (hash) =>
+      down ? Promise.reject(new StoreUnavailableError('store down')) : lookup(hash);
+    const authenticate = createAuthenticator({
+      store,
+      hasher,
+      cacheTtlMs: 1_000,
+      outageGraceMs,
+      now: () => now,
+    });
+    await authenticate(request({ authorization: `Bearer ${seen.key}` }));
+    down = true;
+    now += 5_000;
+    const result = (key: string) =>
+      authenticate(request({ authorization: `Bearer ${key}` })).then(
+        (principal) => principal.org.id,
+        (error: unknown) => (error instanceof StoreUnavailableError ? 'store unavailable' : 'other'),
+      );
+    return {
+      seen: () => result(seen.key),
+      unseen: () => result(unseen.key),
+      advance: (ms: number) => (now += ms),
+    };
+  }
+
+  it('serves keys seen within the grace period from memory; others fail with the store error', async () => {
+    const auth = await outage(60_000);
+    expect(await auth.seen()).toBe('acme');
+    expect(await auth.unseen()).toBe('store unavailable');
+    auth.advance(60_000);
+    expect(await auth.seen()).toBe('store unavailable');
+  });
+
+  it('serves nothing from memory when the grace period is 0', async () => {
+    const auth = await outage(0);
+    expect(await auth.seen()).toBe('store unavailable');
   });
 });

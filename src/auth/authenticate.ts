@@ -3,6 +3,7 @@ import { capUsdToNano } from '../accounting/usd-amount.js';
 import { queryKey } from '../codecs/gemini/gemini-path.js';
 import { GatewayError, unauthorized, userNotFound } from '../errors/gateway-error.js';
 import type { ApiKeyInfo, Organization, Store } from '../store/store.js';
+import { StoreUnavailableError } from '../store/store-errors.js';
 import { hashesEqual, type KeyHasher, legacyKeyHash } from './api-keys.js';
 import type { AuthFailureThrottle } from './auth-failure-throttle.js';
 
@@ -43,6 +44,11 @@ export interface AuthenticatorOptions {
   cacheSize?: number;
   /** How long a key that authenticated stays "known good", passing even while its address is throttled. */
   knownGoodMs?: number;
+  /**
+   * While the store is unavailable, a key whose lookup succeeded within this long is served from the cache
+   * (default 0: never). A key revoked meanwhile keeps working until the store is back.
+   */
+  outageGraceMs?: number;
   now?: () => number;
 }
 
@@ -54,11 +60,14 @@ export type Authenticate = (req: IncomingMessage) => Promise<Principal>;
  * a key whose organization was deleted is 404 USER_NOT_FOUND. Successful lookups are kept for `cacheTtlMs`
  * (default 1 s); failures are never cached. Failures count against the client address: a throttled address
  * gets 429 with `retry-after` for any key that has not authenticated recently, without a store lookup.
+ * While the store is unavailable, keys seen within `outageGraceMs` are served from the cache; others fail
+ * with the store's error (503 at the edge).
  */
 export function createAuthenticator(options: AuthenticatorOptions): Authenticate {
   const { store, hasher, throttle, cacheTtlMs = 1_000, cacheSize = 10_000, now = Date.now } = options;
   const knownGoodMs = options.knownGoodMs ?? 3_600_000;
-  const cache = new Map<string, { principal: Principal; expires: number }>();
+  const outageGraceMs = options.outageGraceMs ?? 0;
+  const cache = new Map<string, { principal: Principal; expires: number; seenAt: number }>();
   /** Keyed hashes of keys that authenticated recently, with when that stops counting. */
   const knownGood = new Map<string, number>();
   const address = (req: IncomingMessage) => req.socket?.remoteAddress ?? 'unknown';
@@ -77,20 +86,18 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
     if (cached && cached.expires > now()) return cached.principal;
     const keyHash = hasher.hash(key);
     if ((knownGood.get(keyHash) ?? 0) <= now()) refuseIfThrottled(req);
-    const stored = await findKey(store, key, keyHash);
-    if (!stored || stored.revokedAt !== null) {
-      cache.delete(key);
-      throw unauthorized('Invalid or revoked API key.');
+    let principal: Principal;
+    try {
+      principal = await lookUp(store, key, keyHash);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError && cached && cached.seenAt + outageGraceMs > now()) {
+        return cached.principal;
+      }
+      if (!(error instanceof StoreUnavailableError)) cache.delete(key);
+      throw error;
     }
-    const org = await store.getOrganization(stored.orgId);
-    if (!org) {
-      cache.delete(key);
-      throw userNotFound('The organization of this API key no longer exists.');
-    }
-    const monthlyLimitNano = org.monthlyLimitUsd === null ? null : capUsdToNano(org.monthlyLimitUsd);
-    const principal = { keyId: stored.id, org, monthlyLimitNano };
     if (cache.size >= cacheSize) cache.clear();
-    cache.set(key, { principal, expires: now() + cacheTtlMs });
+    cache.set(key, { principal, expires: now() + cacheTtlMs, seenAt: now() });
     if (knownGood.size >= cacheSize) knownGood.clear();
     knownGood.set(keyHash, now() + knownGoodMs);
     return principal;
@@ -106,6 +113,16 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
       throw error;
     }
   };
+}
+
+/** The principal of a presented key: 401 when unknown or revoked, 404 when its organization is gone. */
+async function lookUp(store: Store, key: string, keyHash: string): Promise<Principal> {
+  const stored = await findKey(store, key, keyHash);
+  if (!stored || stored.revokedAt !== null) throw unauthorized('Invalid or revoked API key.');
+  const org = await store.getOrganization(stored.orgId);
+  if (!org) throw userNotFound('The organization of this API key no longer exists.');
+  const monthlyLimitNano = org.monthlyLimitUsd === null ? null : capUsdToNano(org.monthlyLimitUsd);
+  return { keyId: stored.id, org, monthlyLimitNano };
 }
 
 /**

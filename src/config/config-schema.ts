@@ -226,6 +226,11 @@ const storeSchema = z.strictObject({
   connectTimeoutMs: z.number().int().min(100).max(120_000).default(5_000),
   /** Attempts of one query or transaction when the connection fails (a restart, a dropped socket). */
   attempts: z.number().int().min(1).max(10).default(3),
+  /**
+   * While the store is unavailable, an API key that authenticated within this long still authenticates from
+   * memory (so requests that need nothing else from the store keep working); 0 turns this off.
+   */
+  outageKeyGraceMs: z.number().int().nonnegative().max(86_400_000).default(300_000),
 });
 
 /** Monthly caps and rate limits: how limiters keep spend current (see README "Limits" and "Scaling out"). */

@@ -14,7 +14,12 @@ describe('records and store config', () => {
       journalFsyncIntervalMs: 1_000,
       progressIntervalMs: 1_000,
     });
-    expect(config.store).toEqual({ maxConnections: 10, connectTimeoutMs: 5_000, attempts: 3 });
+    expect(config.store).toEqual({
+      maxConnections: 10,
+      connectTimeoutMs: 5_000,
+      attempts: 3,
+      outageKeyGraceMs: 300_000,
+    });
   });
 
   it('refuses a flush interval that would break the 1 s record visibility, and unknown keys', () => {

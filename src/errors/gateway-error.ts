@@ -1,4 +1,5 @@
 import type { AttemptRecord } from '../provider-routing/attempt-record.js';
+import { StoreUnavailableError } from '../store/store-errors.js';
 
 /**
  * The one error type of the gateway. Every failure is born as a GatewayError with a stable code, the HTTP
@@ -176,8 +177,19 @@ export const requestCancelled = (): GatewayError =>
     type: 'request_cancelled',
   });
 
-/** Turns anything thrown into a GatewayError; unknown faults become a 500 without leaking internals. */
+/**
+ * Turns anything thrown into a GatewayError; unknown faults become a 500 without leaking internals. The store
+ * being unreachable is an outage, not a fault: 503 `service_unavailable` with `retry-after`, as for Redis (its
+ * start and end are logged once by the store's outage log, so the edge logs nothing per request).
+ */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
+  if (error instanceof StoreUnavailableError) {
+    return serviceUnavailable(
+      'The store, which holds keys and records, is unavailable; try again shortly.',
+      1,
+      error,
+    );
+  }
   return internalError('The gateway failed while handling the request.', error);
 }

@@ -110,7 +110,8 @@ export class PostgresConnection {
           this.#outage.recovered();
           throw error;
         }
-        if (attempt >= this.#attempts || this.#pool.ending) {
+        // During a known outage one attempt is enough: requests get their 503 at once, not after the retries.
+        if (attempt >= this.#attempts || this.#pool.ending || this.#outage.down) {
           this.#outage.failed(error);
           throw new StoreUnavailableError(`PostgreSQL is unavailable: ${errorMessage(error)}`, {
             cause: error,

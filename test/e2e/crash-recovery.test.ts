@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { crashBurst } from '../../src/test-support/crash-burst.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
 import { type SpawnedGateway, spawnGateway } from '../../src/test-support/spawn-gateway.js';
 import {
@@ -10,6 +11,7 @@ import {
   startPostgres,
   type TestPostgres,
 } from '../../src/test-support/start-postgres.js';
+import { startRedis } from '../../src/test-support/start-redis.js';
 import { TEST_KEY, testConfig } from '../../src/test-support/start-test-gateway.js';
 
 /**
@@ -209,3 +211,36 @@ const postgresInstalled = findPostgresBinaries() !== undefined;
     expect(await second.exited).toBe(0);
   }, 60_000);
 });
+
+const redisInstalled = await startRedis().then(async (redis) => {
+  await redis?.stop();
+  return redis !== undefined;
+});
+
+(postgresInstalled && redisInstalled ? describe : describe.skip)(
+  'SIGKILL of the real process under a burst, on PostgreSQL and Redis',
+  () => {
+    it('0 completed without record, interrupted records for the cut, spend in the store and Redis as shown', async () => {
+      const postgres = await startPostgres();
+      const redis = await startRedis();
+      try {
+        if (!postgres || !redis) throw new Error('PostgreSQL or Redis did not start');
+        const measure = await crashBurst({ databaseUrl: postgres.url, redisUrl: redis.url });
+        expect(measure.completed).toBeGreaterThan(0);
+        expect(measure.cutOff).toBeGreaterThan(0);
+        expect(measure.completedWithoutRecord).toEqual([]);
+        expect(measure.completedMismatched).toEqual([]);
+        expect(measure.cutOffWithoutRecord).toEqual([]);
+        expect(measure.interrupted).toBeGreaterThan(0);
+        // The store's spend is the sum of its records, which is what clients were shown plus what the
+        // records of the cut-off requests carry.
+        expect(measure.storeSpendNano).toBe(measure.recordsNano);
+        expect(measure.storeSpendNano).toBe(measure.shownNano + measure.cutOffRecordsNano);
+        expect(measure.redisSpendNano).toBe(measure.storeSpendNano);
+      } finally {
+        await redis?.stop();
+        await postgres?.stop();
+      }
+    }, 120_000);
+  },
+);

@@ -31,7 +31,10 @@ describe('streamed text', () => {
       whole += words;
     }
     const tokens = meter.tokens(count);
-    expect(Math.abs(tokens - count(whole))).toBeLessThanOrEqual(5);
+    // Each batch boundary may split one token in two: at most one token more per 16 Ki characters.
+    const batches = Math.ceil(whole.length / (16 * 1024));
+    expect(tokens).toBeGreaterThanOrEqual(count(whole));
+    expect(tokens - count(whole)).toBeLessThanOrEqual(batches);
   });
 
   it('estimates what it cannot hold while the tokenizer is still loading', async () => {

@@ -47,7 +47,7 @@ export interface TextMeter {
 }
 
 /** Text held before it is counted and let go. */
-const FLUSH_CHARS = 64 * 1024;
+const FLUSH_CHARS = 16 * 1024;
 /** Past this much held text with the tokenizer still loading, the rest is estimated (4 characters a token). */
 const HOLD_LIMIT_CHARS = 1024 * 1024;
 

@@ -14,12 +14,20 @@ export interface SsePartsOptions<Part> {
  * eventsource-parser (events split across reads are joined) and translated at once, so a chunk costs one
  * queue hop instead of one per layer. Cancelling destroys the upstream body, closing the upstream request.
  */
+/**
+ * A network read (up to 64 KiB) is parsed this much at a time: the parts of one slice wait for the client,
+ * not those of a whole read, so a stream whose client stopped reading holds a few parsed events, not dozens.
+ */
+const FEED_BYTES = 4_096;
+
 export function sseParts<Part>(
   body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void },
   options: SsePartsOptions<Part>,
 ): ReadableStream<Part> {
   const iterator = body[Symbol.asyncIterator]();
   const decoder = new TextDecoder();
+  /** The rest of the last network read, parsed a slice at a time (see FEED_BYTES). */
+  let unparsed: Uint8Array | undefined;
   let ready: Part[] = [];
   const emit = (part: Part) => ready.push(part);
   let failure: unknown;
@@ -37,6 +45,13 @@ export function sseParts<Part>(
     {
       async pull(controller) {
         while (ready.length === 0) {
+          if (unparsed !== undefined) {
+            const slice = unparsed.subarray(0, FEED_BYTES);
+            unparsed = unparsed.byteLength > FEED_BYTES ? unparsed.subarray(FEED_BYTES) : undefined;
+            parser.feed(decoder.decode(slice, { stream: true }));
+            if (failure !== undefined) break;
+            continue;
+          }
           let next: IteratorResult<Uint8Array>;
           try {
             next = await iterator.next();
@@ -50,8 +65,7 @@ export function sseParts<Part>(
             controller.close();
             return;
           }
-          parser.feed(decoder.decode(next.value, { stream: true }));
-          if (failure !== undefined) break;
+          unparsed = next.value;
         }
         flush(controller);
       },

@@ -91,6 +91,7 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
         body,
         signal,
         bodyTimeout: 0,
+        highWaterMark: 16 * 1024,
       });
     } catch (error) {
       throw classifyFailure(attempt.signal.aborted ? TIME_TO_FIRST_BYTE : error, call);
