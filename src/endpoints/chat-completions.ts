@@ -4,7 +4,6 @@ import { chatImageChunks, chatImageCompletion } from '../codecs/chat/image-answe
 import { type ChatRequest, parseChatRequest } from '../codecs/chat/parse-chat-request.js';
 import { chatChunkText } from '../codecs/shared/streamed-text.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
-import { loadTokenCounter } from '../optimizations/count-tokens.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
 import type { ChatStreamPart } from '../providers/provider-adapter.js';
 

@@ -12,7 +12,6 @@ import { messagesEventText } from '../codecs/shared/streamed-text.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { type GatewayMember, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
-import { loadTokenCounter } from '../optimizations/count-tokens.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
 
 interface MessagesParsed extends ParsedRequest {

@@ -16,7 +16,6 @@ import { responsesEventText } from '../codecs/shared/streamed-text.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
-import { loadTokenCounter } from '../optimizations/count-tokens.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
 import type {
   JsonResult,
