@@ -86,7 +86,7 @@ export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
         },
         end: () => '',
         // Anthropic ends a failed stream with an `error` event, and no message_stop.
-        error: (error) => messagesEventFrame(messagesErrorBody(error)),
+        error: (error) => messagesEventFrame(messagesErrorBody(error, scope.run.ctx.requestId)),
         partial: () => ({ usage: undefined, text: texts }),
       };
     },

@@ -278,9 +278,14 @@ describe('POST /v1/messages (stream)', () => {
     expect(response.status).toBe(200);
     const events = await sseEvents(response);
     expect(events[0]?.data.type).toBe('message_start');
+    // Anthropic's published ErrorResponse requires request_id: the same as the answer's request-id header.
     expect(events.at(-1)).toStrictEqual({
       name: 'error',
-      data: { type: 'error', error: { type: 'api_error', message: expect.any(String) } },
+      data: {
+        type: 'error',
+        error: { type: 'api_error', message: expect.any(String) },
+        request_id: response.headers.get('request-id'),
+      },
     });
     expect(events.some(({ data }) => data.type === 'message_stop')).toBe(false);
   });
