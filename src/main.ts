@@ -62,6 +62,7 @@ async function main(): Promise<void> {
   logger.info(
     `gateway listening on ${gateway.url}/v1 (${gateway.deps.catalog.list().length} models available)`,
   );
+  logger.flush();
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -160,6 +160,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await stopHealthSync?.();
     if (!options.dispatcher) await dispatcher.close();
     await store.close();
+    // Buffered lines go now; what is left is written synchronously when the process exits (pino's exit hook).
     logger.flush();
     return { pendingRecords: backlog.unshipped + backlog.unfinished, journalDir: backlog.dir };
   };
