@@ -28,7 +28,7 @@ export const plannerUsage = (report: PlannerReport | undefined): Usage | undefin
 
 /**
  * Asks the planning model for a plan of the conversation (chat messages), through the same execution step
- * as any call (reservation, fallback, accounting); its attempts are marked `planner`. A planner that fails
+ * as every other call (reservation, fallback, accounting); its attempts are marked `planner`. A planner that fails
  * (or answers nothing) does not fail the request: the executor answers alone, and the warnings say so. A
  * client that went away is not a planner failure: that error is passed on.
  */

@@ -26,7 +26,7 @@ export interface CrashBurstOptions {
   killAfterShare?: number;
 }
 
-interface Outcome {
+export interface Outcome {
   streamed: boolean;
   genId?: string;
   completed: boolean;
@@ -64,7 +64,7 @@ export interface CrashMeasure {
 }
 
 /** One chat request; records what the client saw, whatever happens to the connection. */
-async function request(url: string, streamed: boolean): Promise<Outcome> {
+export async function request(url: string, streamed: boolean): Promise<Outcome> {
   const outcome: Outcome = { streamed, completed: false };
   try {
     const response = await fetch(`${url}/chat/completions`, {
@@ -95,7 +95,7 @@ async function request(url: string, streamed: boolean): Promise<Outcome> {
   return outcome;
 }
 
-function costOf(body: unknown): number | undefined {
+export function costOf(body: unknown): number | undefined {
   if (typeof body !== 'object' || body === null || !('usage' in body)) return undefined;
   const usage = body.usage;
   if (typeof usage !== 'object' || usage === null || !('cost' in usage)) return undefined;

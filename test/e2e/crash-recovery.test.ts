@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { crashBurst } from '../../src/test-support/crash-burst.js';
+import { crashBurst, request } from '../../src/test-support/crash-burst.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
 import { type SpawnedGateway, spawnGateway } from '../../src/test-support/spawn-gateway.js';
 import {
@@ -22,54 +22,6 @@ import { TEST_KEY, testConfig } from '../../src/test-support/start-test-gateway.
 const FINISH_BEFORE_LAST_BYTE = true;
 
 const BURST = 200;
-
-interface Outcome {
-  streamed: boolean;
-  genId?: string;
-  completed: boolean;
-  /** usage.cost the client was shown (nano-USD). */
-  shownCost?: number;
-}
-
-/** One chat request; records what the client saw, whatever happens to the connection. */
-async function request(url: string, streamed: boolean): Promise<Outcome> {
-  const outcome: Outcome = { streamed, completed: false };
-  try {
-    const response = await fetch(`${url}/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: 'acme/chat-large',
-        stream: streamed,
-        messages: [{ role: 'user', content: 'hi' }],
-      }),
-    });
-    outcome.genId = response.headers.get('x-generation-id') ?? undefined;
-    const text = await response.text();
-    if (response.status !== 200) return outcome;
-    if (!streamed) {
-      const body: unknown = JSON.parse(text);
-      outcome.shownCost = costOf(body);
-      outcome.completed = true;
-      return outcome;
-    }
-    outcome.completed = text.includes('data: [DONE]');
-    for (const line of text.split('\n')) {
-      if (!line.startsWith('data: {')) continue;
-      outcome.shownCost = costOf(JSON.parse(line.slice(6))) ?? outcome.shownCost;
-    }
-  } catch {
-    // Cut off by the kill.
-  }
-  return outcome;
-}
-
-function costOf(body: unknown): number | undefined {
-  if (typeof body !== 'object' || body === null || !('usage' in body)) return undefined;
-  const usage = body.usage;
-  if (typeof usage !== 'object' || usage === null || !('cost' in usage)) return undefined;
-  return typeof usage.cost === 'number' ? usage.cost : undefined;
-}
 
 async function readRecord(url: string, genId: string): Promise<Record<string, unknown> | undefined> {
   const deadline = Date.now() + 5_000;
