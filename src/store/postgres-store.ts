@@ -3,17 +3,33 @@ import { DatabaseError } from 'pg';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
+import { ADMIN_SCHEMA, addKeySpend, postgresAdminTables } from './postgres-admin-tables.js';
 import { PostgresConnection, type Row } from './postgres-connection.js';
+import { spendSums } from './spend-sums.js';
 import type {
   ApiKeyInfo,
+  ApiKeyPatch,
+  AuditEntry,
   ConversationState,
+  KeySecretHash,
   NewApiKey,
+  NewAuditEntry,
   NewOrganization,
   Organization,
   Store,
 } from './store.js';
 import { InvalidRecordError } from './store-errors.js';
-import { apiKeyRow, bodyRow, insertableMonth, itemsRow, MONTH, organizationRow } from './store-rows.js';
+import {
+  apiKeyRow,
+  bodyRow,
+  insertableMonth,
+  itemsRow,
+  KEY_COLUMNS,
+  keyLimitValues,
+  MONTH,
+  newKeyLimits,
+  organizationRow,
+} from './store-rows.js';
 
 /**
  * Same tables as the SQLite store. Timestamps that are returned to callers (`created_at`, `deleted_at`,
@@ -44,8 +60,6 @@ const MIGRATE_LOCK_KEY = 7_204_117_734_001;
 
 const ORG_COLUMNS = `id, name, monthly_limit_usd AS "monthlyLimitUsd", requests_per_minute AS "requestsPerMinute",
   created_at AS "createdAt"`;
-const KEY_COLUMNS = `id, org_id AS "orgId", name, prefix, key_hash AS "keyHash", created_at AS "createdAt",
-  revoked_at AS "revokedAt"`;
 
 /**
  * One atomic upsert. `$6`/`$7` say "keep the live value" (the field was undefined); a soft-deleted row is
@@ -80,21 +94,9 @@ function prepareBatch(records: GenerationRecord[]): Batch {
   return batch;
 }
 
-/**
- * Spend of the rows actually inserted (so a retried record is not counted twice), one entry per organization
- * and month, sorted so that concurrent batches lock spend rows in the same order.
- */
-function spendOfInserted(inserted: Row[], batch: Batch): { orgId: string; month: string; nano: bigint }[] {
-  const spend = new Map<string, { orgId: string; month: string; nano: bigint }>();
-  for (const row of inserted) {
-    const entry = batch.get(genIdRow.parse(row).gen_id);
-    if (!entry || entry.record.costNanoUsd <= 0) continue;
-    const key = `${entry.record.orgId}\u0000${entry.month}`;
-    const sum = spend.get(key) ?? { orgId: entry.record.orgId, month: entry.month, nano: 0n };
-    sum.nano += BigInt(entry.record.costNanoUsd);
-    spend.set(key, sum);
-  }
-  return [...spend.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, sum]) => sum);
+/** The batch's entries whose rows were actually inserted (so a retried record is not counted twice). */
+function insertedEntries(inserted: Row[], batch: Batch): { record: GenerationRecord; month: string }[] {
+  return inserted.flatMap((row) => batch.get(genIdRow.parse(row).gen_id) ?? []);
 }
 
 export interface PostgresStoreOptions {
@@ -121,6 +123,8 @@ export class PostgresStore implements Store {
   readonly #db: PostgresConnection;
   readonly #now: () => Date;
   #migrated = false;
+  /** Keys' limits, per-key spend and the audit log. */
+  readonly #admin: ReturnType<typeof postgresAdminTables>;
 
   /** Creates the pool; connections are opened lazily, by the first query. */
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
@@ -131,6 +135,11 @@ export class PostgresStore implements Store {
       log: options.log ?? ((message: string) => process.emitWarning(`PostgresStore: ${message}`)),
     });
     this.#now = options.now ?? (() => new Date());
+    this.#admin = postgresAdminTables(
+      this.#db,
+      (sql, values) => this.#query(sql, values),
+      () => this.#assertReady(),
+    );
   }
 
   async migrate(): Promise<void> {
@@ -138,6 +147,7 @@ export class PostgresStore implements Store {
     await this.#db.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATE_LOCK_KEY]);
       await client.query(SCHEMA);
+      await client.query(ADMIN_SCHEMA);
     });
     this.#migrated = true;
   }
@@ -179,12 +189,18 @@ export class PostgresStore implements Store {
       keyHash: key.keyHash,
       createdAt: this.#timestamp(),
       revokedAt: null,
+      ...newKeyLimits(key),
     };
+    const limits = keyLimitValues(info);
     try {
       await this.#query(
-        `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, NULL)`,
-        [info.id, info.orgId, info.name, info.prefix, info.keyHash, info.createdAt],
+        `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
+           requests_per_minute, models, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8, $9, $10)`,
+        [
+          ...[info.id, info.orgId, info.name, info.prefix, info.keyHash, info.createdAt],
+          ...[limits.monthlyLimitUsd, limits.requestsPerMinute, limits.models, limits.expiresAt],
+        ],
       );
     } catch (error) {
       const code = error instanceof DatabaseError ? error.code : undefined;
@@ -219,6 +235,31 @@ export class PostgresStore implements Store {
     return (await this.#query(sql, [this.#timestamp(), id])).length > 0;
   }
 
+  async getApiKey(id: string): Promise<ApiKeyInfo | undefined> {
+    return this.#admin.getKey(id);
+  }
+
+  async updateApiKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyInfo | undefined> {
+    return this.#admin.updateKey(id, patch);
+  }
+
+  async rotateApiKey(id: string, secret: KeySecretHash): Promise<ApiKeyInfo | undefined> {
+    return this.#admin.rotateKey(id, secret);
+  }
+
+  async getKeyMonthlySpend(keyId: string, month: string): Promise<number> {
+    if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got "${month}"`);
+    return this.#admin.keySpend(keyId, month);
+  }
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    return this.#admin.appendAudit(entry, this.#timestamp());
+  }
+
+  async listAudit(page: { limit: number; before?: string }): Promise<AuditEntry[]> {
+    return this.#admin.listAudit(page.limit, page.before);
+  }
+
   async insertRecords(records: GenerationRecord[]): Promise<void> {
     this.#assertReady();
     const batch = prepareBatch(records);
@@ -245,17 +286,14 @@ export class PostgresStore implements Store {
             entries.map(({ record }) => JSON.stringify(record)),
           ],
         );
-        const sums = spendOfInserted(inserted.rows, batch);
+        const { orgs: sums, keys } = spendSums(insertedEntries(inserted.rows, batch));
+        await addKeySpend(client, keys);
         if (sums.length === 0) return;
         await client.query(
           `INSERT INTO monthly_spend (org_id, month, cost_nano)
          SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
          ON CONFLICT (org_id, month) DO UPDATE SET cost_nano = monthly_spend.cost_nano + excluded.cost_nano`,
-          [
-            sums.map((sum) => sum.orgId),
-            sums.map((sum) => sum.month),
-            sums.map((sum) => sum.nano.toString()),
-          ],
+          [sums.map((sum) => sum.id), sums.map((sum) => sum.month), sums.map((sum) => sum.nano.toString())],
         );
       });
     } catch (error) {

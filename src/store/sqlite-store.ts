@@ -6,16 +6,33 @@ import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
 import { OutageLog } from './outage-log.js';
+import { spendSums } from './spend-sums.js';
+import { ADMIN_SCHEMA, migrateKeyColumns, prepareAdminStatements } from './sqlite-admin-tables.js';
+import { classifySqliteError } from './sqlite-errors.js';
 import type {
   ApiKeyInfo,
+  ApiKeyPatch,
+  AuditEntry,
   ConversationState,
+  KeySecretHash,
   NewApiKey,
+  NewAuditEntry,
   NewOrganization,
   Organization,
   Store,
 } from './store.js';
-import { InvalidRecordError, StoreUnavailableError } from './store-errors.js';
-import { apiKeyRow, bodyRow, insertableMonth, itemsRow, MONTH, organizationRow } from './store-rows.js';
+import { StoreUnavailableError } from './store-errors.js';
+import {
+  apiKeyRow,
+  bodyRow,
+  insertableMonth,
+  itemsRow,
+  KEY_COLUMNS,
+  keyLimitValues,
+  MONTH,
+  newKeyLimits,
+  organizationRow,
+} from './store-rows.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS organizations (
@@ -60,8 +77,6 @@ CREATE TABLE IF NOT EXISTS monthly_spend (
 /** Columns renamed to the interface's field names, so a row parses straight into the returned object. */
 const ORG_COLUMNS =
   'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, created_at AS createdAt';
-const KEY_COLUMNS =
-  'id, org_id AS orgId, name, prefix, key_hash AS keyHash, created_at AS createdAt, revoked_at AS revokedAt';
 
 const spendRow = z.object({ cost_nano: z.number().int() });
 
@@ -106,8 +121,10 @@ function prepareOrganizationStatements(db: Database.Database) {
 function prepareKeyStatements(db: Database.Database) {
   return {
     insertKey: db.prepare(
-      `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at)
-       VALUES (@id, @orgId, @name, @prefix, @keyHash, @createdAt, NULL)`,
+      `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
+         requests_per_minute, models, expires_at)
+       VALUES (@id, @orgId, @name, @prefix, @keyHash, @createdAt, NULL, @monthlyLimitUsd, @requestsPerMinute,
+         @models, @expiresAt)`,
     ),
     keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`),
     listKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`),
@@ -117,7 +134,7 @@ function prepareKeyStatements(db: Database.Database) {
   };
 }
 
-function prepareRecordStatements(db: Database.Database) {
+function prepareRecordStatements(db: Database.Database, addKeySpend: Database.Statement) {
   const insertRecord = db.prepare(
     `INSERT INTO generation_records (gen_id, org_id, created_at, body) VALUES (?, ?, ?, ?)
      ON CONFLICT (gen_id) DO NOTHING`,
@@ -131,17 +148,14 @@ function prepareRecordStatements(db: Database.Database) {
     selectSpend: db.prepare('SELECT cost_nano FROM monthly_spend WHERE org_id = ? AND month = ?'),
     /** Spend is added only for records actually inserted, so a retried batch is not counted twice. */
     insertBatch: db.transaction((rows: RecordRow[]) => {
-      // One spend update per organization and month of the batch, not one per record.
-      const spend = new Map<string, { orgId: string; month: string; nano: number }>();
-      for (const { record, month, body } of rows) {
-        const inserted = insertRecord.run(record.genId, record.orgId, record.createdAt, body).changes > 0;
-        if (!inserted || record.costNanoUsd <= 0) continue;
-        const key = `${record.orgId}\u0000${month}`;
-        const entry = spend.get(key) ?? { orgId: record.orgId, month, nano: 0 };
-        entry.nano += record.costNanoUsd;
-        spend.set(key, entry);
-      }
-      for (const { orgId, month, nano } of spend.values()) addSpend.run(orgId, month, nano);
+      // One spend update per organization (and key) and month of the batch, not one per record.
+      const inserted = rows.filter(
+        ({ record, body }) =>
+          insertRecord.run(record.genId, record.orgId, record.createdAt, body).changes > 0,
+      );
+      const sums = spendSums(inserted);
+      for (const { id, month, nano } of sums.orgs) addSpend.run(id, month, nano);
+      for (const { id, month, nano } of sums.keys) addKeySpend.run(id, month, nano);
     }),
   };
 }
@@ -160,34 +174,17 @@ function prepareConversationStatements(db: Database.Database) {
 
 /** Every statement and transaction of the store, prepared once per connection. */
 function prepareStatements(db: Database.Database) {
+  const admin = prepareAdminStatements(db);
   return {
     ...prepareOrganizationStatements(db),
     ...prepareKeyStatements(db),
-    ...prepareRecordStatements(db),
+    ...prepareRecordStatements(db, admin.addKeySpend),
     ...prepareConversationStatements(db),
+    admin,
   };
 }
 
 type Statements = ReturnType<typeof prepareStatements>;
-
-/** Result codes that say the database file is busy or its disk failing, not that the rows are wrong. */
-const TRANSIENT_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM)/;
-
-/** A failed write as the record queue needs to see it: wait (unavailable) or isolate (invalid rows). */
-function classifySqliteError(error: unknown): unknown {
-  if (!(error instanceof Database.SqliteError)) return error;
-  if (TRANSIENT_SQLITE.test(error.code)) {
-    return new StoreUnavailableError(`SQLite is unavailable: ${error.message}`, { cause: error });
-  }
-  if (
-    error.code.startsWith('SQLITE_CONSTRAINT') ||
-    error.code === 'SQLITE_MISMATCH' ||
-    error.code === 'SQLITE_TOOBIG'
-  ) {
-    return new InvalidRecordError(`SQLite refused the records: ${error.message}`, { cause: error });
-  }
-  return error;
-}
 
 export interface SqliteStoreOptions {
   /** Clock for `createdAt` / `deletedAt` / `revokedAt`; injectable for tests. */
@@ -230,6 +227,8 @@ export class SqliteStore implements Store {
   async migrate(): Promise<void> {
     if (this.#statements) return;
     this.#db.exec(SCHEMA);
+    this.#db.exec(ADMIN_SCHEMA);
+    migrateKeyColumns(this.#db);
     this.#statements = prepareStatements(this.#db);
   }
 
@@ -260,9 +259,10 @@ export class SqliteStore implements Store {
       keyHash: key.keyHash,
       createdAt: this.#timestamp(),
       revokedAt: null,
+      ...newKeyLimits(key),
     };
     try {
-      this.#prepared().insertKey.run(info);
+      this.#prepared().insertKey.run({ ...info, ...keyLimitValues(info) });
     } catch (error) {
       if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw new Error('an API key with this hash already exists', { cause: error });
@@ -291,6 +291,31 @@ export class SqliteStore implements Store {
 
   async revokeApiKey(id: string): Promise<boolean> {
     return this.#prepared().revokeKey.run(this.#timestamp(), id).changes > 0;
+  }
+
+  async getApiKey(id: string): Promise<ApiKeyInfo | undefined> {
+    return this.#prepared().admin.getKey(id);
+  }
+
+  async updateApiKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyInfo | undefined> {
+    return this.#prepared().admin.updateKey.immediate(id, patch);
+  }
+
+  async rotateApiKey(id: string, secret: KeySecretHash): Promise<ApiKeyInfo | undefined> {
+    return this.#prepared().admin.rotateKey.immediate(id, secret);
+  }
+
+  async getKeyMonthlySpend(keyId: string, month: string): Promise<number> {
+    if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got "${month}"`);
+    return this.#prepared().admin.keySpend(keyId, month);
+  }
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    return this.#prepared().admin.appendAudit(entry, this.#timestamp());
+  }
+
+  async listAudit(page: { limit: number; before?: string }): Promise<AuditEntry[]> {
+    return this.#prepared().admin.listAudit(page.limit, page.before);
   }
 
   async insertRecords(records: GenerationRecord[]): Promise<void> {

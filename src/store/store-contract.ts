@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GenerationRecord } from '../records/generation-record.js';
 import type { NewApiKey, Store } from './store.js';
+import { runKeyAndAuditContract } from './store-contract-keys.js';
 
 /** A record with a distinct, non-default value in every field, so a dropped or renamed field shows. */
 export function makeRecord(overrides: Partial<GenerationRecord> = {}): GenerationRecord {
@@ -331,6 +332,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.getConversation('gen_c2', 'acme')).toBeUndefined();
       });
     });
+
+    runKeyAndAuditContract(() => store);
 
     it('ping() answers while the store is open and rejects once it is closed', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
