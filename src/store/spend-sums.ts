@@ -1,36 +1,27 @@
-import type { GenerationRecord } from '../records/generation-record.js';
+import type { RollupDelta } from './record-columns.js';
 
-/** One spend row to add: an organization's or a key's cost in a month. */
+/** One spend row to add: a key's cost in a month. */
 export interface SpendSum {
-  /** The organization id (organization sums) or the API key id (key sums). */
+  /** The API key id. */
   id: string;
   month: string;
   nano: bigint;
 }
 
 /**
- * The spend a batch of newly inserted records adds, one sum per organization and month and one per API key
- * and month (records without a key id add to their organization only), each list sorted so that concurrent
- * batches lock spend rows in the same order. Records that cost nothing add nothing.
+ * The per-key monthly spend a batch of newly inserted records adds, from the batch's daily rollup increments:
+ * one sum per API key and month (records without a key id, and costs of 0, add nothing), sorted so that
+ * concurrent batches lock spend rows in the same order.
  */
-export function spendSums(inserted: Iterable<{ record: GenerationRecord; month: string }>): {
-  orgs: SpendSum[];
-  keys: SpendSum[];
-} {
-  const orgs = new Map<string, SpendSum>();
-  const keys = new Map<string, SpendSum>();
-  const add = (sums: Map<string, SpendSum>, id: string, month: string, nano: number) => {
-    const key = `${id}\u0000${month}`;
-    const sum = sums.get(key) ?? { id, month, nano: 0n };
-    sum.nano += BigInt(nano);
+export function keySpendTotals(rollups: readonly RollupDelta[]): SpendSum[] {
+  const sums = new Map<string, SpendSum>();
+  for (const { keyId, day, costNano } of rollups) {
+    if (keyId === '' || costNano <= 0) continue;
+    const month = day.slice(0, 7);
+    const key = `${keyId}\u0000${month}`;
+    const sum = sums.get(key) ?? { id: keyId, month, nano: 0n };
+    sum.nano += BigInt(costNano);
     sums.set(key, sum);
-  };
-  for (const { record, month } of inserted) {
-    if (record.costNanoUsd <= 0) continue;
-    add(orgs, record.orgId, month, record.costNanoUsd);
-    if (record.apiKeyId !== '') add(keys, record.apiKeyId, month, record.costNanoUsd);
   }
-  const sorted = (sums: Map<string, SpendSum>) =>
-    [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, sum]) => sum);
-  return { orgs: sorted(orgs), keys: sorted(keys) };
+  return [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, sum]) => sum);
 }

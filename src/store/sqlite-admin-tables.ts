@@ -85,10 +85,6 @@ export function prepareAdminStatements(db: Database.Database) {
     }),
     keySpend: (keyId: string, month: string): number =>
       spendRow.optional().parse(selectKeySpend.get(keyId, month))?.cost_nano ?? 0,
-    addKeySpend: db.prepare(
-      `INSERT INTO key_monthly_spend (key_id, month, cost_nano) VALUES (?, ?, ?)
-       ON CONFLICT (key_id, month) DO UPDATE SET cost_nano = cost_nano + excluded.cost_nano`,
-    ),
     appendAudit: (entry: NewAuditEntry, at: string): AuditEntry =>
       auditRow.parse(
         insertAudit.get(

@@ -6,9 +6,11 @@ import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
 import { OutageLog } from './outage-log.js';
-import { spendSums } from './spend-sums.js';
-import { ADMIN_SCHEMA, migrateKeyColumns, prepareAdminStatements } from './sqlite-admin-tables.js';
-import { classifySqliteError } from './sqlite-errors.js';
+import { recordRow } from './record-columns.js';
+import { checkFilter } from './record-query.js';
+import { prepareAdminStatements } from './sqlite-admin-tables.js';
+import { SQLITE_PRUNE_BATCH, SqliteRecords } from './sqlite-records.js';
+import { migrateSqlite } from './sqlite-schema.js';
 import type {
   ApiKeyInfo,
   ApiKeyPatch,
@@ -19,13 +21,16 @@ import type {
   NewAuditEntry,
   NewOrganization,
   Organization,
+  RecordFilter,
+  RecordPage,
+  SpendGroupBy,
+  SpendRow,
   Store,
 } from './store.js';
-import { StoreUnavailableError } from './store-errors.js';
+import { InvalidRecordError, StoreUnavailableError } from './store-errors.js';
 import {
   apiKeyRow,
   bodyRow,
-  insertableMonth,
   itemsRow,
   KEY_COLUMNS,
   keyLimitValues,
@@ -34,57 +39,11 @@ import {
   organizationRow,
 } from './store-rows.js';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS organizations (
-  id TEXT PRIMARY KEY,
-  name TEXT NOT NULL,
-  monthly_limit_usd TEXT,
-  requests_per_minute INTEGER,
-  created_at TEXT NOT NULL,
-  deleted_at TEXT
-);
-CREATE TABLE IF NOT EXISTS api_keys (
-  id TEXT PRIMARY KEY,
-  org_id TEXT NOT NULL REFERENCES organizations(id),
-  name TEXT NOT NULL,
-  prefix TEXT NOT NULL,
-  key_hash TEXT NOT NULL UNIQUE,
-  created_at TEXT NOT NULL,
-  revoked_at TEXT
-);
-CREATE INDEX IF NOT EXISTS api_keys_org_id ON api_keys (org_id);
-CREATE TABLE IF NOT EXISTS generation_records (
-  gen_id TEXT PRIMARY KEY,
-  org_id TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS generation_records_org_id ON generation_records (org_id);
-CREATE TABLE IF NOT EXISTS conversations (
-  gen_id TEXT PRIMARY KEY,
-  org_id TEXT NOT NULL,
-  expires_at TEXT NOT NULL,
-  items TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS monthly_spend (
-  org_id TEXT NOT NULL,
-  month TEXT NOT NULL,
-  cost_nano INTEGER NOT NULL,
-  PRIMARY KEY (org_id, month)
-);
-`;
-
 /** Columns renamed to the interface's field names, so a row parses straight into the returned object. */
 const ORG_COLUMNS =
   'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, created_at AS createdAt';
 
 const spendRow = z.object({ cost_nano: z.number().int() });
-
-interface RecordRow {
-  record: GenerationRecord;
-  month: string;
-  body: string;
-}
 
 function prepareOrganizationStatements(db: Database.Database) {
   const selectOrg = db.prepare(
@@ -134,29 +93,9 @@ function prepareKeyStatements(db: Database.Database) {
   };
 }
 
-function prepareRecordStatements(db: Database.Database, addKeySpend: Database.Statement) {
-  const insertRecord = db.prepare(
-    `INSERT INTO generation_records (gen_id, org_id, created_at, body) VALUES (?, ?, ?, ?)
-     ON CONFLICT (gen_id) DO NOTHING`,
-  );
-  const addSpend = db.prepare(
-    `INSERT INTO monthly_spend (org_id, month, cost_nano) VALUES (?, ?, ?)
-     ON CONFLICT (org_id, month) DO UPDATE SET cost_nano = cost_nano + excluded.cost_nano`,
-  );
+function prepareSpendStatements(db: Database.Database) {
   return {
-    selectRecord: db.prepare('SELECT body FROM generation_records WHERE gen_id = ? AND org_id = ?'),
     selectSpend: db.prepare('SELECT cost_nano FROM monthly_spend WHERE org_id = ? AND month = ?'),
-    /** Spend is added only for records actually inserted, so a retried batch is not counted twice. */
-    insertBatch: db.transaction((rows: RecordRow[]) => {
-      // One spend update per organization (and key) and month of the batch, not one per record.
-      const inserted = rows.filter(
-        ({ record, body }) =>
-          insertRecord.run(record.genId, record.orgId, record.createdAt, body).changes > 0,
-      );
-      const sums = spendSums(inserted);
-      for (const { id, month, nano } of sums.orgs) addSpend.run(id, month, nano);
-      for (const { id, month, nano } of sums.keys) addKeySpend.run(id, month, nano);
-    }),
   };
 }
 
@@ -174,17 +113,36 @@ function prepareConversationStatements(db: Database.Database) {
 
 /** Every statement and transaction of the store, prepared once per connection. */
 function prepareStatements(db: Database.Database) {
-  const admin = prepareAdminStatements(db);
   return {
     ...prepareOrganizationStatements(db),
     ...prepareKeyStatements(db),
-    ...prepareRecordStatements(db, admin.addKeySpend),
+    ...prepareSpendStatements(db),
+    records: new SqliteRecords(db),
     ...prepareConversationStatements(db),
-    admin,
+    admin: prepareAdminStatements(db),
   };
 }
 
 type Statements = ReturnType<typeof prepareStatements>;
+
+/** Result codes that say the database file is busy or its disk failing, not that the rows are wrong. */
+const TRANSIENT_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM)/;
+
+/** A failed write as the record queue needs to see it: wait (unavailable) or isolate (invalid rows). */
+function classifySqliteError(error: unknown): unknown {
+  if (!(error instanceof Database.SqliteError)) return error;
+  if (TRANSIENT_SQLITE.test(error.code)) {
+    return new StoreUnavailableError(`SQLite is unavailable: ${error.message}`, { cause: error });
+  }
+  if (
+    error.code.startsWith('SQLITE_CONSTRAINT') ||
+    error.code === 'SQLITE_MISMATCH' ||
+    error.code === 'SQLITE_TOOBIG'
+  ) {
+    return new InvalidRecordError(`SQLite refused the records: ${error.message}`, { cause: error });
+  }
+  return error;
+}
 
 export interface SqliteStoreOptions {
   /** Clock for `createdAt` / `deletedAt` / `revokedAt`; injectable for tests. */
@@ -226,9 +184,7 @@ export class SqliteStore implements Store {
 
   async migrate(): Promise<void> {
     if (this.#statements) return;
-    this.#db.exec(SCHEMA);
-    this.#db.exec(ADMIN_SCHEMA);
-    migrateKeyColumns(this.#db);
+    migrateSqlite(this.#db, this.#now);
     this.#statements = prepareStatements(this.#db);
   }
 
@@ -320,12 +276,10 @@ export class SqliteStore implements Store {
 
   async insertRecords(records: GenerationRecord[]): Promise<void> {
     const s = this.#prepared();
-    const rows = records.map(
-      (record): RecordRow => ({ record, month: insertableMonth(record), body: JSON.stringify(record) }),
-    );
+    const rows = records.map(recordRow);
     if (rows.length === 0) return;
     try {
-      s.insertBatch.immediate(rows);
+      s.records.insertBatch.immediate(rows);
       this.#outage.recovered();
     } catch (error) {
       const classified = classifySqliteError(error);
@@ -335,10 +289,31 @@ export class SqliteStore implements Store {
   }
 
   async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
-    const row = bodyRow.optional().parse(this.#prepared().selectRecord.get(genId, orgId));
+    const row = bodyRow.optional().parse(this.#prepared().records.body(genId, orgId));
     if (!row) return undefined;
     const parsed: unknown = JSON.parse(row.body);
     return generationRecordSchema.parse(parsed);
+  }
+
+  async listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage> {
+    return this.#prepared().records.list(filter, page);
+  }
+
+  async spendReport(filter: Omit<RecordFilter, 'status'>, groupBy: SpendGroupBy): Promise<SpendRow[]> {
+    return this.#prepared().records.spend(filter, groupBy);
+  }
+
+  /** Deletes in steps of SQLITE_PRUNE_BATCH rows, yielding to the event loop between them. */
+  async pruneRecords(before: string): Promise<number> {
+    const beforeMs = checkFilter({ from: before, to: before }).fromMs;
+    const records = this.#prepared().records;
+    let total = 0;
+    for (;;) {
+      const deleted = records.pruneStep(beforeMs);
+      total += deleted;
+      if (deleted < SQLITE_PRUNE_BATCH) return total;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   async getMonthlySpend(orgId: string, month: string): Promise<number> {
