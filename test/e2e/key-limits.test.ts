@@ -122,8 +122,9 @@ describe('expiry and rate', () => {
     const responses = await Promise.all(Array.from({ length: 6 }, () => chat(key)));
     expect(responses.filter((r) => r.status === 200)).toHaveLength(3);
     const limited = responses.find((r) => r.status === 429);
-    expect(limited?.headers.get('x-ratelimit-limit-requests')).toBe('3');
-    expect(((await limited?.json()) as Json).error?.message).toMatch(/the key's own limit/);
+    if (!limited) throw new Error('expected a refusal');
+    expect(limited.headers.get('x-ratelimit-limit-requests')).toBe('3');
+    expect(((await limited.json()) as Json).error?.message).toMatch(/the key's own limit/);
   });
 });
 
@@ -166,6 +167,7 @@ describe('monthly budget of a key', () => {
     const ok = responses.filter((r) => r.status === 200).length;
     expect(ok * COST).toBeLessThanOrEqual(400_000);
     const refused = responses.find((r) => r.status === 402);
-    expect(((await refused?.json()) as Json).error?.message).toContain('organization capped');
+    if (!refused) throw new Error('expected a refusal');
+    expect(((await refused.json()) as Json).error?.message).toContain('organization capped');
   });
 });

@@ -1,4 +1,4 @@
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ROUTES } from '../../src/app/create-app.js';
 import { openApiPath } from '../../src/openapi/build-openapi.js';
