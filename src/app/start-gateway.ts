@@ -2,8 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import { createAdminAuthenticator, RECOMMENDED_ADMIN_TOKEN_LENGTH } from '../admin/http/admin-auth.js';
-import { createAdminOperations } from '../admin/operations.js';
+import { createAdminApi } from '../admin/http/admin-api.js';
 import { createKeyHasher } from '../auth/api-keys.js';
 import { AuthFailureThrottle } from '../auth/auth-failure-throttle.js';
 import { createAuthenticator } from '../auth/authenticate.js';
@@ -28,7 +27,7 @@ import { createUpstreamClient, createUpstreamDispatcher } from '../providers/sha
 import type { RecordQueue } from '../records/record-queue.js';
 import { SkillRegistry } from '../skills/skill-registry.js';
 import type { Store } from '../store/store.js';
-import type { AdminApi, AppDeps } from './app-deps.js';
+import type { AppDeps } from './app-deps.js';
 import { bootstrapOrganizations } from './bootstrap-organizations.js';
 import { createApp } from './create-app.js';
 import { createScorerFactory } from './create-scorer-factory.js';
@@ -148,7 +147,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ? createMetrics(config, records, [storeCheck(store), ...readinessChecks])
       : undefined,
     tracing,
-    admin: adminApi(options, { store, keyHasher, authenticate }, log),
+    admin: createAdminApi({ ...options, state: { store, keyHasher, authenticate }, log }),
     version: options.version,
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
@@ -214,32 +213,6 @@ async function openState(options: GatewayOptions, log: (message: string) => void
     outageGraceMs: options.config.store.outageKeyGraceMs,
   });
   return { keyHasher, store, firstKey, authenticate };
-}
-
-/** The admin API when `GATEWAY_ADMIN_TOKEN` is set: its own auth throttle, the one operations module. */
-function adminApi(
-  options: GatewayOptions,
-  state: Pick<AppDeps, 'store' | 'keyHasher' | 'authenticate'>,
-  log: (message: string) => void,
-): AdminApi | undefined {
-  const token = options.adminToken;
-  if (token === undefined) return undefined;
-  if (token.length < RECOMMENDED_ADMIN_TOKEN_LENGTH) {
-    log(
-      `GATEWAY_ADMIN_TOKEN is shorter than ${RECOMMENDED_ADMIN_TOKEN_LENGTH} characters and could be guessed; use a long random token`,
-    );
-  }
-  const throttle = new AuthFailureThrottle({ ...options.config.server.authFailures, log });
-  return {
-    authenticate: createAdminAuthenticator({ token, hasher: state.keyHasher, throttle }),
-    operations: createAdminOperations({
-      store: state.store,
-      keyHasher: () => state.keyHasher,
-      skillsDir: () => options.config.skills.dir,
-      onKeysChanged: () => state.authenticate.forgetAll(),
-    }),
-    runtime: { databaseUrl: options.databaseUrl, redisUrl: options.redisUrl },
-  };
 }
 
 function urlOf(server: Server): string {
