@@ -121,7 +121,7 @@ function config(upstreamUrl, stalledMs) {
 /** `node dist/main.js` as its own process, as src/test-support/spawn-gateway.ts starts it. */
 async function spawnGateway(env) {
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -143,6 +143,13 @@ async function spawnGateway(env) {
     child.once('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
   });
   return { child, url, output: () => out };
+}
+
+/** The gateway's V8 heap and external memory, from its Prometheus process metrics. */
+async function memoryParts(url) {
+  const text = await (await fetch(url.replace(/\/v1$/, '/metrics'))).text();
+  const read = (name) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return { heap: read('nodejs_heap_size_used_bytes'), external: read('nodejs_external_memory_bytes') };
 }
 
 function rssBytes(pid) {
@@ -232,7 +239,14 @@ async function main() {
     );
     const samples = [];
     const startedAt = Date.now();
-    const sampler = setInterval(() => samples.push({ t: Date.now() - startedAt, rss: rssBytes(pid) }), 1_000);
+    const sampler = setInterval(() => {
+      const sample = { t: Date.now() - startedAt, rss: rssBytes(pid) };
+      samples.push(sample);
+      memoryParts(gateway.url).then(
+        (parts) => Object.assign(sample, parts),
+        () => undefined,
+      );
+    }, 1_000);
     const stopAt = startedAt + opts.durationS * 1_000;
     const during = await normalClient(gateway.url, () => Date.now() > stopAt, opts.intervalMs);
     clearInterval(sampler);
@@ -258,8 +272,11 @@ async function main() {
     );
     console.log(`stalled client streams still open at the end: ${stillOpen}`);
     const everyTen = samples
-      .filter((_s, i) => i % 10 === 0)
-      .map((s) => `${(s.t / 1000).toFixed(0)}s:${mb(s.rss)}`);
+      .filter((s, i) => i % 10 === 0 || s === max)
+      .map(
+        (s) =>
+          `${(s.t / 1000).toFixed(0)}s:${mb(s.rss)}${s.heap === undefined ? '' : `(heap ${mb(s.heap)}, external ${mb(s.external)})`}`,
+      );
     console.log(`RSS every 10 s (MB): ${everyTen.join(' ')}`);
     for (const { req } of opened) req.destroy();
     if (growth > opts.maxGrowthMb * 1024 * 1024) {
