@@ -145,11 +145,25 @@ async function spawnGateway(env) {
   return { child, url, output: () => out };
 }
 
+/** Has the gateway load its tokenizer, as its first long stream or token count would. */
+async function loadTokenizer(url) {
+  const response = await fetch(`${url}/messages/count_tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'bench/chat', messages: [{ role: 'user', content: 'hello' }] }),
+  });
+  if (response.status !== 200) throw new Error(`count_tokens answered ${response.status}`);
+}
+
 /** The gateway's V8 heap and external memory, from its Prometheus process metrics. */
 async function memoryParts(url) {
   const text = await (await fetch(url.replace(/\/v1$/, '/metrics'))).text();
   const read = (name) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN);
-  return { heap: read('nodejs_heap_size_used_bytes'), external: read('nodejs_external_memory_bytes') };
+  return {
+    heap: read('nodejs_heap_size_used_bytes'),
+    heapTotal: read('nodejs_heap_size_total_bytes'),
+    external: read('nodejs_external_memory_bytes'),
+  };
 }
 
 function rssBytes(pid) {
@@ -227,12 +241,15 @@ async function main() {
   const pid = gateway.child.pid;
   const stalledAgent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   try {
-    // Warm-up, then the baseline: RSS and the normal client's latency with nobody stalled.
+    // Warm-up, then the baseline: RSS and the normal client's latency with nobody stalled. The warm-up loads
+    // the tokenizer (a count_tokens call), a one-time cost of every gateway that meters long streams.
+    await loadTokenizer(gateway.url);
     let end = Date.now() + 3_000;
     await normalClient(gateway.url, () => Date.now() > end, opts.intervalMs);
     end = Date.now() + 10_000;
     const before = await normalClient(gateway.url, () => Date.now() > end, opts.intervalMs);
     const baseline = rssBytes(pid);
+    const baselineParts = await memoryParts(gateway.url);
 
     const opened = await Promise.all(
       Array.from({ length: opts.clients }, () => openNeverReading(gateway.url, stalledAgent)),
@@ -260,7 +277,9 @@ async function main() {
     console.log(
       `never-reading clients: ${opts.clients}, duration ${opts.durationS} s, node ${process.version}`,
     );
-    console.log(`baseline RSS: ${mb(baseline)} MB`);
+    console.log(
+      `baseline RSS: ${mb(baseline)} MB (heap ${mb(baselineParts.heap)} of ${mb(baselineParts.heapTotal)}, external ${mb(baselineParts.external)})`,
+    );
     console.log(
       `max RSS: ${mb(max.rss)} MB at ${(max.t / 1000).toFixed(0)} s; growth ${mb(growth)} MB (bound ${opts.maxGrowthMb} MB)`,
     );
@@ -275,7 +294,7 @@ async function main() {
       .filter((s, i) => i % 10 === 0 || s === max)
       .map(
         (s) =>
-          `${(s.t / 1000).toFixed(0)}s:${mb(s.rss)}${s.heap === undefined ? '' : `(heap ${mb(s.heap)}, external ${mb(s.external)})`}`,
+          `${(s.t / 1000).toFixed(0)}s:${mb(s.rss)}${s.heap === undefined ? '' : `(heap ${mb(s.heap)} of ${mb(s.heapTotal)}, external ${mb(s.external)})`}`,
       );
     console.log(`RSS every 10 s (MB): ${everyTen.join(' ')}`);
     for (const { req } of opened) req.destroy();

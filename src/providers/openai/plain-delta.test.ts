@@ -27,6 +27,13 @@ describe('plainDeltaPart', () => {
     },
   );
 
+  it('takes the chunks of OpenAI-compatible servers without logprobs, with a null stop_reason', () => {
+    const raw = chunk({ content: 'x' })
+      .replace('"logprobs":null,', '')
+      .replace('null}]', 'null,"stop_reason":null}]');
+    expect(plainDeltaPart(raw)).toMatchObject({ text: 'x' });
+  });
+
   it.each([
     ['a role', chunk({ role: 'assistant', content: '' })],
     ['a finish reason', chunk({}, {}, 'stop')],

@@ -3,12 +3,13 @@ import type { ChatStreamPart } from '../provider-adapter.js';
 
 /**
  * The whole JSON text of an OpenAI `chat.completion.chunk` that carries nothing but a content delta: no role,
- * finish reason, tool call, usage or error (`usage: null` and `obfuscation` allowed, in OpenAI's key order).
+ * finish reason, tool call, usage or error (`usage: null`, `obfuscation`, and the null `logprobs` and
+ * `stop_reason` of OpenAI-compatible servers allowed, in OpenAI's key order).
  * The content is a JSON string literal with valid escapes only, so the text is valid JSON whenever it matches.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters, so the class must exclude them.
 const PLAIN_DELTA =
-  /^\{"id":"[^"\\]*","object":"chat\.completion\.chunk","created":\d+,"model":"[^"\\]*",(?:"service_tier":"[^"\\]*",)?(?:"system_fingerprint":(?:"[^"\\]*"|null),)?"choices":\[\{"index":0,"delta":\{"content":("(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")\},"logprobs":null,"finish_reason":null\}\](?:,"usage":null)?(?:,"obfuscation":"[^"\\]*")?\}$/;
+  /^\{"id":"[^"\\]*","object":"chat\.completion\.chunk","created":\d+,"model":"[^"\\]*",(?:"service_tier":"[^"\\]*",)?(?:"system_fingerprint":(?:"[^"\\]*"|null),)?"choices":\[\{"index":0,"delta":\{"content":("(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")\}(?:,"logprobs":null)?,"finish_reason":null(?:,"stop_reason":null)?\}\](?:,"usage":null)?(?:,"obfuscation":"[^"\\]*")?\}$/;
 
 /**
  * Most events of a long stream are content deltas like this: their generated text is read from the JSON
