@@ -100,8 +100,20 @@ describe('responsesLifecycle', () => {
     const repair = responsesLifecycle();
     repair({ type: 'response.created', response: {} });
     repair(text('response.output_text.delta', { delta: 'Hi' }));
-    const out = repair({ type: 'response.failed', response: { output: [] } });
-    expect(out.map((event) => event.type)).toStrictEqual(['response.output_item.done', 'response.failed']);
+    const out = repair({ type: 'response.incomplete', response: { output: [] } });
+    expect(out.map((event) => event.type)).toStrictEqual([
+      'response.output_item.done',
+      'response.incomplete',
+    ]);
     expect(out[0]).toMatchObject({ item: { id: 'msg_1', status: 'incomplete' } });
+  });
+
+  it('lets response.failed follow the error event at once, items left as they were', () => {
+    const repair = responsesLifecycle();
+    repair({ type: 'response.created', response: {} });
+    repair(text('response.output_text.delta', { delta: 'Hi' }));
+    expect(repair({ type: 'error', code: 'x' }).map((event) => event.type)).toStrictEqual(['error']);
+    const failed = { type: 'response.failed', response: { output: [] } };
+    expect(repair(failed)).toStrictEqual([failed]);
   });
 });

@@ -3,7 +3,7 @@ import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } fr
 /**
  * Keeps a Responses event stream's lifecycle in the order the schemas describe, whoever wrote it: a native
  * upstream that skips `response.created`, an item's `output_item.added`, a content part's
- * `content_part.added` (or a reasoning summary part's), or closes the response with items still open, gets
+ * `content_part.added` (or a reasoning summary part's), or completes the response with items still open, gets
  * the missing events inserted. Events that already follow the lifecycle pass through alone and unchanged,
  * so the gateway's own translated streams are never altered.
  */
@@ -31,7 +31,11 @@ const SUMMARY_EVENTS = new Set([
   'response.reasoning_summary_text.done',
   'response.reasoning_summary_part.done',
 ]);
-const TERMINAL = new Set(['response.completed', 'response.failed', 'response.incomplete']);
+/**
+ * Terminal events that close what is open first. Not `response.failed`: a failure is an `error` event followed
+ * at once by `response.failed` (contract §6), whose output lists what was done.
+ */
+const CLOSING = new Set(['response.completed', 'response.incomplete']);
 
 /** The skeleton of an item first seen through one of its events. */
 function skeletonItem(type: string, id: string): JsonObject {
@@ -175,7 +179,7 @@ export function responsesLifecycle(): LifecycleRepair {
       }
     } else if (type.startsWith('response.') && stringMember(event, 'item_id') !== undefined) {
       itemFor(out, event, type);
-    } else if (TERMINAL.has(type)) {
+    } else if (CLOSING.has(type)) {
       closeAll(out, recordMember(event, 'response'));
     }
     out.push(event);
