@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLocalScorer } from '../scoring/local-scorer.js';
+import { createUncachedLocalScorers } from '../scoring/local-scorer.js';
 import { EVAL_FILES, type EvalData, findEvalDir, loadEvalData } from './eval-data.js';
 import {
   evaluateComplexity,
@@ -13,7 +13,7 @@ import {
 } from './evaluate.js';
 
 const dir = findEvalDir();
-const newScorer = () => createLocalScorer();
+const newScorer = createUncachedLocalScorers();
 
 describe('the labelled evaluation set', () => {
   let data: EvalData;

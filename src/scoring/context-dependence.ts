@@ -1,5 +1,6 @@
 import { clipText } from './clip-text.js';
 import {
+  ANNOUNCED_SHIFT,
   COMPLETE_QUESTION,
   CONTINUING_INTERJECTION,
   type Cue,
@@ -28,8 +29,12 @@ import { tokenize } from './tokenize.js';
  *   pasted after a colon: ×0.35) or is a fully specified request (nine content words or more: ×0.6), and
  *   less after a greeting ("Hello, can you …": ×0.5).
  * - `score = 0.1 + 0.9 × evidence`; so 0.1 means "no sign of dependence" and 1.0 "certainly depends".
- * - An explicit topic shift ("new topic", "unrelated", "forget that", "switching gears") keeps only the
- *   strong cues, squared (`0.1 + 0.8 × strong²`); a bare greeting or thanks scores 0.1; no earlier turn, 0.
+ * - A message that opens by announcing a new subject ("Unrelated question, but …", "Switching topics: …",
+ *   "Changement de sujet : …", "Cambiando de tema, …", "Anderes Thema: …") scores 0.1 whatever words
+ *   follow: its "it", "also" or "the same" belong to the new subject.
+ * - Shift words elsewhere ("by the way", "forget that", "moving on") keep only the strong cues, squared
+ *   (`0.1 + 0.8 × strong²`): "btw, the fix you suggested still fails" still depends. A bare greeting or
+ *   thanks scores 0.1; no earlier turn, 0.
  *
  * Examples: "fix the error in the second file you sent" → 1.0; "new topic: write a haiku" → 0.1.
  */
@@ -41,7 +46,7 @@ export function contextDependence(
   if (earlier.length === 0) return 0;
   const message = clipText(latest);
   const text = normalise(message);
-  if (text.length === 0 || GREETING_ONLY.test(text)) return 0.1;
+  if (text.length === 0 || GREETING_ONLY.test(text) || ANNOUNCED_SHIFT.test(text)) return 0.1;
   const strong = combine(matchingWeights(STRONG_CUES, text));
   if (TOPIC_SHIFT.test(text)) return round(0.1 + 0.8 * strong * strong);
   const weak =
@@ -50,9 +55,10 @@ export function contextDependence(
   return round(0.1 + 0.9 * combine([strong, weak]));
 }
 
-/** Whether the message says it starts something new ("new topic", "unrelated", "forget that" …). */
+/** Whether the message says it starts something new ("new topic", "unrelated", "anderes Thema" …). */
 export function announcesTopicShift(message: string): boolean {
-  return TOPIC_SHIFT.test(normalise(clipText(message)));
+  const text = normalise(clipText(message));
+  return ANNOUNCED_SHIFT.test(text) || TOPIC_SHIFT.test(text);
 }
 
 function normalise(message: string): string {

@@ -98,9 +98,47 @@ export const WEAK_CUES: readonly Cue[] = [
 export const EDIT_COMMAND =
   /^(make|rewrite|shorten|expand|simplify|rephrase|reword|translate|convert|summari[sz]e|explain|fix|add|remove|delete|change|update|refactor|improve|format|put|turn|apply|undo|redo|polish|tweak|adjust|modify|optimi[sz]e|extend|split|combine|sort|reorder|elaborate|clarify|try|retry|repeat)\b/;
 
-/** The speaker turns away from what came before. */
+/**
+ * Words that may turn away from what came before, anywhere in the message ("by the way", "forget that"):
+ * only strong back-references survive them (see `contextDependence`).
+ */
 export const TOPIC_SHIFT =
   /\b(new (topic|question|problem|subject|task|request)|unrelated|off[- ]topic|(different|separate|another) (question|topic|subject|matter)|switch(ing)? (gears|topics?|subjects?)|chang(e|ing) (of|the) (topic|subject)|forget (that|this|it|about (that|this|it|the above|everything)|everything|the above|what i said)|on (an)?other note|completely (different|separate|unrelated)|(let'?s )?start (fresh|afresh)|moving on|by the way|btw)\b/;
+
+/** Short openers that may stand before an announced shift ("ok, so, unrelated: …", "sinon, rien à voir"). */
+const LEAD_IN =
+  "(?:(?:ok(?:ay)?|so|also|and|anyway|anyways|btw|by the way|oh|alright|right|now|hey|hi|quick|one more thing|" +
+  "sinon|bon|alors|au fait|bueno|vale|oye|por cierto|übrigens|also|ach|noch was|ps)[\\s,.:;!—–-]+){0,3}";
+
+/** Announcements of a new subject, in English, French, Spanish and German. */
+const SHIFT_MARKER = [
+  // English
+  "(?:(?:a |one )?(?:quick |small |random |totally |completely |entirely )?(?:new|different|separate|unrelated|side) (?:topic|question|subject|task|request)s?)",
+  "(?:(?:totally |completely |entirely )?unrelated(?: to (?:that|this|the above|the earlier stuff|what we discussed|my question|the previous \\w+))?(?=[\\s,.:;!?—–-]|$))",
+  "(?:off[- ]topic)",
+  "(?:switch(?:ing)? (?:gears|topics?|subjects?)|chang(?:e|ing) (?:of |the )?(?:topic|subject))",
+  "(?:on (?:an(?:other)?|a (?:separate|different|totally different|unrelated)|a side) note)",
+  "(?:(?:totally|completely|entirely) (?:different|separate|unrelated)(?: \\w+)?)",
+  "(?:something (?:else|different) entirely|something completely different)",
+  "(?:another thing entirely)",
+  "(?:moving on to (?:something|another))",
+  "(?:(?:let'?s )?start (?:fresh|afresh|over))",
+  // French
+  "(?:changement de (?:sujet|thème)|chang(?:eons|er|e) de (?:sujet|thème)|(?:autre|nouveau) (?:sujet|thème)|nouvelle question)",
+  "(?:(?:question )?sans (?:aucun )?rapport|rien à voir|hors[- ]sujet|tout autre chose|passons à (?:autre chose|un autre sujet))",
+  // Spanish
+  "(?:cambi(?:ando|o|emos|ar) de tema|otro tema|tema (?:nuevo|distinto|diferente)|(?:nueva|otra) pregunta (?:distinta|diferente|que no tiene nada que ver)|pregunta (?:nueva|distinta|diferente))",
+  "(?:(?:una )?pregunta (?:distinta|diferente)|sin relación|nada que ver|otra cosa distinta|(?:una )?pregunta aparte)",
+  // German
+  "(?:(?:ein )?(?:anderes|neues) thema|themawechsel|ganz andere frage|neue frage|mal (?:was|etwas) (?:ganz )?anderes|(?:was|etwas) ganz anderes|unabhängig davon|nichts damit zu tun)",
+].join("|");
+
+/**
+ * A message that opens by announcing a new subject ("Unrelated question, but …", "Switching topics: …",
+ * "Changement de sujet : …", "Cambiando de tema, …", "Anderes Thema: …"): whatever back-reference words
+ * follow ("it", "also", "the same"), they belong to the new subject.
+ */
+export const ANNOUNCED_SHIFT = new RegExp(`^${LEAD_IN}(?:${SHIFT_MARKER})`);
 
 /** A message that is only a greeting, a thanks or a goodbye. */
 export const GREETING_ONLY =

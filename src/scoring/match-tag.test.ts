@@ -14,8 +14,8 @@ const TAGS = [
 ];
 
 /** Scores documents by a fixed table of their first word (the tag name). */
-const fixedScorer = (scores: Record<string, number>): Pick<Scorer, 'relevance'> => ({
-  relevance: async (_query, documents) => documents.map((doc) => scores[doc.split(':')[0] ?? ''] ?? 0),
+const fixedScorer = (scores: Record<string, number>): Pick<Scorer, 'intentRelevance'> => ({
+  intentRelevance: async (_query, documents) => documents.map((doc) => scores[doc.split(':')[0] ?? ''] ?? 0),
 });
 
 describe('matchTag', () => {
@@ -39,7 +39,7 @@ describe('matchTag', () => {
   it('scores the name together with the description', async () => {
     const seen: string[] = [];
     await matchTag('x', TAGS, {
-      relevance: async (_query, documents) => {
+      intentRelevance: async (_query, documents) => {
         seen.push(...documents);
         return documents.map(() => 0);
       },
