@@ -23,6 +23,8 @@ import { tokenize } from './tokenize.js';
  *   and **weak cues** (anaphora, "and …?" openers, "again", "instead", a few-word edit command, a fragment
  *   such as "python version?", words shared with recent turns by BM25) are combined as independent
  *   evidence: `evidence = 1 - Π(1 - weight)`.
+ * - A definite article before a word of the last two turns ("the incident", "die Effektgröße") is a weak
+ *   cue (0.5): the message names something the conversation introduced.
  * - Cues anchored at the start of the message ("and …?", a short edit command) are read after a polite
  *   opening ("can you …", "please …") and a bare interjection ("great, now …", itself a weak cue).
  * - Weak cues count less in a message that carries its own material (a code block, a quotation, text
@@ -49,9 +51,9 @@ export function contextDependence(
   if (text.length === 0 || GREETING_ONLY.test(text) || ANNOUNCED_SHIFT.test(text)) return 0.1;
   const strong = combine(matchingWeights(STRONG_CUES, text));
   if (TOPIC_SHIFT.test(text)) return round(0.1 + 0.8 * strong * strong);
-  const weak =
-    combine(weakEvidence(text, recentOverlap(message, earlier, tokenizer))) *
-    dampening(message, text, tokenizer);
+  const evidence = weakEvidence(text, recentOverlap(message, earlier, tokenizer));
+  if (namesRecentThing(text, earlier, tokenizer)) evidence.push(0.5);
+  const weak = combine(evidence) * dampening(message, text, tokenizer);
   return round(0.1 + 0.9 * combine([strong, weak]));
 }
 
@@ -85,6 +87,20 @@ function weakEvidence(text: string, overlap: number): number[] {
   if (words <= 7 && EDIT_COMMAND.test(body)) weights.push(0.45);
   weights.push(0.5 * overlap);
   return weights;
+}
+
+/** A definite article before a word of the last two turns: "the image", "l'incident", "die Effektgröße". */
+const DEFINITE =
+  /(?:^|[\s(])(?:the|this|that|these|those|le|la|les|l'|ce|cette|el|los|las|este|esta|ese|esa|der|die|das|den|dem|dieser|diese|dieses)\s?([^\s.,;:!?()]{3,})/g;
+
+function namesRecentThing(text: string, earlier: readonly string[], tokenizer: Tokenizer): boolean {
+  const recent = new Set(tokenizer(earlier.slice(-2).join('\n')));
+  if (recent.size === 0) return false;
+  for (const match of text.matchAll(DEFINITE)) {
+    const word = match[1] ?? '';
+    if (tokenizer(word).some((token) => recent.has(token))) return true;
+  }
+  return false;
 }
 
 /** The best BM25 relevance of the message to one of the earlier turns, older turns discounted. */
