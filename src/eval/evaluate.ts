@@ -214,7 +214,13 @@ export async function evaluateTags(newScorer: ScorerFactory, cases: readonly Tag
     const atThreshold = await Promise.all(
       cases.map((entry) => matchTag(entry.prompt, entry.tags, scorer, threshold)),
     );
-    sweep.push({ threshold, accuracy: accuracy(atThreshold.map((match) => match?.tag.name ?? null), expected) });
+    sweep.push({
+      threshold,
+      accuracy: accuracy(
+        atThreshold.map((match) => match?.tag.name ?? null),
+        expected,
+      ),
+    });
   }
   const bestAccuracy = Math.max(...sweep.map((point) => point.accuracy));
   const bestRange = sweep.filter((point) => point.accuracy === bestAccuracy).map((point) => point.threshold);

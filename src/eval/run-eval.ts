@@ -11,7 +11,7 @@ import {
   type JudgementReport,
 } from './evaluate.js';
 import { formatMistakes, formatReport } from './report.js';
-import { measureTypicalRequest } from './typical-request.js';
+import { measureIntentReaderLoad, measureTypicalRequest } from './typical-request.js';
 
 async function evaluateAll(newScorer: ScorerFactory, data: EvalData): Promise<JudgementReport[]> {
   return [
@@ -32,6 +32,7 @@ async function evaluateAll(newScorer: ScorerFactory, data: EvalData): Promise<Ju
  * not evaluated here; `GATEWAY_EVAL_MODEL_SCORER` only makes that explicit.
  */
 async function main(argv: readonly string[], modelScorerRequested: boolean): Promise<void> {
+  const firstUse = await measureIntentReaderLoad();
   const dir = findEvalDir();
   const data = loadEvalData(dir);
   const holdout = loadEvalData(join(dir, 'holdout'));
@@ -54,6 +55,9 @@ async function main(argv: readonly string[], modelScorerRequested: boolean): Pro
       `mean µs per call: relevance ${micros.relevance.toFixed(1)}, contextDependence ${micros.contextDependence.toFixed(1)}, ` +
       `complexity ${micros.complexity.toFixed(1)}, imageIntent ${micros.imageIntent.toFixed(1)}; all four ${micros.all.toFixed(1)} ` +
       `(CPU ${micros.allCpu.toFixed(1)}; ${micros.allSharedCache.toFixed(1)} with createLocalScorerFactory's shared cache, tool descriptions already seen).`,
+  );
+  console.log(
+    `\nFirst tagged request (stemmers imported, fields of meaning compiled, once per gateway): ${firstUse.millis.toFixed(1)} ms, heap +${firstUse.heapMegabytes.toFixed(1)} MB.`,
   );
   if (modelScorerRequested) {
     console.log('\nModel scorer: not evaluated (it needs a live embeddings or judge model).');

@@ -96,11 +96,8 @@ const DEFINITE =
 function namesRecentThing(text: string, earlier: readonly string[], tokenizer: Tokenizer): boolean {
   const recent = new Set(tokenizer(earlier.slice(-2).join('\n')));
   if (recent.size === 0) return false;
-  for (const match of text.matchAll(DEFINITE)) {
-    const word = match[1] ?? '';
-    if (tokenizer(word).some((token) => recent.has(token))) return true;
-  }
-  return false;
+  const named = Array.from(text.matchAll(DEFINITE), (match) => match[1] ?? '').join(' ');
+  return named.length > 0 && tokenize(named).some((token) => recent.has(token));
 }
 
 /** The best BM25 relevance of the message to one of the earlier turns, older turns discounted. */

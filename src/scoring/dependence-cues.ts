@@ -100,7 +100,10 @@ export const WEAK_CUES: readonly Cue[] = [
       /\b(that|this|those|these) (pattern|regex|code|query|script|function|email|letter|story|list|table|plan|budget|recipe|answer|version|approach|error|command|snippet|draft|paragraph|sentence|design|one)s?\b/,
     weight: 0.45,
   },
-  { pattern: /^(make|rewrite|turn|change|rephrase|shorten|put|translate) (it|this|that|them)\b/, weight: 0.55 },
+  {
+    pattern: /^(make|rewrite|turn|change|rephrase|shorten|put|translate) (it|this|that|them)\b/,
+    weight: 0.55,
+  },
   // French, Spanish, German openers and pronouns that point back
   {
     pattern:
@@ -112,7 +115,11 @@ export const WEAK_CUES: readonly Cue[] = [
       /-(la|le|les|lui)\b|\b(ça|cela|celui-ci|celle-ci)\b|\b(la|lo|las|los) (adapto|cambio|pongo|hago|adapta|cambia|pones|haces)\b|\b(hacerlo|hacerla|ponerlo|ponerla|cambiarlo|cambiarla|traducirlo|mejorarlo|acortarlo)\b|\b(eso|esto)\b(?=\s*([.?!,]|$))|\b(das|es|sie|ihn)\b(?=\s*([.?!,]|$)|\s(auch|noch|bitte|etwas|freundlicher|kürzer|länger|besser|nicht)\b)|\b(davon|dazu|damit|darüber)\b/,
     weight: 0.6,
   },
-  { pattern: /\b(aussi|encore|también|otra vez|de nuevo|auch|nochmal|noch einmal|stattdessen|plutôt|en cambio)\b/, weight: 0.35 },
+  {
+    pattern:
+      /\b(aussi|encore|también|otra vez|de nuevo|auch|nochmal|noch einmal|stattdessen|plutôt|en cambio)\b/,
+    weight: 0.35,
+  },
 ];
 
 /**
@@ -131,31 +138,31 @@ export const TOPIC_SHIFT =
 
 /** Short openers that may stand before an announced shift ("ok, so, unrelated: …", "sinon, rien à voir"). */
 const LEAD_IN =
-  "(?:(?:ok(?:ay)?|so|also|and|anyway|anyways|btw|by the way|oh|alright|right|now|hey|hi|quick|one more thing|" +
-  "sinon|bon|alors|au fait|bueno|vale|oye|por cierto|übrigens|also|ach|noch was|ps)[\\s,.:;!—–-]+){0,3}";
+  '(?:(?:ok(?:ay)?|so|also|and|anyway|anyways|btw|by the way|oh|alright|right|now|hey|hi|quick|one more thing|' +
+  'sinon|bon|alors|au fait|bueno|vale|oye|por cierto|übrigens|also|ach|noch was|ps)[\\s,.:;!—–-]+){0,3}';
 
 /** Announcements of a new subject, in English, French, Spanish and German. */
 const SHIFT_MARKER = [
   // English
-  "(?:(?:a |one )?(?:quick |small |random |totally |completely |entirely )?(?:new|different|separate|unrelated|side) (?:topic|question|subject|task|request)s?)",
-  "(?:(?:totally |completely |entirely )?unrelated(?: to (?:that|this|the above|the earlier stuff|what we discussed|my question|the previous \\w+))?(?=[\\s,.:;!?—–-]|$))",
-  "(?:off[- ]topic)",
-  "(?:switch(?:ing)? (?:gears|topics?|subjects?)|chang(?:e|ing) (?:of |the )?(?:topic|subject))",
-  "(?:on (?:an(?:other)?|a (?:separate|different|totally different|unrelated)|a side) note)",
-  "(?:(?:totally|completely|entirely) (?:different|separate|unrelated)(?: \\w+)?)",
-  "(?:something (?:else|different) entirely|something completely different)",
-  "(?:another thing entirely)",
-  "(?:moving on to (?:something|another))",
+  '(?:(?:a |one )?(?:quick |small |random |totally |completely |entirely )?(?:new|different|separate|unrelated|side) (?:topic|question|subject|task|request)s?)',
+  '(?:(?:totally |completely |entirely )?unrelated(?: to (?:that|this|the above|the earlier stuff|what we discussed|my question|the previous \\w+))?(?=[\\s,.:;!?—–-]|$))',
+  '(?:off[- ]topic)',
+  '(?:switch(?:ing)? (?:gears|topics?|subjects?)|chang(?:e|ing) (?:of |the )?(?:topic|subject))',
+  '(?:on (?:an(?:other)?|a (?:separate|different|totally different|unrelated)|a side) note)',
+  '(?:(?:totally|completely|entirely) (?:different|separate|unrelated)(?: \\w+)?)',
+  '(?:something (?:else|different) entirely|something completely different)',
+  '(?:another thing entirely)',
+  '(?:moving on to (?:something|another))',
   "(?:(?:let'?s )?start (?:fresh|afresh|over))",
   // French
-  "(?:changement de (?:sujet|thème)|chang(?:eons|er|e) de (?:sujet|thème)|(?:autre|nouveau) (?:sujet|thème)|nouvelle question)",
-  "(?:(?:question )?sans (?:aucun )?rapport|rien à voir|hors[- ]sujet|tout autre chose|passons à (?:autre chose|un autre sujet))",
+  '(?:changement de (?:sujet|thème)|chang(?:eons|er|e) de (?:sujet|thème)|(?:autre|nouveau) (?:sujet|thème)|nouvelle question)',
+  '(?:(?:question )?sans (?:aucun )?rapport|rien à voir|hors[- ]sujet|tout autre chose|passons à (?:autre chose|un autre sujet))',
   // Spanish
-  "(?:cambi(?:ando|o|emos|ar) de tema|otro tema|tema (?:nuevo|distinto|diferente)|(?:nueva|otra) pregunta (?:distinta|diferente|que no tiene nada que ver)|pregunta (?:nueva|distinta|diferente))",
-  "(?:(?:una )?pregunta (?:distinta|diferente)|sin relación|nada que ver|otra cosa distinta|(?:una )?pregunta aparte)",
+  '(?:cambi(?:ando|o|emos|ar) de tema|otro tema|tema (?:nuevo|distinto|diferente)|(?:nueva|otra) pregunta (?:distinta|diferente|que no tiene nada que ver)|pregunta (?:nueva|distinta|diferente))',
+  '(?:(?:una )?pregunta (?:distinta|diferente)|sin relación|nada que ver|otra cosa distinta|(?:una )?pregunta aparte)',
   // German
-  "(?:(?:ein )?(?:anderes|neues) thema|themawechsel|ganz andere frage|neue frage|mal (?:was|etwas) (?:ganz )?anderes|(?:was|etwas) ganz anderes|unabhängig davon|nichts damit zu tun)",
-].join("|");
+  '(?:(?:ein )?(?:anderes|neues) thema|themawechsel|ganz andere frage|neue frage|mal (?:was|etwas) (?:ganz )?anderes|(?:was|etwas) ganz anderes|unabhängig davon|nichts damit zu tun)',
+].join('|');
 
 /**
  * A message that opens by announcing a new subject ("Unrelated question, but …", "Switching topics: …",

@@ -92,7 +92,8 @@ export const INTENT_FIELDS: readonly IntentField[] = [
       es: 'consulta|consultas|base de datos|tabla|índice|esquema|duplicados|columna|fila|registro',
       de: 'abfrage|abfragen|datenbank|tabelle|index|schema|duplikate|doppelte|einträge|spalte|zeile|datensatz',
     },
-    names: 'sql|postgres|postgresql|mysql|sqlite|mongodb|oracle|mariadb|select|join|customer_id|created_at|50m',
+    names:
+      'sql|postgres|postgresql|mysql|sqlite|mongodb|oracle|mariadb|select|join|customer_id|created_at|50m',
   },
   {
     name: 'regex',
@@ -170,7 +171,8 @@ export const INTENT_FIELDS: readonly IntentField[] = [
       es: 'desplegar|despliegue|servidor|contenedor|infraestructura|monitorización|alerta',
       de: 'deployen|bereitstellung|server|container|infrastruktur|überwachung|alarm',
     },
-    names: 'docker|kubernetes|k8s|terraform|ansible|helm|prometheus|grafana|datadog|nginx|aws|gcp|azure|jenkins|argocd|ec2|s3|crashloopbackoff',
+    names:
+      'docker|kubernetes|k8s|terraform|ansible|helm|prometheus|grafana|datadog|nginx|aws|gcp|azure|jenkins|argocd|ec2|s3|crashloopbackoff',
   },
   {
     name: 'frontend',
@@ -190,7 +192,8 @@ export const INTENT_FIELDS: readonly IntentField[] = [
       es: 'servidor|autenticación|cola|caché',
       de: 'server|authentifizierung|warteschlange|cache|schnittstelle',
     },
-    names: 'api|rest|graphql|grpc|kafka|rabbitmq|redis|postgres|django|flask|fastapi|express|spring|nodejs|node',
+    names:
+      'api|rest|graphql|grpc|kafka|rabbitmq|redis|postgres|django|flask|fastapi|express|spring|nodejs|node',
   },
   {
     name: 'machine-learning',

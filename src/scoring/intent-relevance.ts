@@ -1,7 +1,7 @@
 import { clipText } from './clip-text.js';
 import { guessLanguage, latinWords } from './guess-language.js';
 import { INTENT_FIELDS } from './intent-fields.js';
-import { type Language, LANGUAGES, type LazyStemmers, type StemmerSet } from './stemmers.js';
+import { LANGUAGES, type Language, type LazyStemmers, type StemmerSet } from './stemmers.js';
 
 /**
  * Reads a text into fields of meaning (`intent-fields.ts`) and compares two texts by the fields they
@@ -47,7 +47,8 @@ function compile(stemmers: StemmerSet): { byLanguage: Record<Language, Lexicon>;
 }
 
 /** Matched math notation (`3x + 7 = 22`, `x^2`, `sin(x)`) counts as one hit of the math field. */
-const MATH_NOTATION = /\d\s*[a-z]\s*[+\-*/^=]|[a-z]\^\d|\b(?:sin|cos|tan|log|ln)\s*\(|[∫∑√π]|\d+\s*[+\-*/×÷^]\s*\d+/i;
+const MATH_NOTATION =
+  /\d\s*[a-z]\s*[+\-*/^=]|[a-z]\^\d|\b(?:sin|cos|tan|log|ln)\s*\(|[∫∑√π]|\d+\s*[+\-*/×÷^]\s*\d+/i;
 const MATH_FIELD = INTENT_FIELDS.findIndex((field) => field.name === 'math');
 
 /** Longest text read, in words: a pasted document adds little to what the request is about. */

@@ -1,7 +1,7 @@
 import { complexity } from './complexity.js';
 import { contextDependence } from './context-dependence.js';
 import { imageIntent } from './image-intent.js';
-import { fieldSimilarity, type LazyIntentReader, createLazyIntentReader } from './intent-relevance.js';
+import { createLazyIntentReader, fieldSimilarity, type LazyIntentReader } from './intent-relevance.js';
 import { lexicalRelevance } from './relevance.js';
 import type { RequestScorer, ScorerFactory } from './scorer.js';
 import { createLazyStemmers } from './stemmers.js';
