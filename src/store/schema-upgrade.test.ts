@@ -92,10 +92,8 @@ const oldSpend = [
 ] as const;
 
 describe('upgrading a database of the previous schema in place', () => {
-  const root = mkdtempSync(join(tmpdir(), 'gateway-upgrade-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-
   it('SQLite: records are moved into columns, listable, and in the rollups', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'gateway-upgrade-'));
     const file = join(root, 'old.db');
     const db = new Database(file);
     db.exec(SQLITE_V0);
@@ -121,6 +119,7 @@ describe('upgrading a database of the previous schema in place', () => {
     await again.migrate();
     expect(await again.getRecord('gen_old_4', 'beta')).toMatchObject({ costNanoUsd: 4 });
     await again.close();
+    rmSync(root, { recursive: true, force: true });
   });
 
   describe.skipIf(findPostgresBinaries() === undefined)('PostgreSQL', () => {
