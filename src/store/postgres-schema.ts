@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
 import { ADMIN_SCHEMA } from './postgres-admin-tables.js';
+import { BACKFILL_KEY_SPEND } from './store-rows.js';
 
 /**
  * The PostgreSQL schema as numbered migrations, tracked in `schema_migrations` and applied in one transaction
@@ -119,7 +120,10 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 3,
     name: 'keys’ own limits, per-key monthly spend, admin audit log',
-    up: (c) => c.query(ADMIN_SCHEMA).then(() => undefined),
+    up: async (client) => {
+      await client.query(ADMIN_SCHEMA);
+      await client.query(BACKFILL_KEY_SPEND);
+    },
   },
 ];
 
