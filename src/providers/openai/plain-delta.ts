@@ -7,8 +7,8 @@ import type { ChatStreamPart } from '../provider-adapter.js';
  * `stop_reason` of OpenAI-compatible servers allowed, in OpenAI's key order).
  * The content is a JSON string literal with valid escapes only, so the text is valid JSON whenever it matches.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters, so the class must exclude them.
 const PLAIN_DELTA =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters, so the class must exclude them.
   /^\{"id":"[^"\\]*","object":"chat\.completion\.chunk","created":\d+,"model":"[^"\\]*",(?:"service_tier":"[^"\\]*",)?(?:"system_fingerprint":(?:"[^"\\]*"|null),)?"choices":\[\{"index":0,"delta":\{"content":("(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")\}(?:,"logprobs":null)?,"finish_reason":null(?:,"stop_reason":null)?\}\](?:,"usage":null)?(?:,"obfuscation":"[^"\\]*")?\}$/;
 
 /**
