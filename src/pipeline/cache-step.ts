@@ -3,6 +3,7 @@ import { AnswerRecorder } from '../cache/answer-recorder.js';
 import { cacheKey } from '../cache/cache-key.js';
 import { type CachedAnswer, decodeAnswer, encodeAnswer } from '../cache/cached-answer.js';
 import { FORM_CAPABILITY, replayAdapter } from '../cache/replay-adapter.js';
+import type { ResponseCache } from '../cache/response-cache.js';
 import { badRequest, internalError } from '../errors/gateway-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
@@ -45,9 +46,16 @@ export function cacheDirective(headers: IncomingHttpHeaders): CacheDirective {
   throw badRequest(`${CACHE_HEADER} must be "skip" or "refresh".`, CACHE_HEADER);
 }
 
-/** Every answer of an organization with the cache says `miss`, until a hit says otherwise. */
-export function markCacheable(run: Run): void {
-  if (run.deps.responseCache?.policyFor(run.principal.org.id)) run.ctx.headers[CACHE_HEADER] = 'miss';
+/**
+ * Every answer of an organization with the cache says `miss` (refusals by a limit included), until a hit says
+ * otherwise. Called at the HTTP edge once the caller is known.
+ */
+export function markCacheable(
+  cache: ResponseCache | undefined,
+  orgId: string,
+  headers: Record<string, string>,
+): void {
+  if (cache?.policyFor(orgId)) headers[CACHE_HEADER] = 'miss';
 }
 
 /**

@@ -21,7 +21,7 @@ import { plannerUsage, runPlanner } from '../preparation/run-planner.js';
 import { redactRequest } from '../privacy/redact-request.js';
 import { planProviders } from '../provider-routing/plan-providers.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
-import { type CacheStep, executeOrReplay, finishCache, lookUpCache, markCacheable } from './cache-step.js';
+import { type CacheStep, executeOrReplay, finishCache, lookUpCache } from './cache-step.js';
 import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
 import { account, type ExecutionReport, execute } from './execute.js';
 import { openStream } from './open-stream.js';
@@ -71,7 +71,6 @@ export async function runRequest<R extends ParsedRequest, Part>(
   const operation = operationName(endpoint.kind);
   const run: Serving = { ...beginRun(ctx, deps, principal, operation), transport };
   Object.assign(ctx.headers, endpoint.headers?.(run));
-  markCacheable(run);
   const facts: Facts = { streamed: false, model: '', routingCostNano: 0, zdr: false };
   deps.records.begin(journalStub(run));
   const live: { stream?: Live<Part> } = {};
