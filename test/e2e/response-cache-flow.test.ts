@@ -19,14 +19,26 @@ let env: TestGateway;
 let reservations = 0;
 
 beforeAll(async () => {
-  env = await startTestGateway((url) => ({
-    ...testConfig(url),
-    organizations: [
-      { id: 'acme', apiKeys: [TEST_KEY], monthlyLimit: 1000, cache: { ttlSeconds: 300 } },
-      { id: 'limited', apiKeys: [LIMITED_KEY], rateLimit: { requestsPerMinute: 3 }, cache: {} },
-    ],
-    cache: { maxWaiters: 3 },
-  }));
+  env = await startTestGateway((url) => {
+    const config = testConfig(url);
+    // A provider with chat completions only: Responses requests are translated over chat.
+    const chatOnly = { id: 'chat-only', api: 'openai', baseUrl: url, apiKey: 'sk-up', supports: ['chat'] };
+    const translated = {
+      id: 'acme/translated',
+      api_compatibility: ['chat-completion', 'open-responses'],
+      endpoints: [{ provider: 'chat-only', model: 'chat-x', pricing: { input: '0.000001' } }],
+    };
+    return {
+      ...config,
+      providers: [...config.providers, chatOnly],
+      models: [...config.models, translated],
+      organizations: [
+        { id: 'acme', apiKeys: [TEST_KEY], monthlyLimit: 1000, cache: { ttlSeconds: 300 } },
+        { id: 'limited', apiKeys: [LIMITED_KEY], rateLimit: { requestsPerMinute: 3 }, cache: {} },
+      ],
+      cache: { maxWaiters: 3, maxEntryBytes: 4096 },
+    };
+  });
   const limiter = env.gateway.deps.limiter;
   const reserve = limiter.reserve.bind(limiter);
   limiter.reserve = (...args) => {
@@ -138,6 +150,45 @@ describe('only complete answers are kept', () => {
     expect(next.cache).toBe('miss');
     expect(next.text).toContain('Hello from the fake upstream!');
     expect(upstreamCalls(marker)).toBe(2);
+  });
+});
+
+describe('bounds and translations', () => {
+  it('serves but does not keep an answer over cache.maxEntryBytes', async () => {
+    const marker = randomUUID();
+    env.upstream.reply = 'long '.repeat(1_000);
+    try {
+      const first = await post(chatBody(marker));
+      expect(first.status).toBe(200);
+      expect(first.text).toContain('long long');
+      expect((await post(chatBody(marker))).cache).toBe('miss');
+      expect(upstreamCalls(marker)).toBe(2);
+    } finally {
+      env.upstream.reply = 'Hello from the fake upstream!';
+    }
+  });
+
+  it('Responses translated over chat: a streamed miss is replayed as a plain hit and as a stream', async () => {
+    const marker = randomUUID();
+    const body = { model: 'acme/translated', input: `Say hello (${marker})` };
+    const respond = async (stream: boolean) => {
+      const response = await fetch(`${env.baseURL}/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, stream }),
+      });
+      return { cache: response.headers.get('x-gateway-cache'), text: await response.text() };
+    };
+    const miss = await respond(true);
+    const plain = await respond(false);
+    const streamed = await respond(true);
+    expect([miss.cache, plain.cache, streamed.cache]).toEqual(['miss', 'hit', 'hit']);
+    expect(JSON.parse(plain.text)).toMatchObject({ status: 'completed', output_text: env.upstream.reply });
+    const terminal = streamed.text.split('\n\n').filter((frame) => frame.includes('response.completed'));
+    expect(terminal).toHaveLength(1);
+    expect(terminal[0]).toContain(env.upstream.reply);
+    expect(streamed.text.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(upstreamCalls(marker)).toBe(1);
   });
 });
 
