@@ -25,6 +25,10 @@ export const FORM_CAPABILITY: Record<CachedAnswer['form'], EndpointKind> = {
  * answer's form exist; the answer must be freshly decoded, as codecs may change the objects they are given.
  */
 export function replayAdapter(answer: CachedAnswer): ProviderAdapter {
+  // A new answer gets a new time; everything else is the original's.
+  const now = Math.floor(Date.now() / 1000);
+  if (answer.form === 'chat' && typeof answer.body.created === 'number') answer.body.created = now;
+  if (answer.form === 'responses' && typeof answer.body.created_at === 'number') answer.body.created_at = now;
   const result = (): JsonResult => ({ body: answer.body, usage: answer.usage, warnings: answer.warnings });
   const wrongForm = (): never => {
     throw internalError(`A cached ${answer.form} answer cannot answer this call.`);

@@ -293,6 +293,24 @@ describe('Responses, Messages and embeddings', () => {
   });
 });
 
+describe('metrics', () => {
+  const count = (text: string, result: string) =>
+    Number(new RegExp(`gateway_cache_requests_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+  const scrape = async () => (await fetch(`${env.gateway.url}/metrics`)).text();
+
+  it('counts hits, misses and bypasses', async () => {
+    const marker = randomUUID();
+    const before = await scrape();
+    await post('/chat/completions', chatBody(marker));
+    await post('/chat/completions', chatBody(marker));
+    await post('/chat/completions', chatBody(marker), { 'x-gateway-cache': 'skip' });
+    const after = await scrape();
+    for (const result of ['hit', 'miss', 'bypass']) {
+      expect(count(after, result) - count(before, result), result).toBe(1);
+    }
+  });
+});
+
 describe('who shares what', () => {
   it("never answers one organization from another one's cache", async () => {
     const marker = randomUUID();
