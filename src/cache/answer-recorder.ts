@@ -29,6 +29,9 @@ export interface CapturedAnswer {
 export class AnswerRecorder {
   private answer: CapturedAnswer | undefined;
 
+  /** @param maxBytes an answer larger than this is not kept (nor assembled past it). */
+  constructor(private readonly maxBytes = Number.POSITIVE_INFINITY) {}
+
   /** What was captured, if the answer was complete. */
   captured(): CapturedAnswer | undefined {
     return this.answer;
@@ -66,13 +69,15 @@ export class AnswerRecorder {
     this.answer = undefined;
     const { body, usage, warnings } = result;
     if (usage.problems || !complete(form, body)) return result;
+    const bodyJson = JSON.stringify(body);
+    if (bodyJson.length > this.maxBytes) return result;
     const streamable = form === 'chat' ? isStreamable(body) : form === 'responses';
-    this.answer = { form, bodyJson: JSON.stringify(body), usage: { ...usage }, warnings, streamable };
+    this.answer = { form, bodyJson, usage: { ...usage }, warnings, streamable };
     return result;
   }
 
   private watchChat(parts: ReadableStream<ChatStreamPart>, warnings: string[]) {
-    const assembler = new ChatAssembler();
+    const assembler = new ChatAssembler(this.maxBytes);
     let usage: Usage | undefined;
     return watched(parts, {
       see: (part) => {
@@ -96,7 +101,9 @@ export class AnswerRecorder {
         if (stringMember(event, 'type') !== 'response.completed' || !response) return;
         if (!isCompleteResponse(response)) return;
         const counted = usage ?? usageFromResponses(response.usage);
-        if (!counted.problems) found = { bodyJson: JSON.stringify(response), usage: { ...counted } };
+        const bodyJson = JSON.stringify(response);
+        if (!counted.problems && bodyJson.length <= this.maxBytes)
+          found = { bodyJson, usage: { ...counted } };
       },
       end: () => {
         if (found) this.answer = { form: 'responses', ...found, warnings, streamable: true };

@@ -53,6 +53,17 @@ describe('ChatAssembler', () => {
     expect(again.completion()).toEqual(completion);
   });
 
+  it('stops assembling past its size bound', () => {
+    const assembler = new ChatAssembler(100);
+    assembler.add(chunk({ role: 'assistant', content: 'x'.repeat(60) }));
+    assembler.add(chunk({ content: 'y'.repeat(60) }, 'stop'));
+    expect(assembler.completion()).toBeUndefined();
+    const roomy = new ChatAssembler(1_000);
+    roomy.add(chunk({ role: 'assistant', content: 'x'.repeat(60) }));
+    roomy.add(chunk({ content: 'y'.repeat(60) }, 'stop'));
+    expect(roomy.completion()).toBeDefined();
+  });
+
   it.each([
     ['no finish reason', [chunk({ content: 'cut' })]],
     ['cut at max_tokens', [chunk({ content: 'cut' }, 'length')]],

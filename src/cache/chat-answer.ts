@@ -39,8 +39,14 @@ export class ChatAssembler {
   private header: JsonObject = {};
   /** Set when a chunk carried something the assembly cannot keep: the answer is then not cached. */
   private unsupported = false;
+  /** Characters of text assembled so far. */
+  private size = 0;
+
+  /** @param maxChars past this much text the answer could not be kept anyway: assembly stops. */
+  constructor(private readonly maxChars = Number.POSITIVE_INFINITY) {}
 
   add(chunk: JsonObject): void {
+    if (this.unsupported) return;
     if (Object.keys(this.header).length === 0) {
       const { choices: _choices, usage: _usage, ...rest } = chunk;
       this.header = rest;
@@ -52,6 +58,11 @@ export class ChatAssembler {
       const delta = recordMember(choice, 'delta') ?? {};
       for (const [name, value] of Object.entries(delta)) {
         if (!STREAMED_MEMBERS.has(name) && !isEmpty(value)) this.unsupported = true;
+      }
+      this.size += JSON.stringify(delta).length;
+      if (this.size > this.maxChars) {
+        this.unsupported = true;
+        return;
       }
       state.content += stringMember(delta, 'content') ?? '';
       state.reasoning += stringMember(delta, 'reasoning_content') ?? '';

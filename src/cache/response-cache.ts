@@ -50,6 +50,11 @@ export class ResponseCache {
     return text === undefined ? undefined : decodeAnswer(text, orgId);
   }
 
+  /** Largest answer kept, bytes. */
+  get maxEntryBytes(): number {
+    return this.options.maxEntryBytes;
+  }
+
   /** Keeps an encoded answer; one over `maxEntryBytes` is not kept. */
   async write(key: string, text: string, ttlMs: number): Promise<void> {
     if (text.length > this.options.maxEntryBytes) return;

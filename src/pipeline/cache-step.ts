@@ -97,7 +97,7 @@ export async function lookUpCache(
     }
   }
   deps.metrics?.cacheLookup('miss');
-  step.recorder = new AnswerRecorder();
+  step.recorder = new AnswerRecorder(cache.maxEntryBytes);
   return step;
 }
 
