@@ -1,5 +1,5 @@
 import { emptyUsage, type Usage } from '../accounting/usage.js';
-import { worstCaseTokens } from '../accounting/worst-case.js';
+import { outputTokenBound, worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
@@ -45,6 +45,8 @@ interface Serving extends Run {
  */
 type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & {
   sent?: JsonObject;
+  /** The most output tokens the request can be billed for, known once it is prepared. */
+  outputTokenBound: number;
   cache?: CacheStep;
 };
 
@@ -71,7 +73,13 @@ export async function runRequest<R extends ParsedRequest, Part>(
   const operation = operationName(endpoint.kind);
   const run: Serving = { ...beginRun(ctx, deps, principal, operation), transport };
   Object.assign(ctx.headers, endpoint.headers?.(run));
-  const facts: Facts = { streamed: false, model: '', routingCostNano: 0, zdr: false };
+  const facts: Facts = {
+    streamed: false,
+    model: '',
+    routingCostNano: 0,
+    zdr: false,
+    outputTokenBound: Number.POSITIVE_INFINITY,
+  };
   deps.records.begin(journalStub(run));
   const live: { stream?: Live<Part> } = {};
   // The record is journaled before the answer's last byte, so that a crash never loses a finished answer's.
@@ -142,7 +150,11 @@ async function serve<R extends ParsedRequest, Part>(
       request,
       model: () => facts.model,
       sent: () => sent,
-      meter: () => textMeter(() => counter.ready()),
+      meter: () =>
+        textMeter(
+          () => counter.ready(),
+          () => facts.outputTokenBound,
+        ),
     };
     live.stream = { sse, framer: codec.framer(scope) };
     deps.metrics?.streamOpened();
@@ -156,6 +168,7 @@ async function serve<R extends ParsedRequest, Part>(
   const { model, plan, body } = prepared;
   sent = body;
   facts.sent = body;
+  facts.outputTokenBound = outputTokenBound(endpoint.kind, body, { max_tokens: model.max_tokens });
   const cache = await lookUpCache(run, endpoint.cacheName, request, { model: model.id, body });
   facts.cache = cache;
   const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: model.max_tokens });
