@@ -1,5 +1,6 @@
 import type { KeyHasher } from '../auth/api-keys.js';
 import type { Authenticate } from '../auth/authenticate.js';
+import type { ResponseCache } from '../cache/response-cache.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { ReadinessCheck } from '../health/readiness.js';
@@ -53,4 +54,6 @@ export interface AppDeps {
   metrics: GatewayMetrics | undefined;
   /** OpenTelemetry spans; `noTracing` unless an OTLP endpoint is configured. */
   tracing: Tracing;
+  /** The response cache (per-organization opt-in; memory, or Redis with REDIS_URL). */
+  responseCache: ResponseCache | undefined;
 }

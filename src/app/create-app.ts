@@ -23,6 +23,7 @@ import { createRouter } from '../http/router.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import { observeRequest } from '../observability/observe-request.js';
 import { serveMetrics } from '../observability/serve-metrics.js';
+import { markCacheable } from '../pipeline/cache-step.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
 import { runRequest } from '../pipeline/run-request.js';
 import { httpTransport } from '../pipeline/transport.js';
@@ -159,6 +160,7 @@ async function handle(ctx: RequestContext, deps: AppDeps): Promise<void> {
   if (!handler.auth) return handler.run(ctx, deps);
   const principal = await deps.authenticate(ctx.req);
   ctx.principal = principal;
+  markCacheable(deps.responseCache, principal.org.id, ctx.headers);
   await enforceRateLimit(deps.limiter, principal, ctx.headers);
   return handler.run(ctx, deps, principal);
 }
