@@ -19,15 +19,24 @@ const PLAIN_DELTA =
 export function plainDeltaPart(raw: string): ChatStreamPart | undefined {
   const literal = PLAIN_DELTA.exec(raw)?.[1];
   if (literal === undefined) return undefined;
-  const text = literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
-  let parsed: JsonObject | undefined;
-  return {
-    type: 'chunk',
+  return new PlainDeltaPart(
     raw,
-    text,
-    get chunk(): JsonObject {
-      parsed ??= JSON.parse(raw) as JsonObject;
-      return parsed;
-    },
-  };
+    literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1),
+  );
+}
+
+/** A content-delta part whose chunk object is parsed on first read (one object per event, no closure). */
+class PlainDeltaPart {
+  readonly type = 'chunk';
+  #parsed: JsonObject | undefined;
+
+  constructor(
+    readonly raw: string,
+    readonly text: string,
+  ) {}
+
+  get chunk(): JsonObject {
+    this.#parsed ??= JSON.parse(this.raw) as JsonObject;
+    return this.#parsed;
+  }
 }
