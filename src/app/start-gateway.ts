@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { createAdminApi } from '../admin/http/admin-api.js';
 import { createKeyHasher } from '../auth/api-keys.js';
 import { AuthFailureThrottle } from '../auth/auth-failure-throttle.js';
 import { createAuthenticator } from '../auth/authenticate.js';
@@ -16,6 +17,7 @@ import { checkReadiness, type ReadinessCheck } from '../health/readiness.js';
 import { createHttpServer } from '../http/create-http-server.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
+import { storeSpendSource } from '../limits/spend-account.js';
 import { GatewayMetrics } from '../observability/gateway-metrics.js';
 import { createLogger, type Logger, silentLogger } from '../observability/logger.js';
 import { noTracing, type Tracing } from '../observability/tracing.js';
@@ -55,6 +57,8 @@ export interface GatewayOptions {
   keySecret?: string;
   /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given (default: beside the database). */
   keySecretFile?: string;
+  /** `GATEWAY_ADMIN_TOKEN`: turns the admin API (`/admin/v1`) on. */
+  adminToken?: string;
   /** Injected HTTP dispatcher for upstream calls (tests); default: a keep-alive undici Agent. */
   dispatcher?: Dispatcher;
   /** Structured logs; default JSON lines on stdout at info (silent when only `log` is given, as tests do). */
@@ -115,7 +119,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const stopWatchingSkills = skills.watch();
   const limiter = await createLimiter({
     redisUrl: options.redisUrl,
-    spendSource: (orgId, month) => store.getMonthlySpend(orgId, month),
+    spendSource: storeSpendSource(store),
     limits: config.limits,
     log,
   });
@@ -160,6 +164,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ? createMetrics(config, records, [storeCheck(store), ...readinessChecks], responseCache)
       : undefined,
     tracing,
+    admin: createAdminApi({ ...options, state: { store, keyHasher, authenticate }, log }),
+    version: options.version,
     responseCache,
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;

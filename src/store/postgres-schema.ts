@@ -1,5 +1,7 @@
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
+import { ADMIN_SCHEMA } from './postgres-admin-tables.js';
+import { BACKFILL_KEY_SPEND } from './store-rows.js';
 
 /**
  * The PostgreSQL schema as numbered migrations, tracked in `schema_migrations` and applied in one transaction
@@ -113,6 +115,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       await client.query(BACKFILL_RECORDS);
       await client.query(RECORD_INDEXES);
       await client.query(REBUILD_ROLLUPS);
+    },
+  },
+  {
+    version: 3,
+    name: 'keys’ own limits, per-key monthly spend, admin audit log',
+    up: async (client) => {
+      await client.query(ADMIN_SCHEMA);
+      await client.query(BACKFILL_KEY_SPEND);
     },
   },
 ];

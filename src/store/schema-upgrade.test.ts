@@ -59,7 +59,16 @@ function oldRecords(): GenerationRecord[] {
 /** What the upgraded store must answer about the old rows, then about a new insert. */
 async function expectUpgraded(store: Store, versions: number[]): Promise<void> {
   const old = oldRecords();
-  expect(versions).toEqual([1, 2]);
+  // 3: keys' own limits, per-key spend and the admin audit log.
+  expect(versions).toEqual([1, 2, 3]);
+  expect(await store.getKeyMonthlySpend('key_0123', '2026-02')).toBe(
+    old
+      .filter((r) => new Date(r.createdAt).toISOString().startsWith('2026-02'))
+      .reduce((sum, r) => sum + r.costNanoUsd, 0),
+  );
+  expect(
+    (await store.appendAudit({ actor: 'a', action: 'b', target: 'c', before: null, after: null })).id,
+  ).toBe('1');
   expect(await store.getRecord('gen_old_1', 'acme')).toStrictEqual({ ...old[0], planningStatus: 'none' });
   expect(await store.getRecord('gen_old_3', 'acme')).toStrictEqual(old[2]);
   const window = { from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z' };
