@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     logger,
     otel: env.otel,
     version: version(),
+    adminToken: env.adminToken,
   });
   if (gateway.firstKey) {
     console.log('No organization existed, so one was created ("default") with this API key.');

@@ -2,6 +2,7 @@ import type { KeyHasher } from '../auth/api-keys.js';
 import type { Authenticate } from '../auth/authenticate.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
+import type { Dashboard } from '../dashboard/create-dashboard.js';
 import type { ReadinessCheck } from '../health/readiness.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
@@ -53,4 +54,6 @@ export interface AppDeps {
   metrics: GatewayMetrics | undefined;
   /** OpenTelemetry spans; `noTracing` unless an OTLP endpoint is configured. */
   tracing: Tracing;
+  /** The operator dashboard at `/dashboard`; absent (404) unless `GATEWAY_ADMIN_TOKEN` is set. */
+  dashboard: Dashboard | undefined;
 }

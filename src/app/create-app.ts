@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../auth/authenticate.js';
 import { GEMINI_METHODS, isGeminiPath } from '../codecs/gemini/gemini-path.js';
 import { isMessagesPath } from '../codecs/messages/messages-error.js';
+import { dashboardRoutes } from '../dashboard/dashboard-routes.js';
 import { chatCompletions } from '../endpoints/chat-completions.js';
 import { embeddings } from '../endpoints/embeddings.js';
 import { geminiGenerateContent, geminiStreamGenerateContent, sendGeminiError } from '../endpoints/gemini.js';
@@ -78,6 +79,8 @@ const routes: { method: string; pattern: string; handler: Handler }[] = [
   { method: 'GET', pattern: '/v1/generation/{id}', handler: { auth: true, run: getGeneration } },
   ...geminiRoutes,
   { method: 'GET', pattern: '/metrics', handler: { auth: false, run: serveMetrics } },
+  // The dashboard checks its own session (and answers 404 while no admin token is set).
+  ...dashboardRoutes.map(({ method, pattern, run }) => ({ method, pattern, handler: { auth: false, run } })),
 ];
 
 /** Each handler knows its route's pattern: the bounded `endpoint` of logs and metrics. */

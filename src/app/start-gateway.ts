@@ -11,6 +11,7 @@ import { buildCatalog } from '../catalog/catalog.js';
 import { providerPresets } from '../catalog/provider-presets.js';
 import type { GatewayConfig, LimitsConfig } from '../config/config-schema.js';
 import type { OtelEnv } from '../config/env.js';
+import { createDashboard } from '../dashboard/create-dashboard.js';
 import { checkReadiness, type ReadinessCheck } from '../health/readiness.js';
 import { createHttpServer } from '../http/create-http-server.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
@@ -61,6 +62,8 @@ export interface GatewayOptions {
   otel?: OtelEnv;
   /** The gateway's version, for the `service.version` of spans. */
   version?: string;
+  /** `GATEWAY_ADMIN_TOKEN`: turns on the dashboard (and the admin API), which it authenticates. */
+  adminToken?: string;
 }
 
 export interface RunningGateway {
@@ -143,6 +146,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ? createMetrics(config, records, [storeCheck(store), ...readinessChecks])
       : undefined,
     tracing,
+    dashboard: await createDashboard({
+      adminToken: options.adminToken,
+      config: config.dashboard,
+      authFailures: config.server.authFailures,
+      log,
+    }),
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
   const server = createHttpServer(createApp(deps), config.server);
