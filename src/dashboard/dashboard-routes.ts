@@ -1,4 +1,12 @@
 import { login, logout, serveAsset, showLogin } from './login-handlers.js';
+import {
+  createKey,
+  deleteOrganization,
+  organizationPage,
+  revokeKey,
+  updateOrganization,
+} from './pages/organization-page.js';
+import { createOrganization, organizationsPage } from './pages/organizations-page.js';
 import { providersPage } from './pages/providers-page.js';
 import { type DashboardRun, page } from './serve-page.js';
 
@@ -15,5 +23,12 @@ export const dashboardRoutes: readonly DashboardRoute[] = [
   { method: 'POST', pattern: '/dashboard/login', run: login },
   { method: 'POST', pattern: '/dashboard/logout', run: logout },
   { method: 'GET', pattern: '/dashboard/assets/{name}', run: serveAsset },
+  { method: 'GET', pattern: '/dashboard/organizations', run: page(organizationsPage) },
+  { method: 'POST', pattern: '/dashboard/organizations', run: page(createOrganization) },
+  { method: 'GET', pattern: '/dashboard/organizations/{id}', run: page(organizationPage) },
+  { method: 'POST', pattern: '/dashboard/organizations/{id}', run: page(updateOrganization) },
+  { method: 'POST', pattern: '/dashboard/organizations/{id}/delete', run: page(deleteOrganization) },
+  { method: 'POST', pattern: '/dashboard/organizations/{id}/keys', run: page(createKey) },
+  { method: 'POST', pattern: '/dashboard/keys/{keyId}/revoke', run: page(revokeKey) },
   { method: 'GET', pattern: '/dashboard/providers', run: page(providersPage) },
 ];
