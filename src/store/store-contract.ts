@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GenerationRecord } from '../records/generation-record.js';
+import { runRecordQueryContract } from './record-query-contract.js';
 import type { NewApiKey, Store } from './store.js';
 
 /** A record with a distinct, non-default value in every field, so a dropped or renamed field shows. */
@@ -310,6 +311,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await expect(store.getMonthlySpend('acme', '2026-3')).rejects.toThrow(/YYYY-MM/);
       });
     });
+
+    runRecordQueryContract(() => store);
 
     describe('conversation state', () => {
       const later = new Date(Date.now() + 3_600_000).toISOString();

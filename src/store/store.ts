@@ -50,6 +50,43 @@ export interface ConversationState {
   expiresAt: string;
 }
 
+/** Outcome of a recorded request, as `GenerationRecord.status`. */
+export type RecordStatus = 'success' | 'error' | 'cancelled' | 'interrupted';
+
+/** Which records a listing or report covers; absent fields do not filter. */
+export interface RecordFilter {
+  orgId?: string;
+  /** API key id (`key_…`). */
+  keyId?: string;
+  model?: string;
+  provider?: string;
+  status?: RecordStatus;
+  /** ISO-8601, inclusive. */
+  from: string;
+  /** ISO-8601, exclusive. */
+  to: string;
+}
+
+/** One page of records, newest first. */
+export interface RecordPage {
+  records: GenerationRecord[];
+  /** Opaque position after the last record of this page; null at the end. */
+  nextCursor: string | null;
+}
+
+export type SpendGroupBy = 'day' | 'model' | 'key' | 'provider';
+
+/** One group of a spend report: a day (`YYYY-MM-DD`, UTC), a model slug, a key id or a provider id. */
+export interface SpendRow {
+  group: string;
+  requests: number;
+  /** Requests with status `error` (cancelled and interrupted ones count as requests only). */
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  costNanoUsd: number;
+}
+
 export interface Store {
   /** Creates tables if needed. Idempotent. */
   migrate(): Promise<void>;
@@ -73,11 +110,28 @@ export interface Store {
   revokeApiKey(id: string): Promise<boolean>;
   /**
    * Writes a batch of records in one transaction and adds each record's `costNanoUsd` to its organization's
-   * spend for the record's calendar month (UTC, from `createdAt`).
+   * spend for the record's calendar month (UTC, from `createdAt`), and the record to its daily rollup
+   * (organization × key × model × provider × UTC day). A record whose `genId` is already stored is skipped
+   * and counted nowhere, so a retried batch is harmless.
    */
   insertRecords(records: GenerationRecord[]): Promise<void>;
   /** A record of this organization, or undefined (also when it belongs to another organization). */
   getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined>;
+  /**
+   * Records matching `filter`, newest first (`createdAt` descending, `genId` descending among equal times).
+   * `page.limit` is 1..1000; `page.cursor` is a previous page's `nextCursor`, a keyset position (not an
+   * offset), so records inserted meanwhile never shift or repeat a page. The filter applies on every page, so a
+   * cursor never reaches another organization's records. Throws InvalidQueryError for a malformed cursor,
+   * a time that is not a date, or a limit out of range.
+   */
+  listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage>;
+  /**
+   * Requests, errors, tokens and cost per group, from the daily rollups (never the raw records, which
+   * retention may have pruned). Covers the whole UTC days that overlap [from, to); sorted by group.
+   */
+  spendReport(filter: Omit<RecordFilter, 'status'>, groupBy: SpendGroupBy): Promise<SpendRow[]>;
+  /** Deletes the records created before `before` (ISO-8601), in bounded steps; rollups stay. Returns how many. */
+  pruneRecords(before: string): Promise<number>;
   /** Spend of the organization in the month `YYYY-MM` (UTC), integer nano-USD. */
   getMonthlySpend(orgId: string, month: string): Promise<number>;
   /**
