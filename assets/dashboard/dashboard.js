@@ -3,6 +3,12 @@
 (() => {
   const PALETTE = ['#2f5bd3', '#d9822b', '#1e7b34', '#b3261e', '#7a4fc9', '#0f8b8d', '#8c6d1f', '#c2185b'];
 
+  /** A tick of the y axis with the digits small amounts need (0.00008 USD, not 0). */
+  function formatTick(value) {
+    if (value === 0) return '0';
+    return Math.abs(value) >= 1000 ? value.toLocaleString('en') : String(Number(value.toPrecision(3)));
+  }
+
   /** Draws one chart from its data attribute: `{x: [epoch seconds], series: [{label, values}], unit}`. */
   function drawChart(figure) {
     let spec;
@@ -28,7 +34,7 @@
       width,
       height: 220,
       series,
-      axes: [{}, { label: spec.unit || '', size: 60 }],
+      axes: [{}, { label: spec.unit || '', size: 70, values: (_plot, splits) => splits.map(formatTick) }],
       scales: { x: { time: true } },
     };
     new uPlot(options, data, target);

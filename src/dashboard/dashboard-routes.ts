@@ -7,7 +7,10 @@ import {
   updateOrganization,
 } from './pages/organization-page.js';
 import { createOrganization, organizationsPage } from './pages/organizations-page.js';
+import { overviewPage } from './pages/overview-page.js';
 import { providersPage } from './pages/providers-page.js';
+import { recordPage } from './pages/record-page.js';
+import { recordsPage } from './pages/records-page.js';
 import { type DashboardRun, page } from './serve-page.js';
 
 /** One route of the dashboard; the dashboard authenticates its own (session cookie), not the HTTP edge. */
@@ -23,6 +26,9 @@ export const dashboardRoutes: readonly DashboardRoute[] = [
   { method: 'POST', pattern: '/dashboard/login', run: login },
   { method: 'POST', pattern: '/dashboard/logout', run: logout },
   { method: 'GET', pattern: '/dashboard/assets/{name}', run: serveAsset },
+  { method: 'GET', pattern: '/dashboard', run: page(overviewPage) },
+  { method: 'GET', pattern: '/dashboard/records', run: page(recordsPage) },
+  { method: 'GET', pattern: '/dashboard/records/{genId}', run: page(recordPage) },
   { method: 'GET', pattern: '/dashboard/organizations', run: page(organizationsPage) },
   { method: 'POST', pattern: '/dashboard/organizations', run: page(createOrganization) },
   { method: 'GET', pattern: '/dashboard/organizations/{id}', run: page(organizationPage) },

@@ -54,17 +54,23 @@ export function clearedCookie(secure: boolean): string {
 
 /**
  * Refuses a write that another site started: an `Origin` whose host is not this request's `Host`, or a
- * browser's `Sec-Fetch-Site` other than `same-origin` (a typed-in address says `none`).
+ * browser's `Sec-Fetch-Site` other than `same-origin` (a typed-in address says `none`). Under
+ * `Referrer-Policy: no-referrer` browsers send `Origin: null` on form posts; then `Sec-Fetch-Site` must say
+ * `same-origin`.
  */
 export function assertSameOrigin(req: IncomingMessage): void {
   const origin = req.headers.origin;
-  if (origin !== undefined) {
-    const host = URL.canParse(origin) ? new URL(origin).host : undefined;
-    if (host === undefined || host !== req.headers.host) throw forbidden('Cross-origin request refused.');
-  }
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
     throw forbidden('Cross-site request refused.');
+  }
+  if (origin === 'null') {
+    if (site !== 'same-origin') throw forbidden('Request of an opaque origin refused.');
+    return;
+  }
+  if (origin !== undefined) {
+    const host = URL.canParse(origin) ? new URL(origin).host : undefined;
+    if (host === undefined || host !== req.headers.host) throw forbidden('Cross-origin request refused.');
   }
 }
 
