@@ -1,5 +1,5 @@
 import type { KeyHasher } from '../auth/api-keys.js';
-import type { Authenticate } from '../auth/authenticate.js';
+import type { Authenticator } from '../auth/authenticate.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Dashboard } from '../dashboard/create-dashboard.js';
@@ -23,8 +23,8 @@ export interface AppDeps {
   store: Store;
   /** The keyed hash API keys are stored under (for anything that creates keys). */
   keyHasher: KeyHasher;
-  /** Resolves the caller's key (cached briefly). */
-  authenticate: Authenticate;
+  /** Resolves the caller's key (cached briefly; admin changes empty the cache). */
+  authenticate: Authenticator;
   /** Adapter per provider id. */
   adapters: ReadonlyMap<string, ProviderAdapter>;
   records: RecordQueue;

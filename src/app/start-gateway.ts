@@ -16,6 +16,7 @@ import { checkReadiness, type ReadinessCheck } from '../health/readiness.js';
 import { createHttpServer } from '../http/create-http-server.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
+import { storeSpendSource } from '../limits/spend-account.js';
 import { GatewayMetrics } from '../observability/gateway-metrics.js';
 import { createLogger, type Logger, silentLogger } from '../observability/logger.js';
 import { noTracing, type Tracing } from '../observability/tracing.js';
@@ -110,7 +111,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const stopWatchingSkills = skills.watch();
   const limiter = await createLimiter({
     redisUrl: options.redisUrl,
-    spendSource: (orgId, month) => store.getMonthlySpend(orgId, month),
+    spendSource: storeSpendSource(store),
     limits: config.limits,
     log,
   });

@@ -2,6 +2,7 @@ import { checkUsage } from '../accounting/check-usage.js';
 import { computeCostNano } from '../accounting/compute-cost.js';
 import type { Usage } from '../accounting/usage.js';
 import type { WorstCaseTokens } from '../accounting/worst-case.js';
+import { assertModelAllowed } from '../auth/model-access.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import { type GatewayError, internalError } from '../errors/gateway-error.js';
 import type { AttemptSpan } from '../observability/tracing.js';
@@ -46,6 +47,8 @@ export interface ExecutionReport {
  */
 export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<Served<T>> {
   const { deps, ctx } = run;
+  // Whatever chose the model (the request, a tag, the planner pair, the image fallback), the key must allow it.
+  assertModelAllowed(run.principal, target.model.id);
   await reserveSpend(run, target.role, target.plan, target.worstCase);
   // Attempts run one after the other: the span of the one under way, ended when it is reported.
   let span: AttemptSpan | undefined;

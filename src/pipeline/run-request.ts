@@ -2,6 +2,7 @@ import { emptyUsage, type Usage } from '../accounting/usage.js';
 import { worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
+import { assertModelAllowed } from '../auth/model-access.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
@@ -202,6 +203,7 @@ async function prepare<R extends ParsedRequest>(
   if (!kind) {
     const model = resolveModel(deps.catalog, stringMember(request.body, 'model'), endpoint.kind);
     facts.model = model.id;
+    assertModelAllowed(run.principal, model.id);
     return {
       kind: 'model',
       model,
@@ -223,6 +225,7 @@ async function prepare<R extends ParsedRequest>(
     const spec = parseModelSpec(choice.slug, choice.param);
     const model = resolveModel(deps.catalog, spec.executor, endpoint.kind);
     facts.model = model.id;
+    assertModelAllowed(run.principal, model.id);
     const imageModel = settings.imageGenerationModel;
     if (endpoint.imageAnswer && imageModel && !model.capabilities.includes('image-generation')) {
       if (await wantsImage(redacted, prompt(), scorer))

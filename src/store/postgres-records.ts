@@ -2,6 +2,7 @@ import { DatabaseError, type PoolClient } from 'pg';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
+import { addKeySpend } from './postgres-admin-tables.js';
 import type { PostgresConnection, Row } from './postgres-connection.js';
 import {
   createPartitionSql,
@@ -22,6 +23,7 @@ import {
   GROUP_COLUMN,
   reportDays,
 } from './record-query.js';
+import { keySpendTotals } from './spend-sums.js';
 import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
 
 /** Rows deleted per statement while pruning what is left after whole partitions are dropped. */
@@ -84,6 +86,7 @@ export async function insertRecordRows(client: PoolClient, rows: RecordRow[]): P
       spend.map((s) => big(s.nano)),
     ]);
   }
+  await addKeySpend(client, keySpendTotals(rollups));
   if (rollups.length === 0) return;
   await client.query(ADD_ROLLUPS, [
     ...[rollups.map((r) => r.orgId), rollups.map((r) => r.day), rollups.map((r) => r.keyId)],

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
+import { ADMIN_SCHEMA } from './postgres-admin-tables.js';
 
 /**
  * The PostgreSQL schema as numbered migrations, tracked in `schema_migrations` and applied in one transaction
@@ -105,6 +106,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       await client.query(BACKFILL_RECORDS);
       await client.query(REBUILD_ROLLUPS);
     },
+  },
+  {
+    version: 3,
+    name: 'keys’ own limits, per-key monthly spend, admin audit log',
+    up: (c) => c.query(ADMIN_SCHEMA).then(() => undefined),
   },
 ];
 

@@ -3,6 +3,7 @@ import { DatabaseError } from 'pg';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
+import { postgresAdminTables } from './postgres-admin-tables.js';
 import { PostgresConnection, type Row } from './postgres-connection.js';
 import {
   ensurePartitions,
@@ -16,8 +17,12 @@ import { type RecordRow, recordRow } from './record-columns.js';
 import { checkFilter } from './record-query.js';
 import type {
   ApiKeyInfo,
+  ApiKeyPatch,
+  AuditEntry,
   ConversationState,
+  KeySecretHash,
   NewApiKey,
+  NewAuditEntry,
   NewOrganization,
   Organization,
   RecordFilter,
@@ -27,15 +32,22 @@ import type {
   Store,
 } from './store.js';
 import { InvalidRecordError } from './store-errors.js';
-import { apiKeyRow, bodyRow, itemsRow, MONTH, organizationRow } from './store-rows.js';
+import {
+  apiKeyRow,
+  bodyRow,
+  itemsRow,
+  KEY_COLUMNS,
+  keyLimitValues,
+  MONTH,
+  newKeyLimits,
+  organizationRow,
+} from './store-rows.js';
 
 /** Key of the transaction-scoped advisory lock that serialises `migrate()` across gateway instances. */
 const MIGRATE_LOCK_KEY = 7_204_117_734_001;
 
 const ORG_COLUMNS = `id, name, monthly_limit_usd AS "monthlyLimitUsd", requests_per_minute AS "requestsPerMinute",
   created_at AS "createdAt"`;
-const KEY_COLUMNS = `id, org_id AS "orgId", name, prefix, key_hash AS "keyHash", created_at AS "createdAt",
-  revoked_at AS "revokedAt"`;
 
 /**
  * One atomic upsert. `$6`/`$7` say "keep the live value" (the field was undefined); a soft-deleted row is
@@ -79,6 +91,8 @@ export class PostgresStore implements Store {
   readonly #db: PostgresConnection;
   readonly #now: () => Date;
   #migrated = false;
+  /** Keys' limits, per-key spend and the audit log. */
+  readonly #admin: ReturnType<typeof postgresAdminTables>;
   /** Months whose partition this store has created or found. */
   readonly #months = new Set<string>();
 
@@ -91,6 +105,11 @@ export class PostgresStore implements Store {
       log: options.log ?? ((message: string) => process.emitWarning(`PostgresStore: ${message}`)),
     });
     this.#now = options.now ?? (() => new Date());
+    this.#admin = postgresAdminTables(
+      this.#db,
+      (sql, values) => this.#query(sql, values),
+      () => this.#assertReady(),
+    );
   }
 
   async migrate(): Promise<void> {
@@ -142,12 +161,18 @@ export class PostgresStore implements Store {
       keyHash: key.keyHash,
       createdAt: this.#timestamp(),
       revokedAt: null,
+      ...newKeyLimits(key),
     };
+    const limits = keyLimitValues(info);
     try {
       await this.#query(
-        `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, NULL)`,
-        [info.id, info.orgId, info.name, info.prefix, info.keyHash, info.createdAt],
+        `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
+           requests_per_minute, models, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8, $9, $10)`,
+        [
+          ...[info.id, info.orgId, info.name, info.prefix, info.keyHash, info.createdAt],
+          ...[limits.monthlyLimitUsd, limits.requestsPerMinute, limits.models, limits.expiresAt],
+        ],
       );
     } catch (error) {
       const code = error instanceof DatabaseError ? error.code : undefined;
@@ -180,6 +205,31 @@ export class PostgresStore implements Store {
   async revokeApiKey(id: string): Promise<boolean> {
     const sql = 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id';
     return (await this.#query(sql, [this.#timestamp(), id])).length > 0;
+  }
+
+  async getApiKey(id: string): Promise<ApiKeyInfo | undefined> {
+    return this.#admin.getKey(id);
+  }
+
+  async updateApiKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyInfo | undefined> {
+    return this.#admin.updateKey(id, patch);
+  }
+
+  async rotateApiKey(id: string, secret: KeySecretHash): Promise<ApiKeyInfo | undefined> {
+    return this.#admin.rotateKey(id, secret);
+  }
+
+  async getKeyMonthlySpend(keyId: string, month: string): Promise<number> {
+    if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got "${month}"`);
+    return this.#admin.keySpend(keyId, month);
+  }
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    return this.#admin.appendAudit(entry, this.#timestamp());
+  }
+
+  async listAudit(page: { limit: number; before?: string }): Promise<AuditEntry[]> {
+    return this.#admin.listAudit(page.limit, page.before);
   }
 
   async insertRecords(records: GenerationRecord[]): Promise<void> {

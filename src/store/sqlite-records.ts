@@ -14,6 +14,7 @@ import {
   GROUP_COLUMN,
   reportDays,
 } from './record-query.js';
+import { keySpendTotals } from './spend-sums.js';
 import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
 
 /** Rows deleted per statement while pruning: each step holds the write lock for a few milliseconds only. */
@@ -73,6 +74,7 @@ export class SqliteRecords {
   readonly #insertRecord: Database.Statement;
   readonly #addSpend: Database.Statement;
   readonly #addRollup: Database.Statement;
+  readonly #addKeySpend: Database.Statement;
   readonly #selectRecord: Database.Statement;
   readonly #pruneStep: Database.Statement;
   readonly insertBatch: Database.Transaction<(rows: RecordRow[]) => void>;
@@ -87,6 +89,10 @@ export class SqliteRecords {
     this.#addSpend = db.prepare(
       `INSERT INTO monthly_spend (org_id, month, cost_nano) VALUES (?, ?, ?)
        ON CONFLICT (org_id, month) DO UPDATE SET cost_nano = cost_nano + excluded.cost_nano`,
+    );
+    this.#addKeySpend = db.prepare(
+      `INSERT INTO key_monthly_spend (key_id, month, cost_nano) VALUES (?, ?, ?)
+       ON CONFLICT (key_id, month) DO UPDATE SET cost_nano = cost_nano + excluded.cost_nano`,
     );
     this.#addRollup = db.prepare(
       `INSERT INTO record_rollups (org_id, day, key_id, model, provider, requests, errors, input_tokens,
@@ -119,6 +125,7 @@ export class SqliteRecords {
     }
     const { spend, rollups } = batchTotals(inserted);
     for (const { orgId, month, nano } of spend) this.#addSpend.run(orgId, month, nano);
+    for (const { id, month, nano } of keySpendTotals(rollups)) this.#addKeySpend.run(id, month, nano);
     for (const r of rollups) {
       this.#addRollup.run(
         ...[r.orgId, r.day, r.keyId, r.model, r.provider],

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { ADMIN_SCHEMA, migrateKeyColumns } from './sqlite-admin-tables.js';
 
 /**
  * The SQLite schema as a list of numbered migrations, applied in order, each in its own transaction, and
@@ -120,6 +121,14 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       db.exec(BACKFILL_RECORDS);
       db.exec(RECORD_INDEXES);
       db.exec(REBUILD_ROLLUPS);
+    },
+  },
+  {
+    version: 3,
+    name: 'keys’ own limits, per-key monthly spend, admin audit log',
+    up: (db) => {
+      db.exec(ADMIN_SCHEMA);
+      migrateKeyColumns(db);
     },
   },
 ];

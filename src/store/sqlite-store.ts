@@ -8,12 +8,17 @@ import { generationRecordSchema } from '../records/generation-record-schema.js';
 import { OutageLog } from './outage-log.js';
 import { recordRow } from './record-columns.js';
 import { checkFilter } from './record-query.js';
+import { prepareAdminStatements } from './sqlite-admin-tables.js';
 import { SQLITE_PRUNE_BATCH, SqliteRecords } from './sqlite-records.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import type {
   ApiKeyInfo,
+  ApiKeyPatch,
+  AuditEntry,
   ConversationState,
+  KeySecretHash,
   NewApiKey,
+  NewAuditEntry,
   NewOrganization,
   Organization,
   RecordFilter,
@@ -23,13 +28,20 @@ import type {
   Store,
 } from './store.js';
 import { InvalidRecordError, StoreUnavailableError } from './store-errors.js';
-import { apiKeyRow, bodyRow, itemsRow, MONTH, organizationRow } from './store-rows.js';
+import {
+  apiKeyRow,
+  bodyRow,
+  itemsRow,
+  KEY_COLUMNS,
+  keyLimitValues,
+  MONTH,
+  newKeyLimits,
+  organizationRow,
+} from './store-rows.js';
 
 /** Columns renamed to the interface's field names, so a row parses straight into the returned object. */
 const ORG_COLUMNS =
   'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, created_at AS createdAt';
-const KEY_COLUMNS =
-  'id, org_id AS orgId, name, prefix, key_hash AS keyHash, created_at AS createdAt, revoked_at AS revokedAt';
 
 const spendRow = z.object({ cost_nano: z.number().int() });
 
@@ -68,8 +80,10 @@ function prepareOrganizationStatements(db: Database.Database) {
 function prepareKeyStatements(db: Database.Database) {
   return {
     insertKey: db.prepare(
-      `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at)
-       VALUES (@id, @orgId, @name, @prefix, @keyHash, @createdAt, NULL)`,
+      `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
+         requests_per_minute, models, expires_at)
+       VALUES (@id, @orgId, @name, @prefix, @keyHash, @createdAt, NULL, @monthlyLimitUsd, @requestsPerMinute,
+         @models, @expiresAt)`,
     ),
     keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`),
     listKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`),
@@ -105,6 +119,7 @@ function prepareStatements(db: Database.Database) {
     ...prepareSpendStatements(db),
     records: new SqliteRecords(db),
     ...prepareConversationStatements(db),
+    admin: prepareAdminStatements(db),
   };
 }
 
@@ -200,9 +215,10 @@ export class SqliteStore implements Store {
       keyHash: key.keyHash,
       createdAt: this.#timestamp(),
       revokedAt: null,
+      ...newKeyLimits(key),
     };
     try {
-      this.#prepared().insertKey.run(info);
+      this.#prepared().insertKey.run({ ...info, ...keyLimitValues(info) });
     } catch (error) {
       if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw new Error('an API key with this hash already exists', { cause: error });
@@ -231,6 +247,31 @@ export class SqliteStore implements Store {
 
   async revokeApiKey(id: string): Promise<boolean> {
     return this.#prepared().revokeKey.run(this.#timestamp(), id).changes > 0;
+  }
+
+  async getApiKey(id: string): Promise<ApiKeyInfo | undefined> {
+    return this.#prepared().admin.getKey(id);
+  }
+
+  async updateApiKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyInfo | undefined> {
+    return this.#prepared().admin.updateKey.immediate(id, patch);
+  }
+
+  async rotateApiKey(id: string, secret: KeySecretHash): Promise<ApiKeyInfo | undefined> {
+    return this.#prepared().admin.rotateKey.immediate(id, secret);
+  }
+
+  async getKeyMonthlySpend(keyId: string, month: string): Promise<number> {
+    if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got "${month}"`);
+    return this.#prepared().admin.keySpend(keyId, month);
+  }
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    return this.#prepared().admin.appendAudit(entry, this.#timestamp());
+  }
+
+  async listAudit(page: { limit: number; before?: string }): Promise<AuditEntry[]> {
+    return this.#prepared().admin.listAudit(page.limit, page.before);
   }
 
   async insertRecords(records: GenerationRecord[]): Promise<void> {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { runRecordQueryContract } from './record-query-contract.js';
 import type { NewApiKey, Store } from './store.js';
+import { runKeyAndAuditContract } from './store-contract-keys.js';
 
 /** A record with a distinct, non-default value in every field, so a dropped or renamed field shows. */
 export function makeRecord(overrides: Partial<GenerationRecord> = {}): GenerationRecord {
@@ -334,6 +335,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.getConversation('gen_c2', 'acme')).toBeUndefined();
       });
     });
+
+    runKeyAndAuditContract(() => store);
 
     it('ping() answers while the store is open and rejects once it is closed', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
