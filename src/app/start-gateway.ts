@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { createAdminOperations } from '../admin/operations.js';
 import { createKeyHasher } from '../auth/api-keys.js';
 import { AuthFailureThrottle } from '../auth/auth-failure-throttle.js';
 import { createAuthenticator } from '../auth/authenticate.js';
@@ -152,6 +153,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       config: config.dashboard,
       authFailures: config.server.authFailures,
       log,
+      operations: createAdminOperations({
+        store,
+        keyHasher: () => keyHasher,
+        skillsDir: () => config.skills.dir,
+        onKeysChanged: () => authenticate.forgetAll(),
+      }),
     }),
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;

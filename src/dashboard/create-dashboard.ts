@@ -1,3 +1,4 @@
+import type { AdminOperations } from '../admin/operations.js';
 import { AuthFailureThrottle, type AuthFailureThrottleOptions } from '../auth/auth-failure-throttle.js';
 import type { DashboardConfig } from '../config/config-schema.js';
 import { type DashboardAsset, loadDashboardAssets } from './dashboard-assets.js';
@@ -13,6 +14,8 @@ export interface Dashboard {
   assets: ReadonlyMap<string, DashboardAsset>;
   /** Whether a presented token is the admin token (constant time). */
   tokenMatches(presented: string): boolean;
+  /** The admin operations (shared with the admin API and command line): every write is validated and audited. */
+  operations: AdminOperations;
 }
 
 export interface DashboardOptions {
@@ -22,6 +25,7 @@ export interface DashboardOptions {
   /** The `server.authFailures` settings, applied to failed logins. */
   authFailures: Omit<AuthFailureThrottleOptions, 'log' | 'now'>;
   log: (message: string) => void;
+  operations: AdminOperations;
 }
 
 /** The dashboard, or undefined when no admin token is set (its paths then answer 404). */
@@ -37,5 +41,6 @@ export async function createDashboard(options: DashboardOptions): Promise<Dashbo
     throttle: new AuthFailureThrottle({ ...options.authFailures, log: options.log }),
     assets: await loadDashboardAssets(),
     tokenMatches: (presented) => secretsEqual(presented, adminToken),
+    operations: options.operations,
   };
 }

@@ -1,11 +1,6 @@
 import { login, logout, serveAsset, showLogin } from './login-handlers.js';
-import {
-  createKey,
-  deleteOrganization,
-  organizationPage,
-  revokeKey,
-  updateOrganization,
-} from './pages/organization-page.js';
+import { createKey, keyPage, revokeKey, rotateKey, updateKey } from './pages/key-page.js';
+import { deleteOrganization, organizationPage, updateOrganization } from './pages/organization-page.js';
 import { createOrganization, organizationsPage } from './pages/organizations-page.js';
 import { overviewPage } from './pages/overview-page.js';
 import { providersPage } from './pages/providers-page.js';
@@ -35,6 +30,9 @@ export const dashboardRoutes: readonly DashboardRoute[] = [
   { method: 'POST', pattern: '/dashboard/organizations/{id}', run: page(updateOrganization) },
   { method: 'POST', pattern: '/dashboard/organizations/{id}/delete', run: page(deleteOrganization) },
   { method: 'POST', pattern: '/dashboard/organizations/{id}/keys', run: page(createKey) },
+  { method: 'GET', pattern: '/dashboard/keys/{keyId}', run: page(keyPage) },
+  { method: 'POST', pattern: '/dashboard/keys/{keyId}', run: page(updateKey) },
+  { method: 'POST', pattern: '/dashboard/keys/{keyId}/rotate', run: page(rotateKey) },
   { method: 'POST', pattern: '/dashboard/keys/{keyId}/revoke', run: page(revokeKey) },
   { method: 'GET', pattern: '/dashboard/providers', run: page(providersPage) },
 ];

@@ -6,6 +6,8 @@ export interface DashboardSession {
   csrfToken: string;
   /** Epoch ms after which the session is gone. */
   expiresAt: number;
+  /** Who the audit log names for this session's writes: `dashboard:<fingerprint of the session>`. */
+  actor: string;
 }
 
 export interface DashboardSessionsOptions {
@@ -38,11 +40,13 @@ export class DashboardSessions {
       this.#sessions.delete(oldest.value);
     }
     const id = randomBytes(32).toString('base64url');
+    const key = digest(id);
     const session = {
       csrfToken: randomBytes(32).toString('base64url'),
       expiresAt: this.#now() + this.#options.ttlMs,
+      actor: `dashboard:${key.slice(0, 12)}`,
     };
-    this.#sessions.set(digest(id), session);
+    this.#sessions.set(key, session);
     return { id, session };
   }
 

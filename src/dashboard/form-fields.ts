@@ -1,42 +1,49 @@
-import { normalizeCapUsd } from '../accounting/usd-amount.js';
-import { badRequest } from '../errors/gateway-error.js';
+/**
+ * Admin-operation bodies from dashboard forms. The forms send text; these helpers only shape it (empty
+ * fields, lists, numbers) — the admin operations validate every value with their schemas (400 naming it).
+ */
 
-/** Organization ids as the admin command line takes them. */
-const ORG_ID = /^[A-Za-z0-9][\w.-]{0,127}$/;
-const POSITIVE_INTEGER = /^[1-9]\d{0,8}$/;
-const MAX_TEXT = 200;
+/** What an empty field means: leave the member out (create) or clear it with null (update). */
+export type EmptyMeans = 'absent' | 'clear';
 
-/** A trimmed text field, at most 200 characters; undefined when empty. */
-export function textField(form: URLSearchParams, name: string): string | undefined {
+/** A trimmed field; undefined when missing or empty. */
+export function field(form: URLSearchParams, name: string): string | undefined {
   const value = (form.get(name) ?? '').trim();
-  if (value.length > MAX_TEXT) throw badRequest(`${name} has more than ${MAX_TEXT} characters.`, name);
   return value === '' ? undefined : value;
 }
 
-/** An organization id: letters, digits, `.`, `_`, `-`, at most 128. */
-export function orgIdField(form: URLSearchParams, name = 'id'): string {
-  const value = (form.get(name) ?? '').trim();
-  if (!ORG_ID.test(value)) {
-    throw badRequest('An organization id is letters, digits, ".", "_" or "-" (at most 128).', name);
-  }
-  return value;
+/** A number field as a number when it is one (else the text, for the schema to refuse by name). */
+function numberOrText(text: string): number | string {
+  return /^\d{1,15}$/.test(text) ? Number(text) : text;
 }
 
-/** A monthly limit in USD in any decimal form; empty clears it (null). */
-export function capField(form: URLSearchParams, name: string): string | null {
-  const value = (form.get(name) ?? '').trim();
-  if (value === '') return null;
-  try {
-    return normalizeCapUsd(value);
-  } catch (error) {
-    throw badRequest(`${name}: ${error instanceof Error ? error.message : String(error)}`, name);
-  }
+/** A body member from an optional field: the value, absent, or null to clear. */
+function member<T>(value: T | undefined, empty: EmptyMeans): T | null | undefined {
+  if (value !== undefined) return value;
+  return empty === 'clear' ? null : undefined;
 }
 
-/** A positive whole number below 10^9 (requests per minute); empty clears it (null). */
-export function rpmField(form: URLSearchParams, name: string): number | null {
-  const value = (form.get(name) ?? '').trim();
-  if (value === '') return null;
-  if (!POSITIVE_INTEGER.test(value)) throw badRequest(`${name} must be a positive whole number.`, name);
-  return Number(value);
+/** `monthlyLimit` and `rateLimit` from the fields `monthlyLimit` and `requestsPerMinute`. */
+export function limitsBody(form: URLSearchParams, empty: EmptyMeans): Record<string, unknown> {
+  const rpm = field(form, 'requestsPerMinute');
+  return dropAbsent({
+    monthlyLimit: member(field(form, 'monthlyLimit'), empty),
+    rateLimit: member(rpm === undefined ? undefined : { requestsPerMinute: numberOrText(rpm) }, empty),
+  });
+}
+
+/** A key's `models` and `expiresAt`: models as a list separated by commas or spaces. */
+export function keyAccessBody(form: URLSearchParams, empty: EmptyMeans): Record<string, unknown> {
+  const models = field(form, 'models')
+    ?.split(/[\s,]+/)
+    .filter((model) => model !== '');
+  return dropAbsent({
+    models: member(models, empty),
+    expiresAt: member(field(form, 'expiresAt'), empty),
+  });
+}
+
+/** The object without its undefined members (the admin schemas refuse none, but absent means "keep"). */
+export function dropAbsent(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }

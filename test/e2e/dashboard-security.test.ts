@@ -140,6 +140,32 @@ describe('dashboard login and session', () => {
     expect(after.status).toBe(303);
   });
 
+  it('writes only with the CSRF token, through the audited admin operations', async () => {
+    const { cookie, csrf } = await logIn();
+    const forged = await post('/dashboard/organizations', { _csrf: 'x', id: 'forged-org' }, { cookie });
+    expect(forged.status).toBe(403);
+    const missing = await post('/dashboard/organizations', { id: 'forged-org' }, { cookie });
+    expect(missing.status).toBe(403);
+    const noSession = await post('/dashboard/organizations', { _csrf: csrf, id: 'forged-org' });
+    expect(noSession.status).toBe(401);
+    expect(await env.gateway.deps.store.getOrganization('forged-org')).toBeUndefined();
+    const created = await post('/dashboard/organizations', { _csrf: csrf, id: 'audited-org' }, { cookie });
+    expect(created.status).toBe(303);
+    const [entry] = await env.gateway.deps.store.listAudit({ limit: 1 });
+    expect(entry).toMatchObject({ action: 'organization.create', target: 'organization:audited-org' });
+    expect(entry?.actor).toMatch(/^dashboard:[0-9a-f]{12}$/);
+    const bad = await post(
+      '/dashboard/organizations',
+      { _csrf: csrf, id: 'x', requestsPerMinute: '1.5' },
+      { cookie, accept: 'application/json' },
+    );
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('requestsPerMinute'),
+    });
+  });
+
   it('bounds forms and sessions', async () => {
     const big = await post('/dashboard/login', { token: 'x'.repeat(4096) });
     expect(big.status).toBe(413);

@@ -1,11 +1,9 @@
-import { generateApiKey } from '../../auth/api-keys.js';
-import { notFound } from '../../errors/gateway-error.js';
-import type { ApiKeyInfo, Organization } from '../../store/store.js';
-import { capField, rpmField, textField } from '../form-fields.js';
+import type { KeyView, OrganizationView } from '../../admin/admin-views.js';
+import { dropAbsent, field, limitsBody } from '../form-fields.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField } from '../layout.js';
-import type { PageHandler, PageInput } from '../serve-page.js';
-import { limitText } from './organizations-page.js';
+import type { PageHandler } from '../serve-page.js';
+import { currentMonth, limitText, nanoText } from './organizations-page.js';
 
 const NOTICES: Record<string, string> = {
   created: 'Organization created.',
@@ -13,95 +11,79 @@ const NOTICES: Record<string, string> = {
   revoked: 'Key revoked: requests with it now get 401.',
 };
 
-async function organizationOf({ deps, ctx }: PageInput): Promise<Organization> {
-  const org = await deps.store.getOrganization(ctx.params.id ?? '');
-  if (!org) throw notFound(`No organization "${ctx.params.id}".`);
-  return org;
-}
+/** Keys listed on an organization's page at most. */
+const MAX_KEYS_SHOWN = 1000;
 
-/** `GET /dashboard/organizations/{id}`: its limits (editable), its keys (revocable) and a form for a new key. */
-export const organizationPage: PageHandler = async (input) => {
-  const org = await organizationOf(input);
-  const keys = await input.deps.store.listApiKeys(org.id);
-  const notice = NOTICES[input.query.get('notice') ?? ''];
+/** The path of an organization's page. */
+export const orgPath = (id: string) => `/dashboard/organizations/${encodeURIComponent(id)}`;
+/** The path of a key's page. */
+export const keyPath = (id: string) => `/dashboard/keys/${encodeURIComponent(id)}`;
+
+/** `GET /dashboard/organizations/{id}`: its limits (editable), its keys and a form for a new key. */
+export const organizationPage: PageHandler = async ({ deps, dashboard, ctx, session, query }) => {
+  const org = await dashboard.operations.getOrganization(ctx.params.id ?? '');
+  const keys = await dashboard.operations.listKeys(org.id, { limit: String(MAX_KEYS_SHOWN) });
+  const month = currentMonth();
+  const spent = await Promise.all(keys.data.map((key) => deps.store.getKeyMonthlySpend(key.id, month)));
+  const notice = NOTICES[query.get('notice') ?? ''];
   const content = html`${notice ? html`<p class="good" role="status">${notice}</p>` : ''}
-${organizationForms(org, input.session.csrfToken)}
+${organizationForms(org, session.csrfToken)}
 <h2>API keys</h2>
-${keysTable(org, keys, input.session.csrfToken)}
+${keysTable(keys.data, spent, month, session.csrfToken)}
 <h2>New API key</h2>
-<form method="post" action="${orgPath(org)}/keys" class="stack" id="create-key">${csrfField(input.session.csrfToken)}
-<label>Name <input name="name" maxlength="200"></label>
+<form method="post" action="${orgPath(org.id)}/keys" class="stack" id="create-key">${csrfField(session.csrfToken)}
+${keyFields()}
 <button type="submit">Create key</button>
 </form>`;
   return { title: `Organization ${org.id}`, path: '/dashboard/organizations', content };
 };
 
-const orgPath = (org: Organization) => `/dashboard/organizations/${encodeURIComponent(org.id)}`;
+/** The fields of a key's limits and access, filled with its values when it exists. */
+export function keyFields(key?: KeyView): SafeHtml {
+  return html`<label>Name <input name="name" maxlength="200" value="${key?.name ?? ''}"></label>
+<label>Monthly limit (USD) <input name="monthlyLimit" maxlength="64" value="${key?.monthlyLimit ?? ''}"></label>
+<label>Requests per minute <input name="requestsPerMinute" maxlength="10" value="${key?.rateLimit?.requestsPerMinute ?? ''}"></label>
+<label>Allowed models (ids or globs; empty: all) <input name="models" maxlength="4000" value="${key?.models?.join(', ') ?? ''}" placeholder="acme/*, openai/gpt-4.1"></label>
+<label>Expires (ISO-8601 with zone) <input name="expiresAt" maxlength="40" value="${key?.expiresAt ?? ''}" placeholder="2027-01-01T00:00:00Z"></label>`;
+}
 
-function organizationForms(org: Organization, csrf: string): SafeHtml {
-  return html`<form method="post" action="${orgPath(org)}" class="stack" id="update-organization">${csrfField(csrf)}
+function organizationForms(org: OrganizationView, csrf: string): SafeHtml {
+  return html`<form method="post" action="${orgPath(org.id)}" class="stack" id="update-organization">${csrfField(csrf)}
 <label>Name <input name="name" maxlength="200" value="${org.name}"></label>
-<label>Monthly limit (USD, empty: none) <input name="monthlyLimit" maxlength="40" value="${org.monthlyLimitUsd ?? ''}"></label>
-<label>Requests per minute per key (empty: none) <input name="requestsPerMinute" maxlength="9" value="${org.requestsPerMinute ?? ''}"></label>
+<label>Monthly limit (USD, empty: none) <input name="monthlyLimit" maxlength="64" value="${org.monthlyLimit ?? ''}"></label>
+<label>Requests per minute per key (empty: none) <input name="requestsPerMinute" maxlength="10" value="${org.rateLimit?.requestsPerMinute ?? ''}"></label>
 <button type="submit">Save limits</button>
 </form>
-<p class="hint">Monthly limit now: ${limitText(org.monthlyLimitUsd)}. Created ${org.createdAt}.</p>
-<form method="post" action="${orgPath(org)}/delete" class="inline" data-confirm="Delete organization ${org.id}? Its keys stop working.">${csrfField(csrf)}
+<p class="hint">Monthly limit now: ${limitText(org.monthlyLimit)}. Created ${org.createdAt}.</p>
+<form method="post" action="${orgPath(org.id)}/delete" class="inline" data-confirm="Delete organization ${org.id}? Its keys are revoked.">${csrfField(csrf)}
 <button type="submit" class="danger">Delete organization</button></form>`;
 }
 
-function keysTable(org: Organization, keys: ApiKeyInfo[], csrf: string): SafeHtml {
-  const rows = keys.map((key) => {
-    const revoke =
+function keysTable(keys: KeyView[], spent: number[], month: string, csrf: string): SafeHtml {
+  const rows = keys.map((key, index) => {
+    const state =
       key.revokedAt === null
-        ? html`<form method="post" action="/dashboard/keys/${encodeURIComponent(key.id)}/revoke" class="inline" data-confirm="Revoke key ${key.name || key.id}?">${csrfField(csrf)}<input type="hidden" name="org" value="${org.id}"><button type="submit" class="danger">Revoke</button></form>`
+        ? html`<form method="post" action="${keyPath(key.id)}/revoke" class="inline" data-confirm="Revoke key ${key.name || key.id}?">${csrfField(csrf)}<button type="submit" class="danger">Revoke</button></form>`
         : html`revoked ${key.revokedAt}`;
-    return html`<tr data-key="${key.id}"><td><code>${key.id}</code></td><td>${key.name}</td><td><code>${key.prefix}…</code></td>
-<td>${key.createdAt}</td><td>${revoke}</td></tr>`;
+    return html`<tr data-key="${key.id}"><td><a href="${keyPath(key.id)}"><code>${key.id}</code></a></td><td>${key.name}</td>
+<td><code>${key.prefix}…</code></td><td class="num">${limitText(key.monthlyLimit)}</td><td class="num">${key.rateLimit?.requestsPerMinute ?? 'none'}</td>
+<td>${key.models?.join(', ') ?? 'all'}</td><td>${key.expiresAt ?? 'never'}</td><td class="num">${nanoText(spent[index] ?? 0)}</td><td>${state}</td></tr>`;
   });
-  return html`<table class="data" id="keys"><thead><tr><th>Id</th><th>Name</th><th>Prefix</th><th>Created</th><th>State</th></tr></thead>
-<tbody>${rows.length > 0 ? rows : html`<tr><td colspan="5">No keys.</td></tr>`}</tbody></table>`;
+  return html`<table class="data" id="keys"><thead><tr><th>Id</th><th>Name</th><th>Prefix</th><th class="num">Monthly limit</th>
+<th class="num">Requests per minute</th><th>Models</th><th>Expires</th><th class="num">Spent in ${month} (USD)</th><th>State</th></tr></thead>
+<tbody>${rows.length > 0 ? rows : html`<tr><td colspan="9">No keys.</td></tr>`}</tbody></table>`;
 }
 
-/** `POST /dashboard/organizations/{id}`: saves name and limits. */
-export const updateOrganization: PageHandler = async (input) => {
-  const org = await organizationOf(input);
-  const { form, deps } = input;
-  await deps.store.upsertOrganization({
-    id: org.id,
-    name: textField(form, 'name') ?? org.name,
-    monthlyLimitUsd: capField(form, 'monthlyLimit'),
-    requestsPerMinute: rpmField(form, 'requestsPerMinute'),
-  });
-  return { redirect: `${orgPath(org)}?notice=updated` };
+/** `POST /dashboard/organizations/{id}`: saves name and limits (an empty limit clears it). */
+export const updateOrganization: PageHandler = async ({ dashboard, ctx, session, form }) => {
+  const id = ctx.params.id ?? '';
+  const body = dropAbsent({ name: field(form, 'name'), ...limitsBody(form, 'clear') });
+  await dashboard.operations.updateOrganization(session.actor, id, body);
+  return { redirect: `${orgPath(id)}?notice=updated` };
 };
 
-/** `POST /dashboard/organizations/{id}/delete`: deletes the organization; its keys stop working. */
-export const deleteOrganization: PageHandler = async (input) => {
-  const org = await organizationOf(input);
-  await input.deps.store.deleteOrganization(org.id);
+/** `POST /dashboard/organizations/{id}/delete`: deletes the organization and revokes its keys. */
+export const deleteOrganization: PageHandler = async ({ dashboard, ctx, session }) => {
+  await dashboard.operations.deleteOrganization(session.actor, ctx.params.id ?? '');
   return { redirect: '/dashboard/organizations?notice=deleted' };
-};
-
-/** `POST /dashboard/organizations/{id}/keys`: creates a key and shows its secret, this once. */
-export const createKey: PageHandler = async (input) => {
-  const org = await organizationOf(input);
-  const { key, prefix, keyHash } = generateApiKey(input.deps.keyHasher);
-  const name = textField(input.form, 'name');
-  const info = await input.deps.store.createApiKey({ orgId: org.id, name, prefix, keyHash });
-  const content = html`<p>Key <code>${info.id}</code>${info.name ? html` (${info.name})` : ''} of organization <a href="${orgPath(org)}">${org.id}</a>:</p>
-<p class="secret" id="new-key-secret">${key}</p>
-<p class="error">This is the only time the key is shown. Store it now; the gateway keeps only a keyed hash of it.</p>
-<p><a href="${orgPath(org)}">Back to the organization</a></p>`;
-  return { title: 'New API key', path: '/dashboard/organizations', content, status: 201 };
-};
-
-/** `POST /dashboard/keys/{keyId}/revoke`: revokes a key of the organization named in the form. */
-export const revokeKey: PageHandler = async (input) => {
-  const orgId = input.form.get('org') ?? '';
-  const keys = await input.deps.store.listApiKeys(orgId);
-  const key = keys.find((candidate) => candidate.id === input.ctx.params.keyId);
-  if (!key) throw notFound(`No key "${input.ctx.params.keyId}" in organization "${orgId}".`);
-  await input.deps.store.revokeApiKey(key.id);
-  return { redirect: `/dashboard/organizations/${encodeURIComponent(orgId)}?notice=revoked` };
 };
