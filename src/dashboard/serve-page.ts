@@ -1,7 +1,6 @@
 import type { AppDeps } from '../app/app-deps.js';
-import { badRequest, forbidden, notFound, toGatewayError, unauthorized } from '../errors/gateway-error.js';
+import { forbidden, notFound, toGatewayError, unauthorized } from '../errors/gateway-error.js';
 import type { RequestContext } from '../http/request-context.js';
-import { InvalidQueryError } from '../store/store-errors.js';
 import type { Dashboard } from './create-dashboard.js';
 import { sendDashboardError, sendHtml, sendRedirect } from './dashboard-respond.js';
 import {
@@ -83,9 +82,7 @@ export function page(handler: PageHandler): DashboardRun {
       const layout = { ...result, csrfToken: session.csrfToken };
       sendHtml(ctx.res, result.status ?? 200, pageLayout(layout), ctx.headers);
     } catch (error) {
-      // A query the store cannot answer as asked (a malformed cursor, say) is the caller's fault.
-      const failure = error instanceof InvalidQueryError ? badRequest(error.message) : toGatewayError(error);
-      sendDashboardError(ctx.res, failure, ctx.headers);
+      sendDashboardError(ctx.res, toGatewayError(error), ctx.headers);
     }
   };
 }

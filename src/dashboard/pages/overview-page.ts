@@ -1,7 +1,7 @@
-import type { AppDeps } from '../../app/app-deps.js';
-import type { RecordFilter, SpendRow } from '../../store/store.js';
+import type { SpendGroupBy, SpendRow } from '../../store/store.js';
+import type { Dashboard } from '../create-dashboard.js';
 import { html, jsonAttribute, type SafeHtml } from '../html.js';
-import { recordFilterOf } from '../record-filters.js';
+import { type RecordQuery, recordQueryOf } from '../record-filters.js';
 import type { PageHandler } from '../serve-page.js';
 import { filterForm, usd } from './records-page.js';
 
@@ -10,26 +10,28 @@ const TOP_SERIES = 5;
 /** Records the latency figures are taken from: the newest successful ones. */
 const LATENCY_SAMPLE = 1000;
 
-type SpendFilter = Omit<RecordFilter, 'status'>;
+type SpendFilter = Omit<RecordQuery, 'status'>;
 
 /**
  * `GET /dashboard`: spend and requests per day (in all, and for the top models and keys), error rate, p50
  * latency and time to first token, for a time range (default this month, UTC) and optionally one organization.
  */
-export const overviewPage: PageHandler = async ({ deps, query }) => {
-  const { status: _ignored, ...filter } = recordFilterOf(query);
+export const overviewPage: PageHandler = async ({ dashboard, query }) => {
+  const { status: _ignored, ...filter } = recordQueryOf(query);
+  const spend = async (extra: Record<string, string>, groupBy: SpendGroupBy) =>
+    (await dashboard.operations.spend({ ...filter, ...extra, group_by: groupBy })).data;
   const [byDay, byModel, byKey, latency] = await Promise.all([
-    deps.store.spendReport(filter, 'day'),
-    deps.store.spendReport(filter, 'model'),
-    deps.store.spendReport(filter, 'key'),
-    latencyFigures(deps, filter),
+    spend({}, 'day'),
+    spend({}, 'model'),
+    spend({}, 'key'),
+    latencyFigures(dashboard, filter),
   ]);
   const totals = sum(byDay);
   const topModels = top(byModel);
   const topKeys = top(byKey);
   const [modelLines, keyLines] = await Promise.all([
-    Promise.all(topModels.map((row) => deps.store.spendReport({ ...filter, model: row.group }, 'day'))),
-    Promise.all(topKeys.map((row) => deps.store.spendReport({ ...filter, keyId: row.group }, 'day'))),
+    Promise.all(topModels.map((row) => spend({ model: row.group }, 'day'))),
+    Promise.all(topKeys.map((row) => spend({ key: row.group }, 'day'))),
   ]);
   const days = daysOf(filter, byDay);
   const content = html`${filterForm({ ...filter }, '/dashboard')}
@@ -143,9 +145,13 @@ function spendTable(id: string, groupLabel: string, rows: SpendRow[]): SafeHtml 
 }
 
 /** Medians of duration and time to first token over the newest successful requests of the range. */
-async function latencyFigures(deps: AppDeps, filter: SpendFilter) {
-  const page = await deps.store.listRecords({ ...filter, status: 'success' }, { limit: LATENCY_SAMPLE });
-  const records = page.records;
+async function latencyFigures(dashboard: Dashboard, filter: SpendFilter) {
+  const page = await dashboard.operations.listRecords({
+    ...filter,
+    status: 'success',
+    limit: String(LATENCY_SAMPLE),
+  });
+  const records = page.data;
   return {
     samples: records.length,
     durationP50: median(records.map((r) => r.totalDurationMs)),
