@@ -43,7 +43,7 @@ function recordRow(record: GenerationRecord): SafeHtml {
 }
 
 /** The filter form (a GET, so a filtered view is a link to share). */
-export function filterForm(filter: RecordQuery, action = '/dashboard/records'): SafeHtml {
+export function filterForm(filter: Partial<RecordQuery>, action = '/dashboard/records'): SafeHtml {
   const statuses = ['', 'success', 'error', 'cancelled', 'interrupted'].map(
     (status) =>
       html`<option value="${status}"${filter.status === status ? html` selected` : ''}>${status || 'any'}</option>`,
@@ -53,7 +53,7 @@ export function filterForm(filter: RecordQuery, action = '/dashboard/records'): 
 <label>Key id <input name="key" value="${filter.key ?? ''}" maxlength="256"></label>
 <label>Model <input name="model" value="${filter.model ?? ''}" maxlength="256"></label>
 <label>Provider <input name="provider" value="${filter.provider ?? ''}" maxlength="256"></label>
-<label>Status <select name="status">${statuses}</select></label>
+${action === '/dashboard/records' ? html`<label>Status <select name="status">${statuses}</select></label>` : ''}
 <label>From (UTC) <input name="from" value="${filter.from}" maxlength="40"></label>
 <label>To (UTC, exclusive) <input name="to" value="${filter.to}" maxlength="40"></label>
 <button type="submit">Filter</button>
