@@ -47,13 +47,13 @@ async function main(): Promise<void> {
     redisUrl: env.redisUrl,
     keySecret: env.keySecret,
     keySecretFile: env.keySecretFile,
+    adminToken: env.adminToken,
     port: env.port,
     host: env.host,
     vars: env.vars,
     logger,
     otel: env.otel,
     version: version(),
-    adminToken: env.adminToken,
   });
   if (gateway.firstKey) {
     console.log('No organization existed, so one was created ("default") with this API key.');

@@ -57,6 +57,23 @@ export function skillOperations(skillsDir: () => string, audit: AuditWriter) {
       }
     },
 
+    /** Copies a local skill folder into the directory (the command line's `skills add`), audited. */
+    async addSkillFolder(actor: string, folder: string, options: { id: string; replace: boolean }) {
+      const added = await addSkillFolder(skillsDir(), folder, options);
+      const { id, name, description, files } = added.skill;
+      await audit(actor, added.replaced ? 'skill.replace' : 'skill.add', `skill:${id}`, null, {
+        ...{ id, name, description, files },
+      });
+      return added;
+    },
+
+    /** Removes a skill folder, audited; false when there is none (the command line's `skills remove`). */
+    async removeSkillFolder(actor: string, id: string): Promise<boolean> {
+      if (!(await removeSkillFolder(skillsDir(), id))) return false;
+      await audit(actor, 'skill.remove', `skill:${id}`, { id }, null);
+      return true;
+    },
+
     async removeSkill(actor: string, id: string): Promise<{ id: string }> {
       if (!isSkillId(id) || !(await removeSkillFolder(skillsDir(), id))) {
         throw missing(`there is no skill "${id}"`);

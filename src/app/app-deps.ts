@@ -1,3 +1,6 @@
+import type { AdminAuthenticate } from '../admin/http/admin-auth.js';
+import type { RuntimeSettings } from '../admin/http/effective-settings.js';
+import type { AdminOperations } from '../admin/operations.js';
 import type { KeyHasher } from '../auth/api-keys.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Catalog } from '../catalog/catalog.js';
@@ -15,6 +18,15 @@ import type { RecordQueue } from '../records/record-queue.js';
 import type { ScorerFactory } from '../scoring/scorer.js';
 import type { SkillRegistry } from '../skills/skill-registry.js';
 import type { Store } from '../store/store.js';
+
+/** The admin API, present only when `GATEWAY_ADMIN_TOKEN` is set. */
+export interface AdminApi {
+  /** The actor of an admin request (`admin-token:<fingerprint>`), or 401 / 429. */
+  authenticate: AdminAuthenticate;
+  operations: AdminOperations;
+  /** Where state lives, for the configuration view (credentials are cut out there). */
+  runtime: RuntimeSettings;
+}
 
 /** Everything a request handler may use; built once at start-up and injected (no module state). */
 export interface AppDeps {
@@ -54,6 +66,10 @@ export interface AppDeps {
   metrics: GatewayMetrics | undefined;
   /** OpenTelemetry spans; `noTracing` unless an OTLP endpoint is configured. */
   tracing: Tracing;
+  /** The admin API (`/admin/v1`); absent (404 there) unless `GATEWAY_ADMIN_TOKEN` is set. */
+  admin?: AdminApi;
+  /** The gateway's version, for `GET /openapi.json`. */
+  version?: string;
   /** The operator dashboard at `/dashboard`; absent (404) unless `GATEWAY_ADMIN_TOKEN` is set. */
   dashboard: Dashboard | undefined;
 }

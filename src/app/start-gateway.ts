@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import { createAdminOperations } from '../admin/operations.js';
+import { createAdminApi } from '../admin/http/admin-api.js';
 import { createKeyHasher } from '../auth/api-keys.js';
 import { AuthFailureThrottle } from '../auth/auth-failure-throttle.js';
 import { createAuthenticator } from '../auth/authenticate.js';
@@ -56,6 +56,8 @@ export interface GatewayOptions {
   keySecret?: string;
   /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given (default: beside the database). */
   keySecretFile?: string;
+  /** `GATEWAY_ADMIN_TOKEN`: turns the admin API (`/admin/v1`) and the dashboard (`/dashboard`) on. */
+  adminToken?: string;
   /** Injected HTTP dispatcher for upstream calls (tests); default: a keep-alive undici Agent. */
   dispatcher?: Dispatcher;
   /** Structured logs; default JSON lines on stdout at info (silent when only `log` is given, as tests do). */
@@ -64,8 +66,6 @@ export interface GatewayOptions {
   otel?: OtelEnv;
   /** The gateway's version, for the `service.version` of spans. */
   version?: string;
-  /** `GATEWAY_ADMIN_TOKEN`: turns on the dashboard (and the admin API), which it authenticates. */
-  adminToken?: string;
 }
 
 export interface RunningGateway {
@@ -121,6 +121,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     { name: 'journal', check: async () => journalBacklog(records.size, config.records.maxPending) },
   ];
   const tracing = options.otel ? await startTracing(options.otel, options.version) : noTracing;
+  // The admin API and the dashboard share one operations module (and so one audit log and cache reset).
+  const admin = createAdminApi({ ...options, state: { store, keyHasher, authenticate }, log });
   const deps: AppDeps = {
     config,
     catalog,
@@ -148,18 +150,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ? createMetrics(config, records, [storeCheck(store), ...readinessChecks])
       : undefined,
     tracing,
-    dashboard: await createDashboard({
-      adminToken: options.adminToken,
-      config: config.dashboard,
-      authFailures: config.server.authFailures,
-      log,
-      operations: createAdminOperations({
-        store,
-        keyHasher: () => keyHasher,
-        skillsDir: () => config.skills.dir,
-        onKeysChanged: () => authenticate.forgetAll(),
-      }),
-    }),
+    admin,
+    version: options.version,
+    dashboard: admin
+      ? await createDashboard({
+          adminToken: options.adminToken,
+          config: config.dashboard,
+          authFailures: config.server.authFailures,
+          log,
+          operations: admin.operations,
+        })
+      : undefined,
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
   const server = createHttpServer(createApp(deps), config.server);

@@ -1,3 +1,4 @@
+import type { AppRoute } from '../app/route-table.js';
 import { login, logout, serveAsset, showLogin } from './login-handlers.js';
 import { createKey, keyPage, revokeKey, rotateKey, updateKey } from './pages/key-page.js';
 import { deleteOrganization, organizationPage, updateOrganization } from './pages/organization-page.js';
@@ -8,31 +9,43 @@ import { recordPage } from './pages/record-page.js';
 import { recordsPage } from './pages/records-page.js';
 import { type DashboardRun, page } from './serve-page.js';
 
-/** One route of the dashboard; the dashboard authenticates its own (session cookie), not the HTTP edge. */
-export interface DashboardRoute {
-  method: 'GET' | 'POST';
-  pattern: string;
-  run: DashboardRun;
+const HTML = 'text/html';
+const FORM = 'A form post (application/x-www-form-urlencoded) with the session cookie and its CSRF token';
+
+/** A dashboard route: no API key (the dashboard checks its own session cookie); HTML, not JSON. */
+function route(method: 'GET' | 'POST', pattern: string, run: DashboardRun, summary: string): AppRoute {
+  const description = method === 'POST' ? FORM : undefined;
+  return {
+    method,
+    pattern,
+    handler: { auth: false, run },
+    doc: { tag: 'Dashboard', summary, produces: HTML, ...(description ? { description } : {}) },
+  };
 }
 
-/** Every path of the dashboard, all under `/dashboard`. */
-export const dashboardRoutes: readonly DashboardRoute[] = [
-  { method: 'GET', pattern: '/dashboard/login', run: showLogin },
-  { method: 'POST', pattern: '/dashboard/login', run: login },
-  { method: 'POST', pattern: '/dashboard/logout', run: logout },
-  { method: 'GET', pattern: '/dashboard/assets/{name}', run: serveAsset },
-  { method: 'GET', pattern: '/dashboard', run: page(overviewPage) },
-  { method: 'GET', pattern: '/dashboard/records', run: page(recordsPage) },
-  { method: 'GET', pattern: '/dashboard/records/{genId}', run: page(recordPage) },
-  { method: 'GET', pattern: '/dashboard/organizations', run: page(organizationsPage) },
-  { method: 'POST', pattern: '/dashboard/organizations', run: page(createOrganization) },
-  { method: 'GET', pattern: '/dashboard/organizations/{id}', run: page(organizationPage) },
-  { method: 'POST', pattern: '/dashboard/organizations/{id}', run: page(updateOrganization) },
-  { method: 'POST', pattern: '/dashboard/organizations/{id}/delete', run: page(deleteOrganization) },
-  { method: 'POST', pattern: '/dashboard/organizations/{id}/keys', run: page(createKey) },
-  { method: 'GET', pattern: '/dashboard/keys/{keyId}', run: page(keyPage) },
-  { method: 'POST', pattern: '/dashboard/keys/{keyId}', run: page(updateKey) },
-  { method: 'POST', pattern: '/dashboard/keys/{keyId}/rotate', run: page(rotateKey) },
-  { method: 'POST', pattern: '/dashboard/keys/{keyId}/revoke', run: page(revokeKey) },
-  { method: 'GET', pattern: '/dashboard/providers', run: page(providersPage) },
+/** Every path of the dashboard, all under `/dashboard` (routed only while `GATEWAY_ADMIN_TOKEN` is set). */
+export const DASHBOARD_ROUTES: readonly AppRoute[] = [
+  route('GET', '/dashboard/login', showLogin, 'Dashboard login form'),
+  route('POST', '/dashboard/login', login, 'Log in with the admin token (starts a session cookie)'),
+  route('POST', '/dashboard/logout', logout, 'Log out'),
+  route('GET', '/dashboard/assets/{name}', serveAsset, 'Scripts and styles of the dashboard'),
+  route('GET', '/dashboard', page(overviewPage), 'Overview: spend, requests, errors, latency'),
+  route('GET', '/dashboard/records', page(recordsPage), 'Generation records, filtered and paged'),
+  route('GET', '/dashboard/records/{genId}', page(recordPage), 'One generation record'),
+  route('GET', '/dashboard/organizations', page(organizationsPage), 'Organizations'),
+  route('POST', '/dashboard/organizations', page(createOrganization), 'Create an organization'),
+  route('GET', '/dashboard/organizations/{id}', page(organizationPage), 'An organization and its keys'),
+  route('POST', '/dashboard/organizations/{id}', page(updateOrganization), "Change an organization's limits"),
+  route('POST', '/dashboard/organizations/{id}/delete', page(deleteOrganization), 'Delete an organization'),
+  route(
+    'POST',
+    '/dashboard/organizations/{id}/keys',
+    page(createKey),
+    'Create a key (its secret shown once)',
+  ),
+  route('GET', '/dashboard/keys/{keyId}', page(keyPage), 'A key and its limits'),
+  route('POST', '/dashboard/keys/{keyId}', page(updateKey), "Change a key's limits, models, expiry"),
+  route('POST', '/dashboard/keys/{keyId}/rotate', page(rotateKey), "Rotate a key's secret (shown once)"),
+  route('POST', '/dashboard/keys/{keyId}/revoke', page(revokeKey), 'Revoke a key'),
+  route('GET', '/dashboard/providers', page(providersPage), 'Providers: latency, uptime, cool-downs'),
 ];
