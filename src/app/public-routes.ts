@@ -20,6 +20,7 @@ import { embeddings } from '../endpoints/embeddings.js';
 import { geminiGenerateContent, geminiStreamGenerateContent } from '../endpoints/gemini.js';
 import { countGeminiTokens } from '../endpoints/gemini-count-tokens.js';
 import { geminiBatchEmbedContents, geminiEmbedContent } from '../endpoints/gemini-embed.js';
+import { getGeminiModel, listGeminiModels } from '../endpoints/gemini-models.js';
 import { images } from '../endpoints/images.js';
 import { messages } from '../endpoints/messages.js';
 import { countMessageTokens } from '../endpoints/messages-count-tokens.js';
@@ -194,6 +195,18 @@ export const PUBLIC_ROUTES: readonly AppRoute[] = [
     doc: { tag: 'Keys', summary: 'The calling key: its limits, allowed models, expiry and spend this month' },
   },
   ...geminiRoutes,
+  {
+    method: 'GET',
+    pattern: '/v1beta/models',
+    handler: { auth: true, run: listGeminiModels },
+    doc: { tag: 'Gemini', summary: 'Models the calling key may use (Gemini API, `pageSize`, `pageToken`)' },
+  },
+  {
+    method: 'GET',
+    pattern: '/v1beta/models/{model+}',
+    handler: { auth: true, run: getGeminiModel },
+    doc: { tag: 'Gemini', summary: 'One model (Gemini API, `models/<slug>` or the bare slug)' },
+  },
   {
     method: 'GET',
     pattern: '/metrics',

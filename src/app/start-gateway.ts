@@ -33,6 +33,7 @@ import { bootstrapOrganizations } from './bootstrap-organizations.js';
 import { createApp } from './create-app.js';
 import { createScorerFactory } from './create-scorer-factory.js';
 import { openRecords, type StopReport } from './open-records.js';
+import { startRecordRetention } from './record-retention.js';
 import { createResponsesSockets } from './responses-sockets.js';
 import { assertRedisReachable, listen, openStoreForStart } from './startup-checks.js';
 
@@ -108,6 +109,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     createUpstreamClient(dispatcher, upstreamLimits),
   );
   const { journal, records } = openRecords(config, store, options.databaseUrl, log);
+  const retention = startRecordRetention({
+    store,
+    retentionDays: config.records.retentionDays,
+    intervalMs: config.records.pruneIntervalMs,
+    log,
+  });
   const skills = await SkillRegistry.create(config.skills.dir, log);
   const stopWatchingSkills = skills.watch();
   const limiter = await createLimiter({
@@ -177,6 +184,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await deps.limiter.close();
     await stopHealthSync?.();
     if (!options.dispatcher) await dispatcher.close();
+    await retention.stop();
     await store.close();
     // Buffered lines go now; what is left is written synchronously when the process exits (pino's exit hook).
     logger.flush();

@@ -218,6 +218,10 @@ const recordsSchema = z.strictObject({
   journalFsyncIntervalMs: z.number().int().nonnegative().max(60_000).default(1_000),
   /** How often tokens and cost of running requests are journaled. */
   progressIntervalMs: z.number().int().min(10).max(60_000).default(1_000),
+  /** Records older than this many days are deleted (daily rollups stay); 0 keeps records forever. */
+  retentionDays: z.number().int().nonnegative().max(36_500).default(90),
+  /** How often old records are pruned (the first run is at start). */
+  pruneIntervalMs: z.number().int().min(60_000).max(86_400_000).default(3_600_000),
 });
 
 /** The store's connection pool (PostgreSQL). */

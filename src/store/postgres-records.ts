@@ -111,6 +111,7 @@ function recordConditions(filter: CheckedFilter, cursor: Cursor | undefined) {
     where.push(`${column} = $${params.length}`);
   }
   if (cursor) {
+    // A row comparison on consecutive index columns: the index range starts at the cursor.
     params.push(new Date(cursor.createdMs).toISOString(), cursor.genId);
     where.push(`(created_at, gen_id) < ($${params.length - 1}::timestamptz, $${params.length})`);
   }

@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
 import { ADMIN_SCHEMA } from './postgres-admin-tables.js';
+import { BACKFILL_KEY_SPEND } from './store-rows.js';
 
 /**
  * The PostgreSQL schema as numbered migrations, tracked in `schema_migrations` and applied in one transaction
@@ -48,10 +49,6 @@ CREATE TABLE records (
   PRIMARY KEY (gen_id, created_at)
 ) PARTITION BY RANGE (created_at);
 CREATE TABLE records_default PARTITION OF records DEFAULT;
-CREATE INDEX records_org_time ON records (org_id, created_at, gen_id);
-CREATE INDEX records_key_time ON records (key_id, created_at, gen_id);
-CREATE INDEX records_model_time ON records (model, created_at, gen_id);
-CREATE INDEX records_time ON records (created_at, gen_id);
 CREATE TABLE record_rollups (
   org_id TEXT COLLATE "C" NOT NULL, day TEXT COLLATE "C" NOT NULL, key_id TEXT COLLATE "C" NOT NULL,
   model TEXT COLLATE "C" NOT NULL, provider TEXT COLLATE "C" NOT NULL, requests BIGINT NOT NULL,
@@ -59,6 +56,14 @@ CREATE TABLE record_rollups (
   PRIMARY KEY (org_id, day, key_id, model, provider)
 );
 CREATE INDEX record_rollups_day ON record_rollups (day);
+`;
+
+/** The listing indexes of `records` (on every partition), created after a backfill. */
+export const RECORD_INDEXES = `
+CREATE INDEX IF NOT EXISTS records_org_time ON records (org_id, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_key_time ON records (key_id, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_model_time ON records (model, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_time ON records (created_at, gen_id);
 `;
 
 /** Rebuilds every rollup from the records (a backfill; the seed script uses it too). */
@@ -74,7 +79,11 @@ FROM records GROUP BY 1, 2, 3, 4, 5;
 const OLD_MONTHS = `SELECT DISTINCT to_char(created_at::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM') AS month
   FROM generation_records`;
 
-/** Every version-1 record moved into the columns, its time cut to milliseconds as new inserts are. */
+/**
+ * Every version-1 record moved into the columns, its time cut to milliseconds as new inserts are. The JSON
+ * operators refuse the escape `\u0000` (which upstream error text can hold) anywhere in a document, so it is
+ * removed from the copy the columns are read from; `body` keeps the record as it was.
+ */
 const BACKFILL_RECORDS = `
 INSERT INTO records
 SELECT gen_id, org_id, j->>'apiKeyId', j->>'model', j->>'provider', j->>'path', j->>'status',
@@ -83,7 +92,7 @@ SELECT gen_id, org_id, j->>'apiKeyId', j->>'model', j->>'provider', j->>'path', 
   (j->>'costNanoUsd')::bigint, (j->>'totalDurationMs')::double precision,
   (j->>'durationMsToFirstToken')::double precision, date_trunc('milliseconds', created_at::timestamptz),
   j->>'tag', (j->>'score')::double precision, coalesce(j->>'planningStatus', 'none'), body
-FROM (SELECT gen_id, org_id, created_at, body, body::json AS j FROM generation_records) AS old
+FROM (SELECT gen_id, org_id, created_at, body, replace(body, '\\u0000', '')::json AS j FROM generation_records) AS old
 ON CONFLICT DO NOTHING;
 DROP TABLE generation_records;
 `;
@@ -104,13 +113,17 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       const months = (await client.query(OLD_MONTHS)).rows.map((row) => monthRow.parse(row).month);
       for (const month of months) await client.query(createPartitionSql(month));
       await client.query(BACKFILL_RECORDS);
+      await client.query(RECORD_INDEXES);
       await client.query(REBUILD_ROLLUPS);
     },
   },
   {
     version: 3,
     name: 'keys’ own limits, per-key monthly spend, admin audit log',
-    up: (c) => c.query(ADMIN_SCHEMA).then(() => undefined),
+    up: async (client) => {
+      await client.query(ADMIN_SCHEMA);
+      await client.query(BACKFILL_KEY_SPEND);
+    },
   },
 ];
 

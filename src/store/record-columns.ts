@@ -46,7 +46,12 @@ export const RECORD_COLUMNS: readonly RecordColumn[] = [
   { name: 'created_at', pgType: 'timestamptz', value: (row) => new Date(row.createdMs).toISOString() },
   { name: 'tag', pgType: 'text', value: (row) => row.record.tag },
   { name: 'score', pgType: 'double precision', value: (row) => row.record.score },
-  { name: 'planning_status', pgType: 'text', value: (row) => row.record.planningStatus },
+  {
+    name: 'planning_status',
+    pgType: 'text',
+    // Records written before planning existed lack it.
+    value: (row) => row.record.planningStatus ?? 'none',
+  },
   { name: 'body', pgType: 'text', value: (row) => row.body },
 ];
 

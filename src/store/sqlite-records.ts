@@ -32,8 +32,11 @@ const spendRow = z.object({
 
 /** The SQL conditions and parameters of a record filter (and cursor), on the `records` columns. */
 function recordConditions(filter: CheckedFilter, cursor: Cursor | undefined) {
+  // With a cursor the index range ends just after the cursor's time, so a deep page starts there instead of
+  // skipping every newer row; `(created_at < ? OR gen_id < ?)` then orders equal times by genId.
+  const toMs = cursor ? Math.min(filter.toMs, cursor.createdMs + 1) : filter.toMs;
   const where = ['created_at >= ?', 'created_at < ?'];
-  const params: (string | number)[] = [filter.fromMs, filter.toMs];
+  const params: (string | number)[] = [filter.fromMs, toMs];
   for (const [column, value] of [
     ['org_id', filter.orgId],
     ['key_id', filter.keyId],
@@ -46,8 +49,8 @@ function recordConditions(filter: CheckedFilter, cursor: Cursor | undefined) {
     params.push(value);
   }
   if (cursor) {
-    where.push('(created_at < ? OR (created_at = ? AND gen_id < ?))');
-    params.push(cursor.createdMs, cursor.createdMs, cursor.genId);
+    where.push('(created_at < ? OR gen_id < ?)');
+    params.push(cursor.createdMs, cursor.genId);
   }
   return { where: where.join(' AND '), params };
 }

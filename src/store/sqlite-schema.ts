@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { ADMIN_SCHEMA, migrateKeyColumns } from './sqlite-admin-tables.js';
+import { BACKFILL_KEY_SPEND } from './store-rows.js';
 
 /**
  * The SQLite schema as a list of numbered migrations, applied in order, each in its own transaction, and
@@ -129,6 +130,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     up: (db) => {
       db.exec(ADMIN_SCHEMA);
       migrateKeyColumns(db);
+      db.exec(BACKFILL_KEY_SPEND);
     },
   },
 ];

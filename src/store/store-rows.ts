@@ -104,6 +104,11 @@ export const auditRow: z.ZodType<AuditEntry, unknown> = z
     after: row.after === null ? null : (JSON.parse(row.after) as unknown),
   }));
 
+/** Per-key monthly spend of the records stored before it was kept, from the daily rollups (run once, by the migration). */
+export const BACKFILL_KEY_SPEND = `INSERT INTO key_monthly_spend (key_id, month, cost_nano)
+SELECT key_id, substr(day, 1, 7), sum(cost_nano) FROM record_rollups WHERE key_id <> ''
+GROUP BY key_id, substr(day, 1, 7) HAVING sum(cost_nano) > 0;`;
+
 /** JSON text of an audit snapshot; absent (undefined or null) is NULL. */
 export const auditJson = (value: unknown): string | null =>
   value === undefined || value === null ? null : JSON.stringify(value);
