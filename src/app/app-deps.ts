@@ -3,6 +3,7 @@ import type { RuntimeSettings } from '../admin/http/effective-settings.js';
 import type { AdminOperations } from '../admin/operations.js';
 import type { KeyHasher } from '../auth/api-keys.js';
 import type { Authenticator } from '../auth/authenticate.js';
+import type { ResponseCache } from '../cache/response-cache.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Dashboard } from '../dashboard/create-dashboard.js';
@@ -70,6 +71,8 @@ export interface AppDeps {
   admin?: AdminApi;
   /** The gateway's version, for `GET /openapi.json`. */
   version?: string;
+  /** The response cache (per-organization opt-in; memory, or Redis with REDIS_URL). */
+  responseCache: ResponseCache | undefined;
   /** The operator dashboard at `/dashboard`; absent (404) unless `GATEWAY_ADMIN_TOKEN` is set. */
   dashboard: Dashboard | undefined;
 }

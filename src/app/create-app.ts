@@ -13,6 +13,7 @@ import { createRouter } from '../http/router.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import { observeRequest } from '../observability/observe-request.js';
 import { buildOpenApi } from '../openapi/build-openapi.js';
+import { markCacheable } from '../pipeline/cache-step.js';
 import type { AppDeps } from './app-deps.js';
 import { PUBLIC_ROUTES } from './public-routes.js';
 import type { AppRoute } from './route-table.js';
@@ -135,6 +136,7 @@ async function handle(
   }
   const principal = await deps.authenticate(ctx.req);
   ctx.principal = principal;
+  markCacheable(deps.responseCache, principal.org.id, ctx.headers);
   await enforceRateLimit(deps.limiter, principal, ctx.headers);
   return handler.run(ctx, deps, principal);
 }

@@ -7,6 +7,7 @@ import { createKeyHasher } from '../auth/api-keys.js';
 import { AuthFailureThrottle } from '../auth/auth-failure-throttle.js';
 import { createAuthenticator } from '../auth/authenticate.js';
 import { loadKeySecret } from '../auth/key-secret.js';
+import { createResponseCache, type ResponseCache } from '../cache/response-cache.js';
 import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
 import { providerPresets } from '../catalog/provider-presets.js';
@@ -128,6 +129,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     { name: 'journal', check: async () => journalBacklog(records.size, config.records.maxPending) },
   ];
   const tracing = options.otel ? await startTracing(options.otel, options.version) : noTracing;
+  const now = () => performance.now();
+  const responseCache = await createResponseCache({
+    config: config.cache,
+    organizations: config.organizations,
+    redisUrl: options.redisUrl,
+    redisCommandTimeoutMs: config.limits.redis.commandTimeoutMs,
+    now,
+    log,
+  });
   // The admin API and the dashboard share one operations module (and so one audit log and cache reset).
   const admin = createAdminApi({ ...options, state: { store, keyHasher, authenticate }, log });
   const deps: AppDeps = {
@@ -149,16 +159,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     limiter,
     readinessChecks,
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
-    now: () => performance.now(),
+    now,
     log,
     tokenCounter: lazyTokenCounter(),
     logger,
     metrics: config.metrics.enabled
-      ? createMetrics(config, records, [storeCheck(store), ...readinessChecks])
+      ? createMetrics(config, records, [storeCheck(store), ...readinessChecks], responseCache)
       : undefined,
     tracing,
     admin,
     version: options.version,
+    responseCache,
     dashboard: admin
       ? await createDashboard({
           adminToken: options.adminToken,
@@ -182,6 +193,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await records.close(config.records.shutdownFlushMs);
     const backlog = journal.close();
     await deps.limiter.close();
+    await responseCache.close();
     await stopHealthSync?.();
     if (!options.dispatcher) await dispatcher.close();
     await retention.stop();
@@ -250,7 +262,12 @@ async function startTracing(otel: OtelEnv, version = 'unknown'): Promise<Tracing
 const storeCheck = (store: Store): ReadinessCheck => ({ name: 'store', check: () => store.ping() });
 
 /** The Prometheus metrics, reading the record queue and the dependencies' checks when scraped. */
-function createMetrics(config: GatewayConfig, records: RecordQueue, checks: readonly ReadinessCheck[]) {
+function createMetrics(
+  config: GatewayConfig,
+  records: RecordQueue,
+  checks: readonly ReadinessCheck[],
+  cache: ResponseCache,
+) {
   return new GatewayMetrics({
     organizationLabel: config.metrics.organizationLabel,
     sources: {
@@ -259,6 +276,7 @@ function createMetrics(config: GatewayConfig, records: RecordQueue, checks: read
       refusedRecords: () => records.metrics.refused,
       dependencies: async () =>
         (await checkReadiness(checks, config.server.healthCheckTimeoutMs)).dependencies,
+      cacheWaiting: () => cache.flights.waiting,
     },
   });
 }

@@ -119,7 +119,40 @@ const organizationSchema = z.strictObject({
   monthlyLimit: capUsd.optional(),
   rateLimit: z.strictObject({ requestsPerMinute: z.number().int().positive() }).optional(),
   apiKeys: z.array(z.string().min(8, 'an API key must have at least 8 characters')).default([]),
+  /** Response cache opt-in (it keeps completion text): present and `enabled` turns it on for this organization. */
+  cache: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** How long an answer is served from the cache. */
+      ttlSeconds: z.number().int().min(1).max(2_592_000).default(300),
+    })
+    .optional(),
 });
+
+/** The response cache's store: memory (LRU bounded by bytes) or, with REDIS_URL, Redis shared by instances. */
+const cacheSchema = z
+  .strictObject({
+    /** Memory store: bytes of cached answers at most; the least recently used go first. */
+    maxBytes: z
+      .number()
+      .int()
+      .min(1_024)
+      .max(64 * 1024 * 1024 * 1024)
+      .default(64 * 1024 * 1024),
+    /** Largest answer kept (memory and Redis); larger answers are served but not cached. */
+    maxEntryBytes: z
+      .number()
+      .int()
+      .min(1_024)
+      .max(512 * 1024 * 1024)
+      .default(2 * 1024 * 1024),
+    /** Identical requests waiting for one in flight, at most per key; more go upstream themselves. */
+    maxWaiters: z.number().int().min(0).max(100_000).default(100),
+  })
+  .refine((cache) => cache.maxEntryBytes <= cache.maxBytes, {
+    message: 'maxEntryBytes must not exceed maxBytes',
+    path: ['maxEntryBytes'],
+  });
 
 const serverSchema = z.strictObject({
   /** Largest accepted request body. */
@@ -318,6 +351,7 @@ export const configSchema = z.strictObject({
   limits: limitsSchema.default(limitsSchema.parse({})),
   metrics: metricsSchema.default(metricsSchema.parse({})),
   tracing: tracingSchema.default(tracingSchema.parse({})),
+  cache: cacheSchema.default(cacheSchema.parse({})),
   dashboard: dashboardSchema.default(dashboardSchema.parse({})),
 });
 
@@ -331,4 +365,5 @@ export type RecordsConfig = z.infer<typeof recordsSchema>;
 export type LimitsConfig = z.infer<typeof limitsSchema>;
 export type MetricsConfig = z.infer<typeof metricsSchema>;
 export type TracingConfig = z.infer<typeof tracingSchema>;
+export type CacheConfig = z.infer<typeof cacheSchema>;
 export type DashboardConfig = z.infer<typeof dashboardSchema>;

@@ -30,6 +30,8 @@ export interface Served<T> {
   endpoint: ResolvedEndpoint;
   model: ResolvedModel;
   target: ExecutionTarget<T>;
+  /** Served from the response cache, not by a provider: what the original answer cost (nano-USD) and who made it. */
+  cached?: { savedNano: number; provider: string };
 }
 
 /** What a served call cost: the step result that the record and the answer's usage are made from. */
@@ -38,6 +40,10 @@ export interface ExecutionReport {
   provider: string;
   usage: Usage;
   costNano: number;
+  /** The answer came from the response cache: cost 0, and what the original cost (saved), nano-USD. */
+  cached?: { savedNano: number };
+  /** The upstream's usage could not be believed (billed the worst case): such an answer is not cached. */
+  untrusted?: boolean;
 }
 
 /**
@@ -102,6 +108,11 @@ export function account(run: Run, served: Served<unknown>, reported: Usage, timi
   const now = run.deps.now();
   const { firstTokenAt } = timing;
   const { model, endpoint, target } = served;
+  // A cached answer costs nothing and tells nothing about the provider's health.
+  if (served.cached) {
+    const { savedNano, provider } = served.cached;
+    return { model: model.id, provider, usage: reported, costNano: 0, cached: { savedNano } };
+  }
   const check = checkUsage(reported, {
     contextWindow: model.context_window,
     maxOutputTokens: model.max_tokens,
@@ -123,5 +134,11 @@ export function account(run: Run, served: Served<unknown>, reported: Usage, timi
     outputTokens: usage.outputTokens,
     generationMs: firstTokenAt === undefined ? undefined : now - firstTokenAt,
   });
-  return { model: model.id, provider: endpoint.provider, usage, costNano };
+  return {
+    model: model.id,
+    provider: endpoint.provider,
+    usage,
+    costNano,
+    ...(check.trusted ? {} : { untrusted: true }),
+  };
 }

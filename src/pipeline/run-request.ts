@@ -22,6 +22,7 @@ import { plannerUsage, runPlanner } from '../preparation/run-planner.js';
 import { redactRequest } from '../privacy/redact-request.js';
 import { planProviders } from '../provider-routing/plan-providers.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
+import { type CacheStep, executeOrReplay, finishCache, lookUpCache } from './cache-step.js';
 import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
 import { account, type ExecutionReport, execute } from './execute.js';
 import { openStream } from './open-stream.js';
@@ -47,6 +48,7 @@ type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & {
   sent?: JsonObject;
   /** The most output tokens the request can be billed for, known once it is prepared. */
   outputTokenBound: number;
+  cache?: CacheStep;
 };
 
 /** What preparation hands to execution: a model with its providers and the body to send, or an image. */
@@ -57,8 +59,9 @@ type Prepared =
 /**
  * THE request pipeline, the same for every inference endpoint (after authentication and the rate limit at
  * the HTTP edge): parse (the endpoint's codec) → prepare (redact → tags → image fallback → model and
- * provider plan → optimizations → skills → planner) → execute (reserve → dispatch with fallback) → answer
- * or stream → account → settle and record. Endpoints supply only their codec (`Endpoint`). Whatever
+ * provider plan → optimizations → skills → planner) → response cache (a hit is replayed through the codec)
+ * → execute (reserve → dispatch with fallback) → answer or stream → account → keep the answer in the cache
+ * → settle and record. Endpoints supply only their codec (`Endpoint`). Whatever
  * happens, the spend is settled and a generation record is queued.
  */
 export async function runRequest<R extends ParsedRequest, Part>(
@@ -92,8 +95,10 @@ export async function runRequest<R extends ParsedRequest, Part>(
       .finish(built)
       .catch((e: unknown) => deps.log(`journaling ${run.genId} failed: ${String(e)}`));
   };
+  let succeeded = false;
   try {
     await serve(run, endpoint, facts, live, () => record(200));
+    succeeded = true;
   } catch (thrown) {
     const failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
     if (failure.code === 'INTERNAL_SERVER_ERROR' && failure.type === 'server_error')
@@ -102,6 +107,7 @@ export async function runRequest<R extends ParsedRequest, Part>(
     answerError(run, endpoint, live.stream, failure);
   } finally {
     if (live.stream) deps.metrics?.streamClosed();
+    await finishCache(run, facts.cache, facts.execution, succeeded);
   }
   await settleSpend(run, totalCostNano(facts.execution, facts.planner));
 }
@@ -164,20 +170,26 @@ async function serve<R extends ParsedRequest, Part>(
   sent = body;
   facts.sent = body;
   facts.outputTokenBound = outputTokenBound(endpoint.kind, body, { max_tokens: model.max_tokens });
+  const cache = await lookUpCache(run, endpoint.cacheName, request, { model: model.id, body });
+  facts.cache = cache;
   const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: model.max_tokens });
   const completions = typeof body.n === 'number' ? body.n : undefined;
   // Execute, then answer or stream; account.
   if (live.stream && codec && scope) {
     const opening = scope;
-    const served = await execute(run, {
-      role: 'executor',
-      model,
-      plan,
-      worstCase,
-      completions,
-      attempt: (adapter, target, call) =>
-        openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
-    });
+    const served = await executeOrReplay(
+      run,
+      {
+        role: 'executor',
+        model,
+        plan,
+        worstCase,
+        completions,
+        attempt: (adapter, target, call) =>
+          openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
+      },
+      cache,
+    );
     return streamAnswer(run, served, live.stream, {
       facts,
       meta: () => answerMeta(run, facts),
@@ -186,14 +198,18 @@ async function serve<R extends ParsedRequest, Part>(
       beforeLastByte,
     });
   }
-  const served = await execute(run, {
-    role: 'executor',
-    model,
-    plan,
-    worstCase,
-    completions,
-    attempt: (adapter, target, call) => endpoint.call(adapter, upstreamBody(body, target.model), call),
-  });
+  const served = await executeOrReplay(
+    run,
+    {
+      role: 'executor',
+      model,
+      plan,
+      worstCase,
+      completions,
+      attempt: (adapter, target, call) => endpoint.call(adapter, upstreamBody(body, target.model), call),
+    },
+    cache,
+  );
   facts.firstTokenAt = deps.now();
   run.warnings.push(...served.value.warnings);
   facts.execution = account(run, served, served.value.usage, {
