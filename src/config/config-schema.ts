@@ -317,6 +317,28 @@ const boundedServerSchema = serverSchema.refine(
   },
 );
 
+/** The operator dashboard at `/dashboard` (on only when `GATEWAY_ADMIN_TOKEN` is set). */
+const dashboardSchema = z.strictObject({
+  /** How long a dashboard login lasts. */
+  sessionTtlSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(8 * 3600),
+  /** Dashboard sessions held at most; the oldest is ended to make room. */
+  maxSessions: z.number().int().positive().max(100_000).default(100),
+  /** Largest form body a dashboard page accepts (413 beyond). */
+  maxFormBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024)
+    .default(16 * 1024),
+  /** Mark the session cookie `Secure` (set it when the dashboard is reached over HTTPS). */
+  secureCookie: z.boolean().default(false),
+});
+
 export const configSchema = z.strictObject({
   server: boundedServerSchema.default(serverSchema.parse({})),
   providers: z.array(providerSchema).default([]),
@@ -330,6 +352,7 @@ export const configSchema = z.strictObject({
   metrics: metricsSchema.default(metricsSchema.parse({})),
   tracing: tracingSchema.default(tracingSchema.parse({})),
   cache: cacheSchema.default(cacheSchema.parse({})),
+  dashboard: dashboardSchema.default(dashboardSchema.parse({})),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;
@@ -343,3 +366,4 @@ export type LimitsConfig = z.infer<typeof limitsSchema>;
 export type MetricsConfig = z.infer<typeof metricsSchema>;
 export type TracingConfig = z.infer<typeof tracingSchema>;
 export type CacheConfig = z.infer<typeof cacheSchema>;
+export type DashboardConfig = z.infer<typeof dashboardSchema>;
