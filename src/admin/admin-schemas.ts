@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeCapUsd } from '../accounting/usd-amount.js';
+import { MAX_CACHE_TTL_SECONDS } from '../config/config-schema.js';
 import { SKILL_ID } from '../skills/skill.js';
 
 /**
@@ -34,6 +35,12 @@ export const rateLimitSchema = z.strictObject({
   requestsPerMinute: z.number().int().min(1).max(MAX_RPM),
 });
 
+/** The organization's response cache: on with this TTL; null turns it off. */
+export const orgCacheSchema = z
+  .strictObject({ ttlSeconds: z.number().int().min(1).max(MAX_CACHE_TTL_SECONDS) })
+  .nullable()
+  .meta({ description: 'response cache on, answers served for ttlSeconds (1..2592000); null = off' });
+
 const nameSchema = z.string().min(1).max(MAX_NAME_CHARS);
 
 const modelPattern = z
@@ -58,6 +65,7 @@ export const createOrganizationSchema = z.strictObject({
   name: nameSchema.optional(),
   monthlyLimit: capUsdSchema.optional(),
   rateLimit: rateLimitSchema.optional(),
+  cache: orgCacheSchema.optional(),
 });
 
 /** A change of an organization: an absent member keeps its value, null clears it. */
@@ -65,6 +73,7 @@ export const updateOrganizationSchema = z.strictObject({
   name: nameSchema.optional(),
   monthlyLimit: capUsdSchema.nullable().optional(),
   rateLimit: rateLimitSchema.nullable().optional(),
+  cache: orgCacheSchema.optional(),
 });
 
 export const createKeySchema = z.strictObject({

@@ -10,6 +10,8 @@ export interface OrganizationView {
   monthlyLimit: string | null;
   /** Requests per minute per API key; null = no limit. */
   rateLimit: { requestsPerMinute: number } | null;
+  /** The response cache: on with this TTL; null = off. */
+  cache: { ttlSeconds: number } | null;
   createdAt: string;
 }
 
@@ -34,6 +36,7 @@ export function organizationView(org: Organization): OrganizationView {
     name: org.name,
     monthlyLimit: org.monthlyLimitUsd,
     rateLimit: org.requestsPerMinute === null ? null : { requestsPerMinute: org.requestsPerMinute },
+    cache: org.cacheTtlSeconds === null ? null : { ttlSeconds: org.cacheTtlSeconds },
     createdAt: org.createdAt,
   };
 }

@@ -71,6 +71,10 @@ describe('org commands', () => {
     ['--rpm 0', /--rpm must be a positive integer/],
     ['--rpm 1.5', /--rpm must be a positive integer/],
     ['--rpm 99999999999999999999', /--rpm must be a positive integer/],
+    ['--cache-ttl 0', /--cache-ttl must be whole seconds from 1 to 2592000/],
+    ['--cache-ttl 2592001', /--cache-ttl must be whole seconds from 1 to 2592000/],
+    ['--cache-ttl 1.5', /--cache-ttl must be whole seconds/],
+    ['--cache-ttl off', /--cache-ttl must be whole seconds/],
     ['--bogus 1', /Unknown option '--bogus'/],
   ])('rejects org create acme %s as a usage error', async (flags, message) => {
     expect(await admin(`org create acme ${flags}`)).toBe(2);
@@ -88,15 +92,33 @@ describe('org commands', () => {
     expect(await store.listOrganizations()).toEqual([]);
   });
 
+  it('turns the response cache on with --cache-ttl and off with "none", through the audited operations', async () => {
+    expect(await admin('org create acme --cache-ttl 60')).toBe(0);
+    expect(output()).toContain('response cache: 60 s');
+    expect((await store.getOrganization('acme'))?.cacheTtlSeconds).toBe(60);
+    expect(await admin('org create acme --rpm 5')).toBe(0);
+    expect((await store.getOrganization('acme'))?.cacheTtlSeconds).toBe(60);
+    expect(await admin('org create acme --cache-ttl none')).toBe(0);
+    expect(output()).toContain('response cache: off');
+    expect((await store.getOrganization('acme'))?.cacheTtlSeconds).toBeNull();
+    const audit = await store.listAudit({ limit: 10 });
+    expect(audit[0]).toMatchObject({
+      actor: 'admin-cli',
+      action: 'organization.update',
+      before: { cache: { ttlSeconds: 60 } },
+      after: { cache: null },
+    });
+  });
+
   it('lists organizations as a table', async () => {
     expect(await admin('org list')).toBe(0);
     expect(lines).toEqual(['no organizations']);
-    await admin('org create beta --rpm 5');
+    await admin('org create beta --rpm 5 --cache-ttl 300');
     await admin('org create acme --monthly-limit 10');
     expect(await admin('org list')).toBe(0);
-    expect(lines[0]).toMatch(/^ID\s+NAME\s+MONTHLY_LIMIT_USD\s+RPM\s+CREATED$/);
-    expect(lines[1]).toMatch(/^acme\s+acme\s+10\s+-\s+\d{4}-/);
-    expect(lines[2]).toMatch(/^beta\s+beta\s+-\s+5\s+\d{4}-/);
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+MONTHLY_LIMIT_USD\s+RPM\s+CACHE_TTL_S\s+CREATED$/);
+    expect(lines[1]).toMatch(/^acme\s+acme\s+10\s+-\s+-\s+\d{4}-/);
+    expect(lines[2]).toMatch(/^beta\s+beta\s+-\s+5\s+300\s+\d{4}-/);
     expect(lines).toHaveLength(3);
   });
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { normalizeCapUsd } from '../accounting/usd-amount.js';
 import type { KeyHasher } from '../auth/api-keys.js';
+import { MAX_CACHE_TTL_SECONDS } from '../config/config-schema.js';
 import { skillCommands } from '../skills/skill-commands.js';
 import type { Store } from '../store/store.js';
 import { ORG_ID } from './admin-schemas.js';
@@ -85,6 +86,19 @@ function parseRpm(value: string | undefined): number | null | undefined {
   return rpm;
 }
 
+/** `--cache-ttl SECONDS` turns the response cache on (1 s to 30 days); `none` turns it off. */
+function parseCache(value: string | undefined): { ttlSeconds: number } | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  const ttlSeconds = Number(value);
+  if (!POSITIVE_INTEGER.test(value) || ttlSeconds > MAX_CACHE_TTL_SECONDS) {
+    throw new UsageError(
+      `--cache-ttl must be whole seconds from 1 to ${MAX_CACHE_TTL_SECONDS} (or "none"), got "${value}"`,
+    );
+  }
+  return { ttlSeconds };
+}
+
 /** Pads columns so a list reads as a table; `-` stands for an empty cell. */
 function formatTable(header: string[], rows: string[][]): string[] {
   const cells = [header, ...rows.map((row) => row.map((cell) => (cell === '' ? '-' : cell)))];
@@ -100,15 +114,16 @@ function formatTable(header: string[], rows: string[][]): string[] {
 function describeOrganization(org: OrganizationView): string {
   const limit = org.monthlyLimit === null ? 'none' : `$${org.monthlyLimit}`;
   const rpm = org.rateLimit === null ? 'none' : String(org.rateLimit.requestsPerMinute);
-  return `${org.id} (name: ${org.name}, monthly limit: ${limit}, requests per minute per key: ${rpm})`;
+  const cache = org.cache === null ? 'off' : `${org.cache.ttlSeconds} s`;
+  return `${org.id} (name: ${org.name}, monthly limit: ${limit}, requests per minute per key: ${rpm}, response cache: ${cache})`;
 }
 
 const COMMANDS: Record<string, Command> = {
   'org create': {
-    usage: '<id> [--name NAME] [--monthly-limit USD|none] [--rpm N|none]',
+    usage: '<id> [--name NAME] [--monthly-limit USD|none] [--rpm N|none] [--cache-ttl SECONDS|none]',
     summary: 'create an organization, or update an existing one',
     positionals: ['id'],
-    options: ['name', 'monthly-limit', 'rpm'],
+    options: ['name', 'monthly-limit', 'rpm', 'cache-ttl'],
     async run({ positionals: [id = ''], values }, ops, out) {
       if (!ORG_ID.test(id)) {
         throw new UsageError(
@@ -118,17 +133,19 @@ const COMMANDS: Record<string, Command> = {
       const monthlyLimit = parseMonthlyLimit(values['monthly-limit']);
       const rpm = parseRpm(values.rpm);
       const rateLimit = rpm === undefined ? undefined : rpm === null ? null : { requestsPerMinute: rpm };
+      const cache = parseCache(values['cache-ttl']);
       const existed = await ops.getOrganization(id).then(
         () => true,
         () => false,
       );
       const org = existed
-        ? await ops.updateOrganization(ACTOR, id, { name: values.name, monthlyLimit, rateLimit })
+        ? await ops.updateOrganization(ACTOR, id, { name: values.name, monthlyLimit, rateLimit, cache })
         : await ops.createOrganization(ACTOR, {
             id,
             name: values.name,
             monthlyLimit: monthlyLimit ?? undefined,
             rateLimit: rateLimit ?? undefined,
+            cache: cache ?? undefined,
           });
       out(`${existed ? 'updated' : 'created'} organization ${describeOrganization(org)}`);
       return EXIT_OK;
@@ -150,9 +167,11 @@ const COMMANDS: Record<string, Command> = {
         org.name,
         org.monthlyLimit ?? '',
         org.rateLimit === null ? '' : String(org.rateLimit.requestsPerMinute),
+        org.cache === null ? '' : String(org.cache.ttlSeconds),
         org.createdAt,
       ]);
-      for (const line of formatTable(['ID', 'NAME', 'MONTHLY_LIMIT_USD', 'RPM', 'CREATED'], rows)) out(line);
+      const header = ['ID', 'NAME', 'MONTHLY_LIMIT_USD', 'RPM', 'CACHE_TTL_S', 'CREATED'];
+      for (const line of formatTable(header, rows)) out(line);
       return EXIT_OK;
     },
   },

@@ -44,6 +44,37 @@ describe('organizations', () => {
     expect(changes).toBe(3);
   });
 
+  it('sets the response cache on create and update (absent keeps, null turns it off), bounded like the config', async () => {
+    const org = await ops.createOrganization('tester', { id: 'acme', cache: { ttlSeconds: 60 } });
+    expect(org.cache).toEqual({ ttlSeconds: 60 });
+    expect((await store.getOrganization('acme'))?.cacheTtlSeconds).toBe(60);
+    expect((await ops.updateOrganization('tester', 'acme', { name: 'Acme' })).cache).toEqual({
+      ttlSeconds: 60,
+    });
+    const longest = await ops.updateOrganization('tester', 'acme', { cache: { ttlSeconds: 2_592_000 } });
+    expect(longest.cache).toEqual({ ttlSeconds: 2_592_000 });
+    expect((await ops.updateOrganization('tester', 'acme', { cache: null })).cache).toBeNull();
+    const [last] = await store.listAudit({ limit: 1 });
+    expect(last).toMatchObject({
+      action: 'organization.update',
+      before: { cache: { ttlSeconds: 2_592_000 } },
+      after: { cache: null },
+    });
+    expect((await ops.createOrganization('tester', { id: 'beta' })).cache).toBeNull();
+    for (const cache of [
+      { ttlSeconds: 0 },
+      { ttlSeconds: 2_592_001 },
+      { ttlSeconds: 1.5 },
+      { ttl: 5 },
+      {},
+      60,
+    ]) {
+      expect(await statusOf(ops.updateOrganization('tester', 'acme', { cache }))).toBe(400);
+      expect(await statusOf(ops.createOrganization('tester', { id: 'gamma', cache }))).toBe(400);
+    }
+    expect((await store.getOrganization('acme'))?.cacheTtlSeconds).toBeNull();
+  });
+
   it('pages a list by cursor and refuses a foreign cursor', async () => {
     for (const id of ['c', 'a', 'b']) await ops.createOrganization('tester', { id });
     const first = await ops.listOrganizations({ limit: '2' });

@@ -49,6 +49,7 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
           name: input.name ?? input.id,
           monthlyLimitUsd: input.monthlyLimit ?? null,
           requestsPerMinute: input.rateLimit?.requestsPerMinute ?? null,
+          cacheTtlSeconds: input.cache?.ttlSeconds ?? null,
         }),
       );
       await audit(actor, 'organization.create', `organization:${org.id}`, null, org);
@@ -56,7 +57,7 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
       return org;
     },
 
-    /** Changes name, cap or rate limit: an absent member keeps its value, null clears it. */
+    /** Changes name, cap, rate limit or response cache: an absent member keeps its value, null clears it. */
     async updateOrganization(actor: string, id: string, body: unknown): Promise<OrganizationView> {
       const input = parseInput(updateOrganizationSchema, body, 'body');
       const before = await find(id);
@@ -67,6 +68,7 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
           monthlyLimitUsd: input.monthlyLimit,
           requestsPerMinute:
             input.rateLimit === undefined ? undefined : (input.rateLimit?.requestsPerMinute ?? null),
+          cacheTtlSeconds: input.cache === undefined ? undefined : (input.cache?.ttlSeconds ?? null),
         }),
       );
       await audit(actor, 'organization.update', `organization:${id}`, before, org);

@@ -61,4 +61,20 @@ describe('bootstrapOrganizations', () => {
     expect(first.result.firstKey).toMatch(/^sk-gw-[\w-]{32}$/);
     expect(await first.store.findApiKeyByHash(hasher.hash(first.result.firstKey ?? ''))).toBeDefined();
   });
+
+  it('writes the config’s response cache into the organization at every start (absent or disabled: off)', async () => {
+    const { store } = await run([
+      { id: 'acme', apiKeys: [], cache: { enabled: true, ttlSeconds: 60 } },
+      { id: 'beta', apiKeys: [], cache: { enabled: false, ttlSeconds: 60 } },
+      { id: 'gamma', apiKeys: [] },
+    ]);
+    const ttls = (await store.listOrganizations()).map((org) => [org.id, org.cacheTtlSeconds]);
+    expect(ttls).toEqual([
+      ['acme', 60],
+      ['beta', null],
+      ['gamma', null],
+    ]);
+    await run([{ id: 'acme', apiKeys: [] }], store);
+    expect((await store.getOrganization('acme'))?.cacheTtlSeconds).toBeNull();
+  });
 });

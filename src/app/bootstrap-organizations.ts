@@ -13,8 +13,13 @@ export interface BootstrapOptions {
   warn: (message: string) => void;
 }
 
+/** The response cache TTL a config organization declares: null when `cache` is absent or not `enabled`. */
+export function configCacheTtlSeconds(org: OrganizationConfig): number | null {
+  return org.cache?.enabled ? org.cache.ttlSeconds : null;
+}
+
 /**
- * Makes the store match the organizations the config declares (limits and bootstrap keys, stored as keyed
+ * Makes the store match the organizations the config declares (limits, response cache and bootstrap keys, stored as keyed
  * hashes; a key still stored as a legacy sha256 is upgraded). On a first start with no organization anywhere,
  * creates one and returns its new key, to be printed once.
  */
@@ -28,6 +33,7 @@ export async function bootstrapOrganizations(
       name: org.name ?? org.id,
       monthlyLimitUsd: org.monthlyLimit ?? null,
       requestsPerMinute: org.rateLimit?.requestsPerMinute ?? null,
+      cacheTtlSeconds: configCacheTtlSeconds(org),
     });
     for (const [index, key] of org.apiKeys.entries()) {
       if (key.length < RECOMMENDED_KEY_LENGTH) {

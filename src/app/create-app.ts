@@ -136,7 +136,7 @@ async function handle(
   }
   const principal = await deps.authenticate(ctx.req);
   ctx.principal = principal;
-  markCacheable(deps.responseCache, principal.org.id, ctx.headers);
+  markCacheable(deps.responseCache, principal.org, ctx.headers);
   await enforceRateLimit(deps.limiter, principal, ctx.headers);
   return handler.run(ctx, deps, principal);
 }

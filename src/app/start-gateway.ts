@@ -132,7 +132,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const now = () => performance.now();
   const responseCache = await createResponseCache({
     config: config.cache,
-    organizations: config.organizations,
     redisUrl: options.redisUrl,
     redisCommandTimeoutMs: config.limits.redis.commandTimeoutMs,
     now,

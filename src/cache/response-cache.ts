@@ -1,19 +1,11 @@
-import type { CacheConfig, OrganizationConfig } from '../config/config-schema.js';
+import type { CacheConfig } from '../config/config-schema.js';
 import type { CacheStore } from './cache-store.js';
 import { type CachedAnswer, decodeAnswer } from './cached-answer.js';
 import { MemoryCacheStore } from './memory-cache-store.js';
 import { SingleFlight } from './single-flight.js';
 
-/** An organization's response cache setting. */
-export interface CachePolicy {
-  /** How long an answer is served from the cache. */
-  ttlMs: number;
-}
-
 export interface ResponseCacheOptions {
   store: CacheStore;
-  /** Organizations with the cache on (all others: off). */
-  policies: ReadonlyMap<string, CachePolicy>;
   /** Followers waiting for one identical request in flight, at most per key. */
   maxWaiters: number;
   /** Largest answer kept, bytes. */
@@ -21,27 +13,15 @@ export interface ResponseCacheOptions {
 }
 
 /**
- * The response cache: which organizations use it (the one place that setting lives), the store of answers,
- * and the identical requests in flight. Answers are stored as text and decoded afresh for every hit.
+ * The response cache: the store of answers and the identical requests in flight. Which organizations use it
+ * is a property of the organization (`Organization.cacheTtlSeconds`), read from the caller's principal.
+ * Answers are stored as text and decoded afresh for every hit.
  */
 export class ResponseCache {
   readonly flights: SingleFlight<string>;
-  private readonly policies: Map<string, CachePolicy>;
 
   constructor(private readonly options: ResponseCacheOptions) {
     this.flights = new SingleFlight(options.maxWaiters);
-    this.policies = new Map(options.policies);
-  }
-
-  /** The organization's setting; undefined when its answers are not cached. */
-  policyFor(orgId: string): CachePolicy | undefined {
-    return this.policies.get(orgId);
-  }
-
-  /** Turns the cache on (a policy) or off (undefined) for an organization. */
-  setPolicy(orgId: string, policy: CachePolicy | undefined): void {
-    if (policy) this.policies.set(orgId, policy);
-    else this.policies.delete(orgId);
   }
 
   /** The answer stored under `key` for this organization, if any (one that fails its checks counts as none). */
@@ -66,18 +46,8 @@ export class ResponseCache {
   }
 }
 
-/** The policies the config declares: organizations whose `cache` is present and enabled. */
-export function cachePolicies(organizations: readonly OrganizationConfig[]): Map<string, CachePolicy> {
-  const policies = new Map<string, CachePolicy>();
-  for (const org of organizations) {
-    if (org.cache?.enabled) policies.set(org.id, { ttlMs: org.cache.ttlSeconds * 1000 });
-  }
-  return policies;
-}
-
 export interface CreateResponseCacheOptions {
   config: CacheConfig;
-  organizations: readonly OrganizationConfig[];
   /** With Redis, answers are shared by every instance; else kept in this process. */
   redisUrl: string | undefined;
   redisCommandTimeoutMs: number;
@@ -107,7 +77,6 @@ export async function createResponseCache(options: CreateResponseCacheOptions): 
   }
   return new ResponseCache({
     store,
-    policies: cachePolicies(options.organizations),
     maxWaiters: config.maxWaiters,
     maxEntryBytes: config.maxEntryBytes,
   });

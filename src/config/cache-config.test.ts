@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cachePolicies } from '../cache/response-cache.js';
+import { configCacheTtlSeconds } from '../app/bootstrap-organizations.js';
 import { ConfigError, parseConfig } from './load-config.js';
 
 describe('response cache in the config', () => {
@@ -10,7 +10,7 @@ describe('response cache in the config', () => {
       maxEntryBytes: 2 * 1024 * 1024,
       maxWaiters: 100,
     });
-    expect(cachePolicies(config.organizations).size).toBe(0);
+    expect(config.organizations.map(configCacheTtlSeconds)).toEqual([null]);
   });
 
   it('turns on with `cache: { ttlSeconds }` (the contract form), or `{}` for the default TTL; `enabled: false` keeps it off', () => {
@@ -24,10 +24,7 @@ describe('response cache in the config', () => {
       },
       'test',
     );
-    expect([...cachePolicies(config.organizations)]).toEqual([
-      ['a', { ttlMs: 60_000 }],
-      ['b', { ttlMs: 300_000 }],
-    ]);
+    expect(config.organizations.map(configCacheTtlSeconds)).toEqual([60, 300, null]);
   });
 
   it.each([

@@ -113,6 +113,9 @@ const capUsd = z.union([z.number(), z.string()]).transform((value, context) => {
   }
 });
 
+/** Longest response cache TTL an organization may have, seconds (30 days). */
+export const MAX_CACHE_TTL_SECONDS = 2_592_000;
+
 const organizationSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a slug'),
   name: z.string().optional(),
@@ -124,7 +127,7 @@ const organizationSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true),
       /** How long an answer is served from the cache. */
-      ttlSeconds: z.number().int().min(1).max(2_592_000).default(300),
+      ttlSeconds: z.number().int().min(1).max(MAX_CACHE_TTL_SECONDS).default(300),
     })
     .optional(),
 });

@@ -7,6 +7,7 @@ import type { ResponseCache } from '../cache/response-cache.js';
 import { badRequest, internalError } from '../errors/gateway-error.js';
 import type { JsonObject } from '../json/json.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
+import type { Organization } from '../store/store.js';
 import type { ParsedRequest } from './endpoint.js';
 import { type ExecutionReport, type ExecutionTarget, execute, type Served } from './execute.js';
 import type { Run } from './run.js';
@@ -47,15 +48,23 @@ export function cacheDirective(headers: IncomingHttpHeaders): CacheDirective {
 }
 
 /**
+ * The organization's response cache TTL in ms, as stored (set by the admin API, or the config at start);
+ * undefined when its answers are not cached.
+ */
+export function cacheTtlMs(org: Organization): number | undefined {
+  return org.cacheTtlSeconds === null ? undefined : org.cacheTtlSeconds * 1000;
+}
+
+/**
  * Every answer of an organization with the cache says `miss` (refusals by a limit included), until a hit says
  * otherwise. Called at the HTTP edge once the caller is known.
  */
 export function markCacheable(
   cache: ResponseCache | undefined,
-  orgId: string,
+  org: Organization,
   headers: Record<string, string>,
 ): void {
-  if (cache?.policyFor(orgId)) headers[CACHE_HEADER] = 'miss';
+  if (cache && cacheTtlMs(org) !== undefined) headers[CACHE_HEADER] = 'miss';
 }
 
 /**
@@ -73,15 +82,15 @@ export async function lookUpCache(
   const { deps, ctx, principal } = run;
   const cache = deps.responseCache;
   const orgId = principal.org.id;
-  const policy = cache?.policyFor(orgId);
-  if (!cache || !policy || !cacheName) return undefined;
+  const ttlMs = cacheTtlMs(principal.org);
+  if (!cache || ttlMs === undefined || !cacheName) return undefined;
   const directive = cacheDirective(ctx.req.headers);
   if (directive === 'skip' || request.settings.zdr === true) {
     deps.metrics?.cacheLookup('bypass');
     return undefined;
   }
   const key = cacheKey({ orgId, endpoint: cacheName, model: prepared.model, body: prepared.body });
-  const step: CacheStep = { key, ttlMs: policy.ttlMs };
+  const step: CacheStep = { key, ttlMs };
   if (directive === 'use') {
     const usable = (answer: CachedAnswer | undefined) =>
       answer && (answer.streamable || !request.stream) ? answer : undefined;

@@ -99,6 +99,9 @@ DROP TABLE generation_records;
 
 const monthRow = z.object({ month: z.string().regex(/^\d{4}-\d{2}$/) });
 
+/** An organization's response cache TTL in seconds; NULL = the cache is off for it. */
+const ADD_ORG_CACHE = 'ALTER TABLE organizations ADD COLUMN IF NOT EXISTS cache_ttl_seconds INTEGER';
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
@@ -124,6 +127,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       await client.query(ADMIN_SCHEMA);
       await client.query(BACKFILL_KEY_SPEND);
     },
+  },
+  {
+    version: 4,
+    name: 'organizations’ response cache setting',
+    up: (c) => c.query(ADD_ORG_CACHE).then(() => undefined),
   },
 ];
 

@@ -47,20 +47,23 @@ import {
 const MIGRATE_LOCK_KEY = 7_204_117_734_001;
 
 const ORG_COLUMNS = `id, name, monthly_limit_usd AS "monthlyLimitUsd", requests_per_minute AS "requestsPerMinute",
-  created_at AS "createdAt"`;
+  cache_ttl_seconds AS "cacheTtlSeconds", created_at AS "createdAt"`;
 
 /**
- * One atomic upsert. `$6`/`$7` say "keep the live value" (the field was undefined); a soft-deleted row is
+ * One atomic upsert. `$6`/`$7`/`$9` say "keep the live value" (the field was undefined); a soft-deleted row is
  * re-created from defaults, like a new one.
  */
 const UPSERT_ORG = `
-INSERT INTO organizations AS o (id, name, monthly_limit_usd, requests_per_minute, created_at, deleted_at)
-VALUES ($1::text, COALESCE($2::text, $1::text), $3::text, $4::integer, $5::text, NULL)
+INSERT INTO organizations AS o
+  (id, name, monthly_limit_usd, requests_per_minute, cache_ttl_seconds, created_at, deleted_at)
+VALUES ($1::text, COALESCE($2::text, $1::text), $3::text, $4::integer, $8::integer, $5::text, NULL)
 ON CONFLICT (id) DO UPDATE SET
   name = COALESCE($2::text, CASE WHEN o.deleted_at IS NULL THEN o.name ELSE $1::text END),
   monthly_limit_usd = CASE WHEN $6::boolean AND o.deleted_at IS NULL THEN o.monthly_limit_usd ELSE $3::text END,
   requests_per_minute =
     CASE WHEN $7::boolean AND o.deleted_at IS NULL THEN o.requests_per_minute ELSE $4::integer END,
+  cache_ttl_seconds =
+    CASE WHEN $9::boolean AND o.deleted_at IS NULL THEN o.cache_ttl_seconds ELSE $8::integer END,
   created_at = CASE WHEN o.deleted_at IS NULL THEN o.created_at ELSE $5::text END,
   deleted_at = NULL
 RETURNING ${ORG_COLUMNS}`;
@@ -133,6 +136,8 @@ export class PostgresStore implements Store {
       this.#timestamp(),
       org.monthlyLimitUsd === undefined,
       org.requestsPerMinute === undefined,
+      org.cacheTtlSeconds ?? null,
+      org.cacheTtlSeconds === undefined,
     ]);
     return organizationRow.parse(rows[0]);
   }

@@ -59,8 +59,13 @@ function oldRecords(): GenerationRecord[] {
 /** What the upgraded store must answer about the old rows, then about a new insert. */
 async function expectUpgraded(store: Store, versions: number[]): Promise<void> {
   const old = oldRecords();
-  // 3: keys' own limits, per-key spend and the admin audit log.
-  expect(versions).toEqual([1, 2, 3]);
+  // 3: keys' own limits, per-key spend and the admin audit log. 4: organizations' response cache setting.
+  expect(versions).toEqual([1, 2, 3, 4]);
+  expect(await store.getOrganization('acme')).toMatchObject({ monthlyLimitUsd: '25', cacheTtlSeconds: null });
+  expect(await store.upsertOrganization({ id: 'acme', cacheTtlSeconds: 120 })).toMatchObject({
+    monthlyLimitUsd: '25',
+    cacheTtlSeconds: 120,
+  });
   expect(await store.getKeyMonthlySpend('key_0123', '2026-02')).toBe(
     old
       .filter((r) => new Date(r.createdAt).toISOString().startsWith('2026-02'))

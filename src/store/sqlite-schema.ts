@@ -108,6 +108,9 @@ FROM generation_records;
 DROP TABLE generation_records;
 `;
 
+/** An organization's response cache TTL in seconds; NULL = the cache is off for it. */
+const ADD_ORG_CACHE = 'ALTER TABLE organizations ADD COLUMN cache_ttl_seconds INTEGER';
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
@@ -132,6 +135,11 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       migrateKeyColumns(db);
       db.exec(BACKFILL_KEY_SPEND);
     },
+  },
+  {
+    version: 4,
+    name: 'organizations’ response cache setting',
+    up: (db) => db.exec(ADD_ORG_CACHE),
   },
 ];
 

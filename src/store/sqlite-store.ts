@@ -41,7 +41,7 @@ import {
 
 /** Columns renamed to the interface's field names, so a row parses straight into the returned object. */
 const ORG_COLUMNS =
-  'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, created_at AS createdAt';
+  'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, cache_ttl_seconds AS cacheTtlSeconds, created_at AS createdAt';
 
 const spendRow = z.object({ cost_nano: z.number().int() });
 
@@ -50,10 +50,12 @@ function prepareOrganizationStatements(db: Database.Database) {
     `SELECT ${ORG_COLUMNS} FROM organizations WHERE id = ? AND deleted_at IS NULL`,
   );
   const writeOrg = db.prepare(
-    `INSERT INTO organizations (id, name, monthly_limit_usd, requests_per_minute, created_at, deleted_at)
-     VALUES (@id, @name, @monthlyLimitUsd, @requestsPerMinute, @createdAt, NULL)
+    `INSERT INTO organizations (id, name, monthly_limit_usd, requests_per_minute, cache_ttl_seconds, created_at,
+       deleted_at)
+     VALUES (@id, @name, @monthlyLimitUsd, @requestsPerMinute, @cacheTtlSeconds, @createdAt, NULL)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, monthly_limit_usd = excluded.monthly_limit_usd,
-       requests_per_minute = excluded.requests_per_minute, created_at = excluded.created_at, deleted_at = NULL`,
+       requests_per_minute = excluded.requests_per_minute, cache_ttl_seconds = excluded.cache_ttl_seconds,
+       created_at = excluded.created_at, deleted_at = NULL`,
   );
   return {
     selectOrg,
@@ -69,6 +71,8 @@ function prepareOrganizationStatements(db: Database.Database) {
           org.monthlyLimitUsd !== undefined ? org.monthlyLimitUsd : (live?.monthlyLimitUsd ?? null),
         requestsPerMinute:
           org.requestsPerMinute !== undefined ? org.requestsPerMinute : (live?.requestsPerMinute ?? null),
+        cacheTtlSeconds:
+          org.cacheTtlSeconds !== undefined ? org.cacheTtlSeconds : (live?.cacheTtlSeconds ?? null),
         createdAt: live?.createdAt ?? now,
       };
       writeOrg.run(next);

@@ -88,6 +88,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
           name: 'acme',
           monthlyLimitUsd: null,
           requestsPerMinute: null,
+          cacheTtlSeconds: null,
         });
         expect(Number.isNaN(Date.parse(created.createdAt))).toBe(false);
         expect(await store.getOrganization('acme')).toEqual(created);
@@ -127,6 +128,24 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.getOrganization('a')).toEqual(cleared);
       });
 
+      it('round-trips the response cache TTL: set, kept when undefined, cleared by null, listed', async () => {
+        const first = await store.upsertOrganization({ id: 'a', cacheTtlSeconds: 60 });
+        expect(first.cacheTtlSeconds).toBe(60);
+        expect(await store.getOrganization('a')).toEqual(first);
+        const renamed = await store.upsertOrganization({ id: 'a', name: 'A', requestsPerMinute: 5 });
+        expect(renamed).toEqual({ ...first, name: 'A', requestsPerMinute: 5 });
+        await store.upsertOrganization({ id: 'b', cacheTtlSeconds: 2_592_000 });
+        const listed = (await store.listOrganizations()).filter((org) => ['a', 'b'].includes(org.id));
+        expect(listed.map((org) => [org.id, org.cacheTtlSeconds])).toEqual([
+          ['a', 60],
+          ['b', 2_592_000],
+        ]);
+        const off = await store.upsertOrganization({ id: 'a', cacheTtlSeconds: null });
+        expect(off).toEqual({ ...renamed, cacheTtlSeconds: null });
+        expect(await store.getOrganization('a')).toEqual(off);
+        expect(await store.getOrganization('b')).toMatchObject({ cacheTtlSeconds: 2_592_000 });
+      });
+
       it('lists live organizations ordered by id', async () => {
         for (const id of ['zeta', 'acme', 'beta']) await store.upsertOrganization({ id });
         expect((await store.listOrganizations()).map((org) => org.id)).toEqual(['acme', 'beta', 'zeta']);
@@ -148,6 +167,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
           name: 'Old',
           monthlyLimitUsd: '1',
           requestsPerMinute: 1,
+          cacheTtlSeconds: 30,
         });
         await store.deleteOrganization('acme');
         const revived = await store.upsertOrganization({ id: 'acme', requestsPerMinute: 60 });
@@ -156,6 +176,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
           name: 'acme',
           monthlyLimitUsd: null,
           requestsPerMinute: 60,
+          cacheTtlSeconds: null,
         });
         expect(await store.getOrganization('acme')).toEqual(revived);
         expect(await store.listOrganizations()).toHaveLength(1);

@@ -17,6 +17,7 @@ export const organizationRow: z.ZodType<Organization, unknown> = z.object({
     .nullable()
     .transform((cap) => (cap === null ? null : normalizeCapUsd(cap))),
   requestsPerMinute: z.number().int().nullable(),
+  cacheTtlSeconds: z.number().int().nullable(),
   createdAt: z.string(),
 });
 

@@ -12,6 +12,8 @@ export interface Organization {
   monthlyLimitUsd: string | null;
   /** Requests per minute per API key; null = no limit. */
   requestsPerMinute: number | null;
+  /** Seconds an answer is served from the response cache; null = the cache is off for this organization. */
+  cacheTtlSeconds: number | null;
   createdAt: string;
 }
 
@@ -44,6 +46,7 @@ export interface NewOrganization {
   name?: string;
   monthlyLimitUsd?: string | null;
   requestsPerMinute?: number | null;
+  cacheTtlSeconds?: number | null;
 }
 
 export interface NewApiKey extends Partial<ApiKeyLimits> {
@@ -133,7 +136,7 @@ export interface SpendRow {
 export interface Store {
   /** Creates tables if needed. Idempotent. */
   migrate(): Promise<void>;
-  /** Creates the organization, or updates name/limits of an existing one (and undeletes it). */
+  /** Creates the organization, or updates name/limits/cache of an existing one (and undeletes it). */
   upsertOrganization(org: NewOrganization): Promise<Organization>;
   getOrganization(id: string): Promise<Organization | undefined>;
   listOrganizations(): Promise<Organization[]>;
