@@ -31,6 +31,7 @@ describe('readEnv: logging and OpenTelemetry', () => {
     expect(env.otel).toEqual({
       tracesUrl: 'http://collector:4318/v1/traces',
       headers: { 'x-token': 'a b', 'x-other': 'c' },
+      protocol: 'http/protobuf',
       serviceName: 'edge-gateway',
       sampler: 'parentbased_traceidratio',
       samplerArg: '0.25',
@@ -42,6 +43,21 @@ describe('readEnv: logging and OpenTelemetry', () => {
     expect(readEnv(vars, []).otel?.tracesUrl).toBe('http://t:4318/custom');
     expect(readEnv({ ...vars, OTEL_SDK_DISABLED: 'true' }, []).otel).toBeUndefined();
     expect(() => readEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' }, [])).toThrow(/OTLP/);
+  });
+
+  it('takes the OTLP protocol from the traces or general variable, http/protobuf by default', () => {
+    const vars = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' };
+    expect(readEnv(vars, []).otel?.protocol).toBe('http/protobuf');
+    expect(readEnv({ ...vars, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, []).otel?.protocol).toBe(
+      'http/json',
+    );
+    const both = {
+      ...vars,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+    };
+    expect(readEnv(both, []).otel?.protocol).toBe('http/protobuf');
+    expect(() => readEnv({ ...vars, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, [])).toThrow(/grpc/);
   });
 
   it('keeps a header value that is not valid percent-encoding as it is', () => {

@@ -36,6 +36,11 @@ export interface OtelEnv {
   tracesUrl: string;
   /** `OTEL_EXPORTER_OTLP_HEADERS` / `..._TRACES_HEADERS`: `k=v,k2=v2`. */
   headers: Record<string, string>;
+  /**
+   * `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` / `OTEL_EXPORTER_OTLP_PROTOCOL`: `http/protobuf` (the spec's default,
+   * smaller and cheaper to encode) or `http/json`.
+   */
+  protocol: 'http/protobuf' | 'http/json';
   /** `OTEL_SERVICE_NAME`, default `model-gateway`. */
   serviceName: string;
   /** `OTEL_TRACES_SAMPLER` (default `parentbased_always_on`) and `OTEL_TRACES_SAMPLER_ARG`. */
@@ -101,8 +106,13 @@ function readOtel(env: Readonly<Record<string, string | undefined>>): OtelEnv | 
     env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
   if (!tracesUrl) return undefined;
   if (!URL.canParse(tracesUrl)) throw new Error(`the OTLP traces endpoint is not a URL: "${tracesUrl}"`);
+  const protocol =
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf';
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json')
+    throw new Error(`the OTLP protocol "${protocol}" is not supported (use http/protobuf or http/json)`);
   return {
     tracesUrl,
+    protocol,
     headers: {
       ...parseOtelHeaders(env.OTEL_EXPORTER_OTLP_HEADERS),
       ...parseOtelHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS),

@@ -11,7 +11,8 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { OtelEnv } from '../config/env.js';
@@ -27,13 +28,15 @@ export interface OtelTracingOptions {
 }
 
 /**
- * Tracing with the OpenTelemetry SDK: spans batched and sent over OTLP/HTTP (JSON) to `otel.tracesUrl`,
+ * Tracing with the OpenTelemetry SDK: spans batched and sent over OTLP/HTTP (protobuf, or JSON when
+ * `otel.protocol` says so) to `otel.tracesUrl`,
  * sampled as the standard OTEL_TRACES_SAMPLER variables say. Nothing is registered globally: the provider,
  * tracer and W3C propagator live in this object, built at start-up.
  */
 export function createOtelTracing(options: OtelTracingOptions): Tracing {
   const { otel } = options;
-  const exporter = options.exporter ?? new OTLPTraceExporter({ url: otel.tracesUrl, headers: otel.headers });
+  const Exporter = otel.protocol === 'http/json' ? OtlpJsonExporter : OtlpProtobufExporter;
+  const exporter = options.exporter ?? new Exporter({ url: otel.tracesUrl, headers: otel.headers });
   const provider = new TracerProvider({
     resource: resourceFromAttributes({
       'service.name': otel.serviceName,

@@ -24,16 +24,19 @@ export interface OtlpReceiver {
   spans: ReceivedSpan[];
   /** Every export request's headers, in order. */
   exports: Record<string, string | string[] | undefined>[];
+  /** Every export request's body as sent (protobuf ones are kept only here). */
+  bodies: Buffer[];
   close(): Promise<void>;
 }
 
 /**
- * A minimal OTLP/HTTP trace receiver on loopback, for tests: accepts `POST /v1/traces` with the JSON encoding
- * (what @opentelemetry/exporter-trace-otlp-http sends) and keeps every span it can read.
+ * A minimal OTLP/HTTP trace receiver on loopback, for tests: accepts `POST /v1/traces`, keeps every body, and
+ * reads the spans of the JSON encoding (`http/json`); protobuf bodies are kept as bytes.
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const exports: OtlpReceiver['exports'] = [];
+  const bodies: Buffer[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -43,7 +46,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         return;
       }
       exports.push(req.headers);
-      spans.push(...readSpans(tryParseJson(Buffer.concat(chunks).toString('utf8'))));
+      const body = Buffer.concat(chunks);
+      bodies.push(body);
+      if (req.headers['content-type']?.includes('json'))
+        spans.push(...readSpans(tryParseJson(body.toString('utf8'))));
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -53,6 +59,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     tracesUrl: `http://127.0.0.1:${port}/v1/traces`,
     spans,
     exports,
+    bodies,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -54,6 +54,7 @@ beforeAll(async () => {
     otel: {
       tracesUrl: receiver.tracesUrl,
       headers: { 'x-collector-token': 'collector-secret' },
+      protocol: 'http/json',
       serviceName: 'gateway-under-test',
       sampler: 'parentbased_always_on',
       samplerArg: undefined,
