@@ -10,6 +10,7 @@ import { allFailed, executeWithFallback } from './execute-with-fallback.js';
 function endpoint(id: string, timeoutMs?: number): ResolvedEndpoint {
   return {
     provider: id,
+    modelId: 'acme/m',
     model: `m-${id}`,
     pricing: {},
     compiledPricing: compilePricing({}),

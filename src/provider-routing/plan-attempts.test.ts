@@ -10,6 +10,7 @@ type Id = keyof typeof providers;
 function endpoint(id: Id): ResolvedEndpoint {
   return {
     provider: id,
+    modelId: 'acme/m',
     model: `m-${id}`,
     pricing: {},
     compiledPricing: compilePricing({}),
