@@ -28,7 +28,14 @@ export function resolveModel(
   param = 'model',
 ): ResolvedModel {
   if (slug === undefined) throw badRequest(`${param}: is required`, param);
-  const model = catalog.get(canonicalId(catalog, slug, param));
+  const id = canonicalId(catalog, slug, param);
+  const model = catalog.get(id);
+  if (!model && id !== slug) {
+    throw modelNotFound(
+      `Model ${shown(slug)} is an alias of ${id}, which no configured provider serves.`,
+      param,
+    );
+  }
   if (!model) {
     const near = closestIds(slug, [...catalog.list().map((m) => m.id), ...catalog.aliases.keys()]);
     const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : '';
