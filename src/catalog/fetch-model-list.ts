@@ -35,7 +35,8 @@ export async function fetchModelList(
     signal: AbortSignal.any(signals),
   });
   if (response.statusCode < 200 || response.statusCode >= 300) {
-    response.body.destroy();
+    // Up to 64 KiB of an error body are read and dropped (keeps the connection reusable); more is cut off.
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     throw new Error(`${url.pathname} answered HTTP ${response.statusCode}`);
   }
   const chunks: Buffer[] = [];
@@ -43,10 +44,9 @@ export async function fetchModelList(
   for await (const chunk of response.body) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
     size += buffer.length;
-    if (size > limits.maxResponseBytes) {
-      response.body.destroy();
+    // Leaving the loop destroys the body: nothing beyond the bound is read.
+    if (size > limits.maxResponseBytes)
       throw new Error(`the listing is larger than ${limits.maxResponseBytes} bytes`);
-    }
     chunks.push(buffer);
   }
   let body: unknown;

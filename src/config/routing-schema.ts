@@ -48,5 +48,5 @@ export const providerRoutingShape = {
   /** How the server lists its models: `openai` (`GET {baseUrl}/models`) or `ollama` (`GET /api/tags`). */
   discoverApi: z.enum(['openai', 'ollama']).optional(),
   /** Seconds between two listings (default 300). */
-  discoverIntervalSeconds: z.number().int().min(10).max(86_400).optional(),
+  discoverIntervalSeconds: z.number().int().min(1).max(86_400).optional(),
 };
