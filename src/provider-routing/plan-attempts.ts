@@ -68,6 +68,8 @@ export function planAttempts(input: PlanInput): ResolvedEndpoint[] {
     throw modelNotFound(`Model ${input.model.id} is not offered for this endpoint.`);
   }
   const eligible = filterEligible(servable, input, name);
+  // One provider: nothing to rank (and its health figures are not read, nor cached, for nothing).
+  if (eligible.length === 1) return eligible;
   const healthOf = (endpoint: ResolvedEndpoint) => input.health(input.model.id, endpoint.provider);
   const order = input.order ?? [];
   let ranked = rankByHealth(eligible, healthOf);
