@@ -174,6 +174,8 @@ async function serve<R extends ParsedRequest, Part>(
       attempt: (adapter, target, call) =>
         openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
     });
+    // A fallback model may have served: the stream's chunks and the record carry the one that did.
+    facts.model = served.model.id;
     return streamAnswer(run, served, live.stream, {
       facts,
       meta: () => answerMeta(run, facts),
