@@ -266,6 +266,25 @@ describe('the provider object', () => {
     expect(((await response.json()) as { error: { param: string } }).error.param).toBe(param);
   });
 
+  it('Responses take models and provider too (models alone names the model), and send neither upstream', async () => {
+    fail(third);
+    const response = await fetch(`${env.baseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        input: 'hello',
+        models: ['acme/small', 'acme/big'],
+        provider: { only: ['third', 'first'] },
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { model: string }).model).toBe('acme/big');
+    const sent = lastBody(env.upstream);
+    expect(sent.model).toBe('big-1');
+    expect(sent).not.toHaveProperty('models');
+    expect(sent).not.toHaveProperty('provider');
+  });
+
   it('embeddings take models and provider too, and send neither upstream', async () => {
     const response = await fetch(`${env.baseURL}/embeddings`, {
       method: 'POST',
