@@ -3,7 +3,7 @@ import { computeCostNano } from '../accounting/compute-cost.js';
 import type { Usage } from '../accounting/usage.js';
 import type { WorstCaseTokens } from '../accounting/worst-case.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
-import { type GatewayError, internalError } from '../errors/gateway-error.js';
+import { internalError } from '../errors/gateway-error.js';
 import type { AttemptSpan } from '../observability/tracing.js';
 import { executeWithFallback, retryReason } from '../provider-routing/execute-with-fallback.js';
 import { sleepFor } from '../provider-routing/retry-policy.js';

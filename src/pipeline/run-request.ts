@@ -2,7 +2,6 @@ import { emptyUsage, type Usage } from '../accounting/usage.js';
 import { worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
-import type { ResolvedModel } from '../catalog/catalog.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';

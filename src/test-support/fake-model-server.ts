@@ -62,7 +62,8 @@ export async function startFakeModelServer(models: string[] = []): Promise<FakeM
 
 function answerListing(state: FakeModelServer, path: string, res: ServerResponse): void {
   if (state.failListingsWith !== undefined) {
-    return json(res, state.failListingsWith, { error: { message: 'listing failed' } });
+    json(res, state.failListingsWith, { error: { message: 'listing failed' } });
+    return;
   }
   const padding = state.padListingBytes ? 'x'.repeat(state.padListingBytes) : undefined;
   if (path === '/api/tags') {
@@ -72,7 +73,8 @@ function answerListing(state: FakeModelServer, path: string, res: ServerResponse
       modified_at: '2025-06-01T00:00:00Z',
       size: 1,
     }));
-    return json(res, 200, { models: entries, ...(padding ? { padding } : {}) });
+    json(res, 200, { models: entries, ...(padding ? { padding } : {}) });
+    return;
   }
   const entries = state.models.map((id) => ({
     id,
