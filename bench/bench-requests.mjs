@@ -6,12 +6,26 @@ const MESSAGES = [
   { role: 'user', content: 'What should a benchmark of an AI gateway report, in one sentence?' },
 ];
 const ONE_MIB = 1024 * 1024;
+/**
+ * The phrase in the user message of `stream-long` that makes the fake upstream answer the 250-chunk stream. The
+ * messages reach the upstream unchanged through every target, so it is matched there with a regex over the raw
+ * body (plain ASCII, nothing JSON would escape).
+ */
+export const LONG_STREAM_MARKER = 'bench-stream-long';
+const LONG_MESSAGES = [
+  MESSAGES[0],
+  {
+    role: 'user',
+    content: `What should a benchmark of an AI gateway report? Answer in about two hundred words. (${LONG_STREAM_MARKER})`,
+  },
+];
 
 /** Kinds of request, in the order they are measured. */
-export const KINDS = ['chat', 'stream', 'embed', 'big'];
+export const KINDS = ['chat', 'stream', 'stream-long', 'embed', 'big'];
 export const KIND_TITLES = {
   chat: 'chat',
   stream: 'chat streamed',
+  'stream-long': 'chat streamed, 250 chunks',
   embed: 'embeddings',
   big: 'chat, 1 MiB body',
 };
@@ -27,7 +41,10 @@ function bigMessages() {
   return [{ role: 'user', content: words.repeat(Math.ceil(length / words.length)).slice(0, length) }];
 }
 
-/** `{ chat, stream, embed, big }`, each `{ path, body }` with `body` a Buffer, for the given model names. */
+/** Kinds answered with an SSE stream (TTFB measured, answer checked as a stream). */
+export const STREAM_KINDS = ['stream', 'stream-long'];
+
+/** `{ chat, stream, 'stream-long', embed, big }`, each `{ path, body }` with `body` a Buffer, for the given model names. */
 export function buildRequests({ chatModel, embedModel }) {
   const json = (value) => Buffer.from(JSON.stringify(value));
   return {
@@ -41,6 +58,16 @@ export function buildRequests({ chatModel, embedModel }) {
         model: chatModel,
         messages: MESSAGES,
         max_tokens: 64,
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    },
+    'stream-long': {
+      path: '/v1/chat/completions',
+      body: json({
+        model: chatModel,
+        messages: LONG_MESSAGES,
+        max_tokens: 300,
         stream: true,
         stream_options: { include_usage: true },
       }),
@@ -59,7 +86,7 @@ export function buildRequests({ chatModel, embedModel }) {
 /** Returns why an answer is not the OpenAI shape the kind expects, or null when it is. */
 export function checkAnswer(kind, status, text) {
   if (status !== 200) return `HTTP ${status}: ${text.slice(0, 300)}`;
-  if (kind === 'stream') {
+  if (STREAM_KINDS.includes(kind)) {
     if (!text.includes('"chat.completion.chunk"'))
       return `no chat.completion.chunk in stream: ${text.slice(0, 200)}`;
     if (!text.includes('data: [DONE]')) return 'stream does not end with data: [DONE]';

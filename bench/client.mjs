@@ -1,7 +1,7 @@
 // The measuring client for sequential (concurrency 1) requests: one keep-alive connection per target, undici
 // `request`, hrtime around each request until its last byte.
 import { Pool } from 'undici';
-import { checkAnswer } from './bench-requests.mjs';
+import { checkAnswer, STREAM_KINDS } from './bench-requests.mjs';
 
 const DATA_PREFIX = Buffer.from('data:');
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
@@ -27,7 +27,7 @@ export function createClient(target, requests) {
         const text = await res.body.text();
         throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
       }
-      if (kind === 'stream') {
+      if (STREAM_KINDS.includes(kind)) {
         for await (const chunk of res.body) {
           if (ttfbMs === null && chunk.includes(DATA_PREFIX)) ttfbMs = nowMs() - start;
         }

@@ -5,12 +5,16 @@
 //                               stream: true: role delta, 20 content deltas, finish_reason chunk, a usage chunk
 //                               when stream_options.include_usage is true, then `data: [DONE]`; one write per
 //                               event, no delays
+//                               stream: true with LONG_STREAM_MARKER in the body (in the user message of the
+//                               `stream-long` kind): the same with 250 one-token content deltas, usage
+//                               completion_tokens 250
 //   POST /v1/embeddings         one fixed 256-dimension embedding; `encoding_format: "base64"` answers the same
 //                               vector as base64 little-endian float32
 //
 // Run as a process: `node bench/fake-upstream.mjs [--port=0]` prints `{"port":N}` on stdout once listening,
 // and exits when its stdin closes (so it never outlives the benchmark).
 import http from 'node:http';
+import { LONG_STREAM_MARKER } from './bench-requests.mjs';
 import { exitWhenParentGoes, isMain, printReady, readFlag } from './child-process-protocol.mjs';
 
 const CREATED = 1_767_225_600;
@@ -37,6 +41,49 @@ const CONTENT_PIECES = [
   ' the mean.',
 ];
 const USAGE = { prompt_tokens: 24, completion_tokens: CONTENT_PIECES.length, total_tokens: 44 };
+// One token each, cycled to make the 250 deltas of the long stream: short words with leading spaces, as a
+// tokenizer would cut an ordinary answer.
+const LONG_WORDS = [
+  ' A',
+  ' gateway',
+  ' benchmark',
+  ' should',
+  ' report',
+  ' the',
+  ' added',
+  ' latency',
+  ' at',
+  ' the',
+  ' median',
+  ' and',
+  ' the',
+  ' tail',
+  ',',
+  ' the',
+  ' time',
+  ' to',
+  ' first',
+  ' token',
+  ',',
+  ' the',
+  ' throughput',
+  ' per',
+  ' core',
+  ' and',
+  ' the',
+  ' memory',
+  ' it',
+  ' holds',
+  ' under',
+  ' load',
+  '.',
+];
+const LONG_TOKENS = 250;
+// The answer's first token has no leading space.
+const LONG_PIECES = Array.from({ length: LONG_TOKENS }, (_, i) =>
+  i === 0 ? LONG_WORDS[0].trimStart() : LONG_WORDS[i % LONG_WORDS.length],
+);
+const LONG_USAGE = { prompt_tokens: 31, completion_tokens: LONG_TOKENS, total_tokens: 31 + LONG_TOKENS };
 const EMBEDDING_DIMENSIONS = 256;
 
 /** Builds every response body once; the request handler only picks one. */
@@ -72,16 +119,27 @@ export function buildResponses() {
     ...extra,
   });
   const sse = (value) => Buffer.from(`data: ${JSON.stringify(value)}\n\n`);
-  const streamEvents = [
+  const events = (pieces) => [
     sse(
       chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]),
     ),
-    ...CONTENT_PIECES.map((content) =>
+    ...pieces.map((content) =>
       sse(chunk([{ index: 0, delta: { content }, logprobs: null, finish_reason: null }])),
     ),
     sse(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }])),
   ];
-  const usageEvent = sse(chunk([], { usage: completion.usage }));
+  const usageOf = (usage) =>
+    sse(
+      chunk([], {
+        usage: {
+          ...usage,
+          prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+          completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+        },
+      }),
+    );
+  const stream = { events: events(CONTENT_PIECES), usage: usageOf(USAGE) };
+  const longStream = { events: events(LONG_PIECES), usage: usageOf(LONG_USAGE) };
   const done = Buffer.from('data: [DONE]\n\n');
 
   const vector = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => Math.fround(Math.sin(i + 1) / 16));
@@ -94,8 +152,8 @@ export function buildResponses() {
   });
   return {
     completion: Buffer.from(JSON.stringify(completion)),
-    streamEvents,
-    usageEvent,
+    stream,
+    longStream,
     done,
     embeddingFloat: Buffer.from(JSON.stringify(embedding(vector))),
     embeddingBase64: Buffer.from(
@@ -117,6 +175,8 @@ export function buildResponses() {
 const STREAM_TRUE = /"stream"\s*:\s*true/;
 const INCLUDE_USAGE_TRUE = /"include_usage"\s*:\s*true/;
 const BASE64_FORMAT = /"encoding_format"\s*:\s*"base64"/;
+// Only tested on streamed requests (never on the 1 MiB body). Every target forwards the messages unchanged.
+const LONG_STREAM = new RegExp(LONG_STREAM_MARKER);
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
@@ -126,11 +186,11 @@ function sendJson(res, status, body) {
   res.end(body);
 }
 
-function sendStream(res, responses, includeUsage) {
+function sendStream(res, stream, done, includeUsage) {
   res.writeHead(200, SSE_HEADERS);
-  for (const event of responses.streamEvents) res.write(event);
-  if (includeUsage) res.write(responses.usageEvent);
-  res.end(responses.done);
+  for (const event of stream.events) res.write(event);
+  if (includeUsage) res.write(stream.usage);
+  res.end(done);
 }
 
 /** Creates the fake upstream server (not yet listening). */
@@ -144,8 +204,10 @@ export function createFakeUpstream() {
       if (req.method === 'POST' && url.startsWith('/v1/chat/completions')) {
         const body =
           chunks.length === 1 ? chunks[0].toString('latin1') : Buffer.concat(chunks).toString('latin1');
-        if (STREAM_TRUE.test(body)) sendStream(res, responses, INCLUDE_USAGE_TRUE.test(body));
-        else sendJson(res, 200, responses.completion);
+        if (STREAM_TRUE.test(body)) {
+          const stream = LONG_STREAM.test(body) ? responses.longStream : responses.stream;
+          sendStream(res, stream, responses.done, INCLUDE_USAGE_TRUE.test(body));
+        } else sendJson(res, 200, responses.completion);
       } else if (req.method === 'POST' && url.startsWith('/v1/embeddings')) {
         const body = Buffer.concat(chunks).toString('latin1');
         sendJson(res, 200, BASE64_FORMAT.test(body) ? responses.embeddingBase64 : responses.embeddingFloat);

@@ -1,6 +1,7 @@
 // Concurrency 1: every target answers the same sequential requests, interleaved round-robin in small batches so
 // that drift of the machine (other tenants, thermal, GC of the client) falls on all targets alike. The CPU time
 // each proxy process burns over the phase, divided by its request count, is its CPU per request.
+import { STREAM_KINDS } from './bench-requests.mjs';
 import { cpuTimeMs } from './proc-stats.mjs';
 import { rotate, summarize } from './stats.mjs';
 
@@ -38,7 +39,7 @@ export async function measureLatency(targets, { kinds, plan, log }) {
       const after = target.pid ? cpuTimeMs(target.pid) : null;
       results[target.name][kind] = {
         total: summarize(into.total),
-        ttfb: kind === 'stream' ? summarize(into.ttfb) : undefined,
+        ttfb: STREAM_KINDS.includes(kind) ? summarize(into.ttfb) : undefined,
         cpuMsPerRequest:
           before !== null && after !== null && into.total.length > 0
             ? (after - before) / into.total.length

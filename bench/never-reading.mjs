@@ -121,7 +121,7 @@ function config(upstreamUrl, stalledMs) {
 /** `node dist/main.js` as its own process, as src/test-support/spawn-gateway.ts starts it. */
 async function spawnGateway(env) {
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -143,6 +143,27 @@ async function spawnGateway(env) {
     child.once('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
   });
   return { child, url, output: () => out };
+}
+
+/** Has the gateway load its tokenizer, as its first long stream or token count would. */
+async function loadTokenizer(url) {
+  const response = await fetch(`${url}/messages/count_tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'bench/chat', messages: [{ role: 'user', content: 'hello' }] }),
+  });
+  if (response.status !== 200) throw new Error(`count_tokens answered ${response.status}`);
+}
+
+/** The gateway's V8 heap and external memory, from its Prometheus process metrics. */
+async function memoryParts(url) {
+  const text = await (await fetch(url.replace(/\/v1$/, '/metrics'))).text();
+  const read = (name) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return {
+    heap: read('nodejs_heap_size_used_bytes'),
+    heapTotal: read('nodejs_heap_size_total_bytes'),
+    external: read('nodejs_external_memory_bytes'),
+  };
 }
 
 function rssBytes(pid) {
@@ -220,19 +241,29 @@ async function main() {
   const pid = gateway.child.pid;
   const stalledAgent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   try {
-    // Warm-up, then the baseline: RSS and the normal client's latency with nobody stalled.
+    // Warm-up, then the baseline: RSS and the normal client's latency with nobody stalled. The warm-up loads
+    // the tokenizer (a count_tokens call), a one-time cost of every gateway that meters long streams.
+    await loadTokenizer(gateway.url);
     let end = Date.now() + 3_000;
     await normalClient(gateway.url, () => Date.now() > end, opts.intervalMs);
     end = Date.now() + 10_000;
     const before = await normalClient(gateway.url, () => Date.now() > end, opts.intervalMs);
     const baseline = rssBytes(pid);
+    const baselineParts = await memoryParts(gateway.url);
 
     const opened = await Promise.all(
       Array.from({ length: opts.clients }, () => openNeverReading(gateway.url, stalledAgent)),
     );
     const samples = [];
     const startedAt = Date.now();
-    const sampler = setInterval(() => samples.push({ t: Date.now() - startedAt, rss: rssBytes(pid) }), 1_000);
+    const sampler = setInterval(() => {
+      const sample = { t: Date.now() - startedAt, rss: rssBytes(pid) };
+      samples.push(sample);
+      memoryParts(gateway.url).then(
+        (parts) => Object.assign(sample, parts),
+        () => undefined,
+      );
+    }, 1_000);
     const stopAt = startedAt + opts.durationS * 1_000;
     const during = await normalClient(gateway.url, () => Date.now() > stopAt, opts.intervalMs);
     clearInterval(sampler);
@@ -246,7 +277,9 @@ async function main() {
     console.log(
       `never-reading clients: ${opts.clients}, duration ${opts.durationS} s, node ${process.version}`,
     );
-    console.log(`baseline RSS: ${mb(baseline)} MB`);
+    console.log(
+      `baseline RSS: ${mb(baseline)} MB (heap ${mb(baselineParts.heap)} of ${mb(baselineParts.heapTotal)}, external ${mb(baselineParts.external)})`,
+    );
     console.log(
       `max RSS: ${mb(max.rss)} MB at ${(max.t / 1000).toFixed(0)} s; growth ${mb(growth)} MB (bound ${opts.maxGrowthMb} MB)`,
     );
@@ -258,8 +291,11 @@ async function main() {
     );
     console.log(`stalled client streams still open at the end: ${stillOpen}`);
     const everyTen = samples
-      .filter((_s, i) => i % 10 === 0)
-      .map((s) => `${(s.t / 1000).toFixed(0)}s:${mb(s.rss)}`);
+      .filter((s, i) => i % 10 === 0 || s === max)
+      .map(
+        (s) =>
+          `${(s.t / 1000).toFixed(0)}s:${mb(s.rss)}${s.heap === undefined ? '' : `(heap ${mb(s.heap)} of ${mb(s.heapTotal)}, external ${mb(s.external)})`}`,
+      );
     console.log(`RSS every 10 s (MB): ${everyTen.join(' ')}`);
     for (const { req } of opened) req.destroy();
     if (growth > opts.maxGrowthMb * 1024 * 1024) {

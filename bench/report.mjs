@@ -91,10 +91,18 @@ function latencySection(targets, settings) {
   ].join('\n');
 }
 
-function streamingSection(targets, settings) {
+const STREAM_HEADINGS = {
+  stream: (count) =>
+    `## Streaming at concurrency 1 (ms; ${count} streams per target; TTFB = first \`data:\` line)`,
+  'stream-long': (count) =>
+    `## Streaming 250 chunks at concurrency 1 (ms; ${count} streams of 250 content deltas per target; TTFB = first \`data:\` line)`,
+};
+
+function streamingSection(targets, settings, kind) {
+  if (!settings.latencyPlan[kind]) return '';
   const rows = targets.map((t) => {
-    const ttfb = latencyOf(t, 'stream', 'ttfb');
-    const total = latencyOf(t, 'stream', 'total');
+    const ttfb = latencyOf(t, kind, 'ttfb');
+    const total = latencyOf(t, kind, 'total');
     return [
       t.title,
       ms(ttfb?.p50),
@@ -107,7 +115,7 @@ function streamingSection(targets, settings) {
     ];
   });
   return [
-    `## Streaming at concurrency 1 (ms; ${settings.latencyPlan.stream.count} streams per target; TTFB = first \`data:\` line)`,
+    STREAM_HEADINGS[kind](settings.latencyPlan[kind].count),
     '',
     table(
       [
@@ -137,7 +145,7 @@ function throughputSection(targets, settings) {
 
 function cpuSection(targets, settings) {
   const top = Math.max(...settings.concurrencies);
-  const kinds = ['chat', 'stream', 'embed'];
+  const kinds = ['chat', 'stream', 'stream-long', 'embed'];
   const rows = targets.map((t) => [
     t.title,
     ...kinds.map((kind) => ms(t.latency?.[kind]?.cpuMsPerRequest)),
@@ -167,7 +175,7 @@ function observabilitySection(targets, settings, meta) {
   const top = Math.max(...settings.concurrencies);
   const cpuOf = (t, kind, phase) =>
     phase === 'c1' ? t.latency?.[kind]?.cpuMsPerRequest : cpuAt(t, kind, top);
-  const rows = ['chat', 'stream', 'embed'].flatMap((kind) =>
+  const rows = ['chat', 'stream', 'stream-long', 'embed'].flatMap((kind) =>
     ['c1', `c${top}`].map((phase) => {
       const [b, d, t] = [bare, shipped, traced].map((target) => cpuOf(target, kind, phase) ?? null);
       return [`${kind} ${phase}`, ms(b), ms(d), ms(t), percentMore(d, b), percentMore(t, d)];
@@ -219,6 +227,9 @@ function ratioSection(targets, settings) {
     ratio(rpsOf(t, 'chat', top), portkey && rpsOf(portkey, 'chat', top)),
     ratio(rpsOf(t, 'stream', top), portkey && rpsOf(portkey, 'stream', top)),
     ratio(cpuAt(t, 'chat', top), portkey && cpuAt(portkey, 'chat', top)),
+    ratio(rpsOf(t, 'stream-long', top), undici && rpsOf(undici, 'stream-long', top)),
+    ratio(rpsOf(t, 'stream-long', top), portkey && rpsOf(portkey, 'stream-long', top)),
+    ratio(cpuAt(t, 'stream-long', top), undici && cpuAt(undici, 'stream-long', top)),
   ]);
   return [
     '## Ratios (same run)',
@@ -233,6 +244,9 @@ function ratioSection(targets, settings) {
         '÷ Portkey',
         `stream c${top} req/s ÷ Portkey`,
         `CPU/req c${top} ÷ Portkey`,
+        `stream-long c${top} req/s ÷ undici`,
+        `stream-long c${top} req/s ÷ Portkey`,
+        `stream-long CPU/req c${top} ÷ undici`,
       ],
       rows,
     ),
@@ -283,7 +297,8 @@ export function renderMarkdown(results) {
   return [
     header(results),
     latencySection(targets, s),
-    streamingSection(targets, s),
+    streamingSection(targets, s, 'stream'),
+    streamingSection(targets, s, 'stream-long'),
     throughputSection(targets, s),
     cpuSection(targets, s),
     observabilitySection(targets, s, results.meta),

@@ -14,8 +14,8 @@ import { slope } from './stats.mjs';
 import { loadJob } from './throughput-phase.mjs';
 
 export const SOAK_RULE = { sampleSeconds: 10, maxWarmupSeconds: 60, slopeMbPerMin: 10, growthFactor: 1.5 };
-const SOAK_KINDS = ['chat', 'stream', 'embed'];
-const CONNECTIONS = { chat: 8, stream: 4, embed: 4 };
+const SOAK_KINDS = ['chat', 'stream', 'stream-long', 'embed'];
+const CONNECTIONS = { chat: 8, stream: 4, 'stream-long': 4, embed: 4 };
 
 /** Applies the rule to `[{ t (s), mb }]` samples of a soak of `seconds`. */
 export function judgeGrowth(samples, seconds) {
@@ -54,7 +54,7 @@ function renderSoak(result) {
   return [
     `# Soak — ${result.meta.date}`,
     '',
-    `${result.meta.minutes} min of constant load (chat c${CONNECTIONS.chat}, stream c${CONNECTIONS.stream}, embeddings c${CONNECTIONS.embed} per target, all targets at once) · Node ${result.meta.node} · ${result.meta.pinning}`,
+    `${result.meta.minutes} min of constant load (chat c${CONNECTIONS.chat}, stream c${CONNECTIONS.stream}, 250-chunk stream c${CONNECTIONS['stream-long']}, embeddings c${CONNECTIONS.embed} per target, all targets at once) · Node ${result.meta.node} · ${result.meta.pinning}`,
     '',
     '## Resident memory (VmRSS, MB)',
     '',

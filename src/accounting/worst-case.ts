@@ -63,20 +63,25 @@ export function worstCaseTokens(
   model: WorstCaseModel = {},
 ): WorstCaseTokens {
   const promptTokens = promptBound(body, model.imageTokens ?? IMAGE_TOKEN_BOUND);
-  if (kind === 'embeddings') return { promptTokens, outputTokens: 0, images: 0 };
+  const outputTokens = outputTokenBound(kind, body, model);
+  return { promptTokens, outputTokens, images: kind === 'images' ? completions(body.n) : 0 };
+}
+
+/**
+ * The most output tokens the request can be billed for (every completion of `n`): the output half of
+ * `worstCaseTokens`, cheap enough for every streamed request (no walk of the prompt).
+ */
+export function outputTokenBound(kind: WorstCaseKind, body: JsonObject, model: WorstCaseModel = {}): number {
+  if (kind === 'embeddings') return 0;
   const n = kind === 'chat' || kind === 'images' ? completions(body.n) : 1;
-  if (kind === 'images') {
-    const perImage = positive(model.max_tokens) ?? IMAGE_OUTPUT_TOKEN_BOUND;
-    return { promptTokens, outputTokens: times(perImage, n), images: n };
-  }
+  if (kind === 'images') return times(positive(model.max_tokens) ?? IMAGE_OUTPUT_TOKEN_BOUND, n);
   const requested =
     kind === 'chat'
       ? (positive(body.max_completion_tokens) ?? positive(body.max_tokens))
       : kind === 'responses'
         ? positive(body.max_output_tokens)
         : positive(body.max_tokens);
-  const limit = requested ?? positive(model.max_tokens) ?? DEFAULT_OUTPUT_BOUND;
-  return { promptTokens, outputTokens: times(limit, n), images: 0 };
+  return times(requested ?? positive(model.max_tokens) ?? DEFAULT_OUTPUT_BOUND, n);
 }
 
 /**

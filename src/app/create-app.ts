@@ -8,6 +8,7 @@ import { embeddings } from '../endpoints/embeddings.js';
 import { geminiGenerateContent, geminiStreamGenerateContent, sendGeminiError } from '../endpoints/gemini.js';
 import { countGeminiTokens } from '../endpoints/gemini-count-tokens.js';
 import { geminiBatchEmbedContents, geminiEmbedContent } from '../endpoints/gemini-embed.js';
+import { getGeminiModel, listGeminiModels } from '../endpoints/gemini-models.js';
 import { images } from '../endpoints/images.js';
 import { messages, sendMessagesError } from '../endpoints/messages.js';
 import { countMessageTokens } from '../endpoints/messages-count-tokens.js';
@@ -77,6 +78,8 @@ const routes: { method: string; pattern: string; handler: Handler }[] = [
   { method: 'GET', pattern: '/v1/models/{id+}', handler: { auth: true, run: getModel } },
   { method: 'GET', pattern: '/v1/generation/{id}', handler: { auth: true, run: getGeneration } },
   ...geminiRoutes,
+  { method: 'GET', pattern: '/v1beta/models', handler: { auth: true, run: listGeminiModels } },
+  { method: 'GET', pattern: '/v1beta/models/{model+}', handler: { auth: true, run: getGeminiModel } },
   { method: 'GET', pattern: '/metrics', handler: { auth: false, run: serveMetrics } },
 ];
 

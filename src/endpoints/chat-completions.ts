@@ -46,8 +46,8 @@ function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatStreamPart
         usage = part.usage;
         return '';
       }
-      texts.add(chatChunkText(part.chunk));
-      return `data: ${chunks().chunk(part.chunk, part.raw)}\n\n`;
+      texts.add(part.text ?? chatChunkText(part.chunk));
+      return `data: ${chunks().part(part)}\n\n`;
     },
     partial: () => ({ usage, text: texts }),
     end: (settle) => `data: ${chunks().usage(settle(usage))}\n\ndata: [DONE]\n\n`,

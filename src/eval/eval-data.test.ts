@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLocalScorer } from '../scoring/local-scorer.js';
+import { createUncachedLocalScorers } from '../scoring/local-scorer.js';
 import { EVAL_FILES, type EvalData, findEvalDir, loadEvalData } from './eval-data.js';
 import {
   evaluateComplexity,
@@ -13,7 +13,7 @@ import {
 } from './evaluate.js';
 
 const dir = findEvalDir();
-const newScorer = () => createLocalScorer();
+const newScorer = createUncachedLocalScorers();
 
 describe('the labelled evaluation set', () => {
   let data: EvalData;
@@ -73,9 +73,9 @@ describe('the labelled evaluation set', () => {
 });
 
 /**
- * What the local scorer reaches today on the labelled set, minus a small margin, so a regression fails.
- * Reached when these floors were set: relevance F1 0.66, MAP 0.80; contextDependence 0.99; complexity band
- * accuracy 0.97, Spearman 0.95; imageIntent 1.00; tagIntent 0.77.
+ * What the local scorer reaches today on the dev set, minus a small margin, so a regression fails.
+ * Reached when these floors were set (dev set doubled, multilingual): relevance F1 0.66, MAP 0.80;
+ * contextDependence 0.93; complexity band accuracy 0.97, Spearman 0.94; imageIntent 1.00; tagIntent 0.95.
  */
 describe('local scorer accuracy floors', () => {
   let data: EvalData;
@@ -91,12 +91,12 @@ describe('local scorer accuracy floors', () => {
 
   it('context dependence', async () => {
     const { values } = await evaluateDependence(newScorer, data.contextDependence);
-    expect(values.accuracy).toBeGreaterThanOrEqual(0.95);
+    expect(values.accuracy).toBeGreaterThanOrEqual(0.9);
   });
 
   it('complexity', async () => {
     const { values } = await evaluateComplexity(newScorer, data.complexity);
-    expect(values.accuracy).toBeGreaterThanOrEqual(0.93);
+    expect(values.accuracy).toBeGreaterThanOrEqual(0.94);
     expect(values.spearman).toBeGreaterThanOrEqual(0.92);
   });
 
@@ -107,6 +107,6 @@ describe('local scorer accuracy floors', () => {
 
   it('tag intent', async () => {
     const { values } = await evaluateTags(newScorer, data.tagIntent);
-    expect(values.accuracy).toBeGreaterThanOrEqual(0.74);
+    expect(values.accuracy).toBeGreaterThanOrEqual(0.92);
   });
 });

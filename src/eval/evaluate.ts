@@ -203,17 +203,25 @@ export async function evaluateComplexity(newScorer: ScorerFactory, cases: readon
 export async function evaluateTags(newScorer: ScorerFactory, cases: readonly TagCase[]) {
   const { results, latency } = await timed(
     newScorer,
-    cases.map((entry) => (scorer) => matchTag(entry.prompt, entry.tags, scorer, 0)),
+    cases.map((entry) => (scorer) => matchTag(entry.prompt, entry.tags, scorer)),
   );
   const expected = cases.map((entry) => entry.expected);
-  const predictAt = (threshold: number) =>
-    results.map((match) => (match && match.relevance >= threshold ? match.tag.name : null));
-  const predicted = predictAt(DEFAULT_TAG_MATCH_THRESHOLD);
+  const predicted = results.map((match) => match?.tag.name ?? null);
   const value = accuracy(predicted, expected);
-  const sweep = Array.from({ length: 19 }, (_, step) => (step + 1) / 20).map((threshold) => ({
-    threshold,
-    accuracy: accuracy(predictAt(threshold), expected),
-  }));
+  const sweep: Array<{ threshold: number; accuracy: number }> = [];
+  for (const threshold of Array.from({ length: 19 }, (_, step) => (step + 1) / 20)) {
+    const scorer = newScorer();
+    const atThreshold = await Promise.all(
+      cases.map((entry) => matchTag(entry.prompt, entry.tags, scorer, threshold)),
+    );
+    sweep.push({
+      threshold,
+      accuracy: accuracy(
+        atThreshold.map((match) => match?.tag.name ?? null),
+        expected,
+      ),
+    });
+  }
   const bestAccuracy = Math.max(...sweep.map((point) => point.accuracy));
   const bestRange = sweep.filter((point) => point.accuracy === bestAccuracy).map((point) => point.threshold);
   const mistakes = cases.flatMap((entry, index) =>

@@ -1,4 +1,6 @@
+import { createLazyIntentReader } from '../scoring/intent-relevance.js';
 import type { ScorerFactory } from '../scoring/scorer.js';
+import { createLazyStemmers } from '../scoring/stemmers.js';
 import type { EvalData } from './eval-data.js';
 import { startStopwatch } from './stopwatch.js';
 
@@ -92,4 +94,17 @@ export async function measureTypicalRequest(
     earlierTurns: earlier.length,
     micros,
   };
+}
+
+/**
+ * What the first tagged request pays once per gateway: importing the four stemmers and compiling the
+ * fields of meaning. Must run before anything else imported them to measure the import; the heap figure
+ * is the growth of the JavaScript heap, without a forced collection (an upper bound).
+ */
+export async function measureIntentReaderLoad(): Promise<{ millis: number; heapMegabytes: number }> {
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  await createLazyIntentReader(createLazyStemmers()).load();
+  const millis = performance.now() - started;
+  return { millis, heapMegabytes: (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024 };
 }

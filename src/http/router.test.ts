@@ -35,4 +35,14 @@ describe('createRouter', () => {
     expect(route('GET', '/v2/models')).toEqual({ kind: 'not-found' });
     expect(route('GET', '/v1/generation/%E0%A4%A')).toMatchObject({ params: { id: '%E0%A4%A' } });
   });
+
+  it('prefers an exact path to a pattern that also matches it, and lists both kinds in allow', () => {
+    const both = createRouter([
+      { method: 'GET', pattern: '/v1/{name}', handler: 'pattern' },
+      { method: 'POST', pattern: '/v1/exact', handler: 'exact' },
+    ]);
+    expect(both('POST', '/v1/exact')).toMatchObject({ handler: 'exact' });
+    expect(both('GET', '/v1/exact')).toMatchObject({ handler: 'pattern', params: { name: 'exact' } });
+    expect(both('PUT', '/v1/exact')).toEqual({ kind: 'method-not-allowed', allow: ['POST', 'GET'] });
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * A small method + path router: exact paths and `{param}` patterns whose last parameter may span slashes
- * (model slugs contain one).
+ * (model slugs contain one). Exact paths are found by one map lookup and take precedence over patterns;
+ * patterns are tried in order.
  */
 export interface Route<Handler> {
   method: string;
@@ -31,9 +32,21 @@ export function createRouter<Handler>(routes: Route<Handler>[]) {
     return { method: route.method, regex: new RegExp(`^${source}$`), names, handler: route.handler };
   });
 
+  const exact = new Map<string, Map<string, Handler>>();
+  for (const route of routes) {
+    if (route.pattern.includes('{')) continue;
+    const methods = exact.get(route.pattern) ?? new Map<string, Handler>();
+    if (!methods.has(route.method)) methods.set(route.method, route.handler);
+    exact.set(route.pattern, methods);
+  }
+  const patterns = compiled.filter((_route, index) => routes[index]?.pattern.includes('{'));
+
   return (method: string, path: string): RouteMatch<Handler> => {
-    const allow: string[] = [];
-    for (const route of compiled) {
+    const methods = exact.get(path);
+    const handler = methods?.get(method);
+    if (handler !== undefined) return { kind: 'found', handler, params: {} };
+    const allow: string[] = methods ? [...methods.keys()] : [];
+    for (const route of patterns) {
       const match = route.regex.exec(path);
       if (!match) continue;
       if (route.method !== method) {

@@ -2,8 +2,8 @@ import type { ServerResponse } from 'node:http';
 
 /**
  * Writes a server-sent event stream to the client, LF framing. An event is never split across writes; events
- * that become ready in the same turn of the event loop leave together in one write (the socket is corked
- * until the turn ends), which saves a system call per event on fast streams. Until the first event,
+ * that become ready in the same turn of the event loop leave together as ONE chunk of the response (gathered
+ * as text until the turn ends), which saves a system call and the chunked-encoding framing per event. Until the first event,
  * `: keep-alive` comments go out every `keepAliveMs` (the headers are sent with the first of either), so a
  * request that fails before anything was written still gets a proper HTTP error status.
  *
@@ -14,7 +14,10 @@ export class SseWriter {
   private timer: NodeJS.Timeout | undefined;
   private headersSent = false;
   private closed = false;
-  private corked = false;
+  /** Events gathered in this turn of the event loop, not yet handed to the response. */
+  private pending = '';
+  /** True from the first write of a turn of the event loop until that turn's end. */
+  private inTurn = false;
   /** True after a write found the client's buffer full, until it drains. */
   private needDrain = false;
 
@@ -58,6 +61,7 @@ export class SseWriter {
    * for `stalledMs`, or with `onClose()`'s when it went away.
    */
   drained(stalledMs: number, onStall: () => Error, onClose: () => Error): Promise<void> {
+    this.flush();
     if (!this.needDrain) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
@@ -75,8 +79,6 @@ export class SseWriter {
       const timer = setTimeout(() => done(onStall()), stalledMs);
       this.res.on('drain', onDrain);
       this.res.on('close', onClosed);
-      // Listening first: uncorking may drain at once.
-      this.uncork();
       if (this.res.destroyed) done(onClose());
     });
   }
@@ -86,8 +88,10 @@ export class SseWriter {
     if (this.closed) return;
     this.closed = true;
     if (!this.headersSent) this.sendHeaders();
-    this.uncork();
-    this.res.end();
+    const rest = this.pending;
+    this.pending = '';
+    if (rest === '') this.res.end();
+    else this.res.end(rest);
   }
 
   /** Cuts the connection (a client that stopped reading cannot be sent a proper end). */
@@ -102,23 +106,36 @@ export class SseWriter {
     this.timer = undefined;
   }
 
+  /**
+   * The first text of a turn of the event loop leaves at once (the first token is not held back); the rest
+   * is gathered until the turn ends. False (wait for `drained()`) once what is gathered and what the response
+   * still buffers reach its high-water mark, as a direct write would answer.
+   */
   private write(text: string): boolean {
     if (this.isClosed) return true;
     if (!this.headersSent) this.sendHeaders();
-    if (!this.corked) {
-      this.corked = true;
-      this.res.cork();
-      setImmediate(this.uncork);
+    if (!this.inTurn) {
+      this.inTurn = true;
+      setImmediate(this.endTurn);
+      if (!this.res.write(text)) this.needDrain = true;
+      return !this.needDrain;
     }
-    const ok = this.res.write(text);
-    if (!ok) this.needDrain = true;
-    return ok;
+    this.pending += text;
+    if (this.needDrain) return false;
+    return this.pending.length + this.res.writableLength < this.res.writableHighWaterMark;
   }
 
-  private readonly uncork = (): void => {
-    if (!this.corked) return;
-    this.corked = false;
-    this.res.uncork();
+  private readonly endTurn = (): void => {
+    this.inTurn = false;
+    this.flush();
+  };
+
+  /** Hands what was gathered to the response as one chunk. */
+  private readonly flush = (): void => {
+    if (this.pending === '' || this.isClosed) return;
+    const text = this.pending;
+    this.pending = '';
+    if (!this.res.write(text)) this.needDrain = true;
   };
 
   private sendHeaders(): void {

@@ -44,6 +44,10 @@ function spyScorer(scorer: RequestScorer): RequestScorer {
       log.push(`scorer.relevance:${query}`);
       return scorer.relevance(query, documents);
     },
+    intentRelevance: (prompt, intents) => {
+      log.push(`scorer.intentRelevance:${prompt}`);
+      return scorer.intentRelevance(prompt, intents);
+    },
     complexity: (prompt) => {
       log.push('scorer.complexity');
       return scorer.complexity(prompt);
@@ -107,7 +111,7 @@ describe('the request pipeline', () => {
       gateway: { redact: { email: true }, tags },
     });
     expect(response.status).toBe(200);
-    expect(log[0]).toMatch(/^scorer\.relevance:/);
+    expect(log[0]).toMatch(/^scorer\.intentRelevance:/);
     // Tags judge the redacted prompt: the address never reaches the scorer.
     expect(log[0]).not.toContain('jane@example.com');
     expect(log.slice(1)).toEqual([

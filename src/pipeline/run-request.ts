@@ -1,5 +1,5 @@
 import { emptyUsage, type Usage } from '../accounting/usage.js';
-import { worstCaseTokens } from '../accounting/worst-case.js';
+import { outputTokenBound, worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
@@ -43,7 +43,11 @@ interface Serving extends Run {
  * The step results gathered so far: the record is built from them whatever happened. `sent` is the body sent
  * upstream (for a span's content, when the operator opts in).
  */
-type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & { sent?: JsonObject };
+type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & {
+  sent?: JsonObject;
+  /** The most output tokens the request can be billed for, known once it is prepared. */
+  outputTokenBound: number;
+};
 
 /**
  * What preparation hands to execution: the models to try (the one asked for, then `models` fallbacks) with
@@ -70,7 +74,13 @@ export async function runRequest<R extends ParsedRequest, Part>(
   const operation = operationName(endpoint.kind);
   const run: Serving = { ...beginRun(ctx, deps, principal, operation), transport };
   Object.assign(ctx.headers, endpoint.headers?.(run));
-  const facts: Facts = { streamed: false, model: '', routingCostNano: 0, zdr: false };
+  const facts: Facts = {
+    streamed: false,
+    model: '',
+    routingCostNano: 0,
+    zdr: false,
+    outputTokenBound: Number.POSITIVE_INFINITY,
+  };
   deps.records.begin(journalStub(run));
   const live: { stream?: Live<Part> } = {};
   // The record is journaled before the answer's last byte, so that a crash never loses a finished answer's.
@@ -142,7 +152,11 @@ async function serve<R extends ParsedRequest, Part>(
       request,
       model: () => facts.model,
       sent: () => sent,
-      meter: () => textMeter(() => counter.ready()),
+      meter: () =>
+        textMeter(
+          () => counter.ready(),
+          () => facts.outputTokenBound,
+        ),
     };
     live.stream = { sse, framer: codec.framer(scope) };
     deps.metrics?.streamOpened();
@@ -158,6 +172,7 @@ async function serve<R extends ParsedRequest, Part>(
   sent = body;
   facts.sent = body;
   const maxTokens = largestOutput([model, ...fallbacks]);
+  facts.outputTokenBound = outputTokenBound(endpoint.kind, body, { max_tokens: maxTokens });
   const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: maxTokens });
   const completions = typeof body.n === 'number' ? body.n : undefined;
   // Execute, then answer or stream; account.

@@ -65,3 +65,35 @@ describe('complexity', () => {
     expect(huge).toBeGreaterThan(0.75);
   });
 });
+
+describe('complexity in French, Spanish and German', () => {
+  const band = (score: number) => (score < 0.25 ? 'low' : score > 0.75 ? 'high' : 'medium');
+  it.each([
+    ['Quelle est la capitale du Canada ?', 'low'],
+    ['¡Muchas gracias!', 'low'],
+    ['Wie viele Meter hat eine Meile?', 'low'],
+    [
+      'Écris une fonction Python qui compte les mots d’un fichier et affiche les dix plus fréquents.',
+      'medium',
+    ],
+    [
+      'Escribe un correo para un cliente explicando que subiremos los precios un 5 % en enero y por qué.',
+      'medium',
+    ],
+    ['Schreib ein Bash-Skript, das alle .log-Dateien älter als 7 Tage in einem Ordner löscht.', 'medium'],
+    [
+      'Conçois l’architecture d’une plateforme SaaS multi-tenant pour la facturation : isolation des données, montée en charge à 10 000 clients, migrations de schéma sans interruption, et justifie chaque choix.',
+      'high',
+    ],
+    [
+      'Demuestra que hay infinitos números primos y después deriva una cota inferior para la cantidad de primos menores que n.',
+      'high',
+    ],
+    [
+      'Entwickle einen Algorithmus für kürzeste Wege in einem Graphen mit negativen Kantengewichten, beweise seine Korrektheit und analysiere die Laufzeit.',
+      'high',
+    ],
+  ])('"%s" → %s', (prompt, expected) => {
+    expect(band(complexity(prompt))).toBe(expected);
+  });
+});

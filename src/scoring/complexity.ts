@@ -62,13 +62,25 @@ export function complexity(prompt: string): number {
 }
 
 const SMALL_TALK =
-  /^(hi|hello|hey|yo|good (morning|afternoon|evening)|thanks|thank you|thx|cheers|bye|lol|haha|ok|okay|cool|nice|great|awesome|how are you)\b/;
+  /^(hi|hello|hey|yo|good (morning|afternoon|evening|night)|thanks|thank you|thx|cheers|bye|lol|haha|ok|okay|cool|nice|great|awesome|how are you|bonjour|bonsoir|salut|merci|hola|gracias|buenos días|buenas|guten (morgen|tag|abend)|hallo|danke|tschüss)(?=[\s,.!?¡¿]|$)/;
 
 const TASK = vocabulary(
   'write|draft|compose|create|build|generate|implement|develop|design|produce|set up|configure|outline|plan|' +
     'summarize|summarise|explain|describe|rewrite|convert|refactor|review|debug|give me a|give me an|' +
     'give me some|how do i|how can i|how should i|how would i|how do we|how can we|what are the|' +
-    'difference between|pros and cons',
+    'difference between|pros and cons|' +
+    // French
+    'écris|écrire|explique-moi|donne-moi|montre-moi|dis-moi|rédige|rédiger|crée|créer|génère|implémente|développe|conçois|concevoir|explique|expliquer|' +
+    'résume|résumer|décris|réécris|convertis|corrige|compare|comment puis-je|comment faire|' +
+    'avantages et inconvénients|différence entre|' +
+    // Spanish
+    'escribe|escribir|redacta|redactar|crea|crear|genera|implementa|desarrolla|diseña|explica|explícame|' +
+    'explicar|resume|resumir|describe|reescribe|convierte|corrige|cómo puedo|cómo hago|ventajas y desventajas|' +
+    'diferencia entre|dame|' +
+    // German
+    'schreib|schreibe|schreiben|erstelle|erstellen|generiere|implementiere|entwickle|entwirf|erkläre|' +
+    'erklären|fasse|beschreibe|formuliere|konvertiere|korrigiere|wie kann ich|unterschied zwischen|' +
+    'vor- und nachteile',
 );
 const WHY_QUESTION = /^why (does|do|is|are|did)\b/;
 
@@ -76,13 +88,16 @@ const isTask = (view: TextView, request: string): boolean =>
   mentions(view, TASK) || WHY_QUESTION.test(request);
 
 const DEEP: readonly Vocabulary[] = [
-  'prove|proving|proof|proofs',
-  'derive|deriving|derivation',
-  'architect',
-  'step by step|step-by-step|walk me through',
-  'design a|design an|design the|design our',
-  'by induction|generalise|generalize',
-  'systematic|systematically',
+  'prove|proving|proof|proofs|démontre|démontrer|démonstration|preuve|demuestra|demostrar|demostración|' +
+    'beweise|beweisen|beweis',
+  'derive|deriving|derivation|dérive|dériver|dérivation|deriva|derivar|derivación|herleiten|leite',
+  'architect|architecture|arquitectura|architektur',
+  'step by step|step-by-step|walk me through|étape par étape|pas à pas|paso a paso|schritt für schritt',
+  'design a|design an|design the|design our|conçois|concevoir|diseña|diseñar|entwirf|entwerfen|entwickle einen|' +
+    'entwickle eine',
+  'by induction|generalise|generalize|par récurrence|généralise|généraliser|por inducción|generaliza|' +
+    'generalizar|durch induktion|verallgemeinere',
+  'systematic|systematically|systématique|systématiquement|sistemático|sistemáticamente|systematisch',
 ].map(vocabulary);
 
 const ANALYTICAL: readonly Vocabulary[] = [
@@ -95,6 +110,14 @@ const ANALYTICAL: readonly Vocabulary[] = [
   'investigate|investigation|diagnose|diagnosis',
   'discuss|critique|assess',
   'failure mode|failure modes|edge case|edge cases|risk|risks',
+  'analyse|analyser|analysez|analiza|analizar|análisis|analysiere|analysieren|analyse',
+  'compare|comparer|comparaison|compara|comparar|comparación|vergleiche|vergleichen|vergleich',
+  'compromis|compromisos|kompromisse|abwägung|abwägungen',
+  'évalue|évaluer|évaluation|evalúa|evaluar|evaluación|bewerte|bewerten|bewertung',
+  'optimise|optimiser|optimisation|optimiza|optimizar|optimización|optimiere|optimieren|optimierung',
+  'justifie|justifier|justifica|justificar|begründe|begründen',
+  'diagnostic|diagnostique|diagnóstico|diagnose|untersuche|risques|riesgos|risiken|modes de défaillance|' +
+    'modos de fallo|fehlerfälle',
 ].map(vocabulary);
 
 const HARD_SUBJECTS: readonly Vocabulary[] = [
@@ -110,6 +133,23 @@ const HARD_SUBJECTS: readonly Vocabulary[] = [
   'schema|isolation|invariant|invariants|memory leak|leaks memory|heap',
   'unit economics|market sizing|financial projection|valuation|portfolio|pricing model',
   'numerically|stochastic|probabilistic|least squares|regression',
+  // French, Spanish, German
+  'distribué|distribuée|distribuido|distribuida|verteilt|verteilte|verteilten|geo-repliziert|geo-replizierte',
+  'concurrence|concurrencia|nebenläufigkeit|lock-frei|lock-freien|interblocage|race conditions|speicherordnung',
+  'consensus|consenso|konsens|partition réseau|partitions réseau|partición de red|netzwerkpartition|' +
+    'netzwerkpartitionen|cohérence|consistencia|konsistenz',
+  'montée en charge|escalabilidad|skalierbarkeit|latence|latencia|latenz|débit',
+  'compilateur|compilador|analizador sintáctico|analyseur syntaxique|grammaire|gramática|grammatik',
+  'algorithme|algoritmo|algorithmus|complexité|complejidad|komplexität|zeitkomplexität|graphe|grafo|graphen|' +
+    'kürzeste wege|plus court chemin',
+  'théorème|teorema|satz|intégrale|integral|irrationnel|irracional|irrational|primo|primos|premier|premiers|' +
+    'primzahl|primzahlen|stetige|continue|continua',
+  'cryptographie|criptografía|kryptographie|chiffrement|cifrado|verschlüsselung|modèle de menace',
+  'multi-tenant|microservicios|microservices|monolithe|monolito|monolith|migration|migración|migrations|' +
+    'migrationen',
+  'schéma|esquema|isolation|aislamiento|invariant|invariante|fuite mémoire|fuga de memoria|speicherleck|heap',
+  'modèle financier|modelo financiero|finanzmodell|rentabilité|rentabilidad|rentabilität|valorisation',
+  'moindres carrés|mínimos cuadrados|kleinste quadrate|régression|regresión|stochastique|estocástico',
 ].map(vocabulary);
 
 const CONSTRAINTS: readonly Vocabulary[] = [
@@ -117,10 +157,13 @@ const CONSTRAINTS: readonly Vocabulary[] = [
   'without|at most|at least|no more than',
   'budget|deadline',
   'identical|guarantee|guarantees|guaranteed|thread-safe|better than',
+  'doit|doivent|sans|au moins|au plus|debe|deben|sin|al menos|como máximo|muss|müssen|ohne|mindestens|höchstens',
+  'budget|presupuesto|délai|plazo|garantir|garantiza|garantizar|garantieren|disponibilité|disponibilidad|' +
+    'verfügbarkeit',
 ].map(vocabulary);
 
 const LOOKUP =
-  /^(what|who|when|where|which|is|are|does|do|how (many|much|old|long|far|do you say|do you spell))\b/;
+  /^(what|who|when|where|which|is|are|does|do|how (many|much|old|long|far|do you say|do you spell)|quel|quelle|quels|quelles|qui|quand|où|combien|comment (on )?dit|¿?(qué|quién|cuál|cuándo|dónde|cuántos|cuántas|cuánto)|was|wer|wann|wo|welche|welcher|welches|wie (viele|viel|spät|alt|lange|heißt))(?=[\s,.!?']|$)/;
 
 const MATH_NOTATION =
   /[∫∑∏√∂∞≤≥≠±π]|\\frac|\^\{|\b[a-z]\^[\dn]|\b\d+[a-z]\s*[+-]\s*\d|\bo\([^)]*n[^)]*\)|\bdx\b|\bd\/dx\b/;

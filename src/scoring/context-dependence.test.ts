@@ -81,3 +81,40 @@ describe('announcesTopicShift', () => {
     expect(announcesTopicShift(message)).toBe(expected);
   });
 });
+
+describe('announced topic shifts, whatever back-reference words follow', () => {
+  it.each([
+    'Unrelated question, but how do I undo it if I already pushed to main?',
+    'Switching topics: can you also explain how compound interest works?',
+    'Changement de sujet : comment je fais une mayonnaise qui ne tranche pas ?',
+    'Rien à voir, mais tu peux aussi m’expliquer la différence entre TCP et UDP ?',
+    'Cambiando de tema, ¿qué me recomiendas también para Oporto?',
+    'Otra pregunta que no tiene nada que ver: ¿cómo se calcula eso para un círculo?',
+    'Anderes Thema: wie berechne ich das aus einem Bruttobetrag?',
+    'Ganz andere Frage: ist das auch bei Miete so?',
+    'Ok, so, totally different question: is it the same for a Roth IRA?',
+  ])('"%s" is a shift (below 0.6)', (latest) => {
+    expect(contextDependence(latest, CODE_SESSION)).toBeLessThanOrEqual(0.15);
+    expect(announcesTopicShift(latest)).toBe(true);
+  });
+
+  it('keeps "by the way" and "forget that" from hiding an explicit back-reference', () => {
+    expect(
+      contextDependence('By the way, the fix you suggested still throws the same error.', CODE_SESSION),
+    ).toBeGreaterThanOrEqual(0.6);
+    expect(
+      contextDependence('The error seems unrelated to the change you made.', CODE_SESSION),
+    ).toBeGreaterThan(0.6);
+  });
+
+  it.each([
+    ['Et dans l’ordre décroissant ?', CODE_SESSION],
+    ['Le code que tu m’as donné ne compile pas.', CODE_SESSION],
+    ['¿Puedes hacerlo más corto?', EMAIL_SESSION],
+    ['Sigue sin funcionar con la versión que me diste.', CODE_SESSION],
+    ['Kannst du das auch in TypeScript schreiben?', CODE_SESSION],
+    ['Das funktioniert nicht, immer noch derselbe Fehler.', CODE_SESSION],
+  ])('"%s" depends on the conversation (French, Spanish, German)', (latest, earlier) => {
+    expect(contextDependence(latest, earlier)).toBeGreaterThanOrEqual(0.6);
+  });
+});

@@ -1,5 +1,6 @@
 import { clipText } from './clip-text.js';
 import {
+  ANNOUNCED_SHIFT,
   COMPLETE_QUESTION,
   CONTINUING_INTERJECTION,
   type Cue,
@@ -22,14 +23,20 @@ import { tokenize } from './tokenize.js';
  *   and **weak cues** (anaphora, "and …?" openers, "again", "instead", a few-word edit command, a fragment
  *   such as "python version?", words shared with recent turns by BM25) are combined as independent
  *   evidence: `evidence = 1 - Π(1 - weight)`.
+ * - A definite article before a word of the last two turns ("the incident", "die Effektgröße") is a weak
+ *   cue (0.5): the message names something the conversation introduced.
  * - Cues anchored at the start of the message ("and …?", a short edit command) are read after a polite
  *   opening ("can you …", "please …") and a bare interjection ("great, now …", itself a weak cue).
  * - Weak cues count less in a message that carries its own material (a code block, a quotation, text
  *   pasted after a colon: ×0.35) or is a fully specified request (nine content words or more: ×0.6), and
  *   less after a greeting ("Hello, can you …": ×0.5).
  * - `score = 0.1 + 0.9 × evidence`; so 0.1 means "no sign of dependence" and 1.0 "certainly depends".
- * - An explicit topic shift ("new topic", "unrelated", "forget that", "switching gears") keeps only the
- *   strong cues, squared (`0.1 + 0.8 × strong²`); a bare greeting or thanks scores 0.1; no earlier turn, 0.
+ * - A message that opens by announcing a new subject ("Unrelated question, but …", "Switching topics: …",
+ *   "Changement de sujet : …", "Cambiando de tema, …", "Anderes Thema: …") scores 0.1 whatever words
+ *   follow: its "it", "also" or "the same" belong to the new subject.
+ * - Shift words elsewhere ("by the way", "forget that", "moving on") keep only the strong cues, squared
+ *   (`0.1 + 0.8 × strong²`): "btw, the fix you suggested still fails" still depends. A bare greeting or
+ *   thanks scores 0.1; no earlier turn, 0.
  *
  * Examples: "fix the error in the second file you sent" → 1.0; "new topic: write a haiku" → 0.1.
  */
@@ -41,18 +48,19 @@ export function contextDependence(
   if (earlier.length === 0) return 0;
   const message = clipText(latest);
   const text = normalise(message);
-  if (text.length === 0 || GREETING_ONLY.test(text)) return 0.1;
+  if (text.length === 0 || GREETING_ONLY.test(text) || ANNOUNCED_SHIFT.test(text)) return 0.1;
   const strong = combine(matchingWeights(STRONG_CUES, text));
   if (TOPIC_SHIFT.test(text)) return round(0.1 + 0.8 * strong * strong);
-  const weak =
-    combine(weakEvidence(text, recentOverlap(message, earlier, tokenizer))) *
-    dampening(message, text, tokenizer);
+  const evidence = weakEvidence(text, recentOverlap(message, earlier, tokenizer));
+  if (namesRecentThing(text, earlier, tokenizer)) evidence.push(0.5);
+  const weak = combine(evidence) * dampening(message, text, tokenizer);
   return round(0.1 + 0.9 * combine([strong, weak]));
 }
 
-/** Whether the message says it starts something new ("new topic", "unrelated", "forget that" …). */
+/** Whether the message says it starts something new ("new topic", "unrelated", "anderes Thema" …). */
 export function announcesTopicShift(message: string): boolean {
-  return TOPIC_SHIFT.test(normalise(clipText(message)));
+  const text = normalise(clipText(message));
+  return ANNOUNCED_SHIFT.test(text) || TOPIC_SHIFT.test(text);
 }
 
 function normalise(message: string): string {
@@ -79,6 +87,17 @@ function weakEvidence(text: string, overlap: number): number[] {
   if (words <= 7 && EDIT_COMMAND.test(body)) weights.push(0.45);
   weights.push(0.5 * overlap);
   return weights;
+}
+
+/** A definite article before a word of the last two turns: "the image", "l'incident", "die Effektgröße". */
+const DEFINITE =
+  /(?:^|[\s(])(?:the|this|that|these|those|le|la|les|l'|ce|cette|el|los|las|este|esta|ese|esa|der|die|das|den|dem|dieser|diese|dieses)\s?([^\s.,;:!?()]{3,})/g;
+
+function namesRecentThing(text: string, earlier: readonly string[], tokenizer: Tokenizer): boolean {
+  const recent = new Set(tokenizer(earlier.slice(-2).join('\n')));
+  if (recent.size === 0) return false;
+  const named = Array.from(text.matchAll(DEFINITE), (match) => match[1] ?? '').join(' ');
+  return named.length > 0 && tokenize(named).some((token) => recent.has(token));
 }
 
 /** The best BM25 relevance of the message to one of the earlier turns, older turns discounted. */

@@ -24,6 +24,7 @@ function fakeJudge(answer: string, calls: Array<[string, string]> = []): JudgeFu
 
 const fallback: Scorer = {
   relevance: async (_query, documents) => documents.map(() => 0.123),
+  intentRelevance: async (_prompt, intents) => intents.map(() => 0.321),
   contextDependence: async (_latest, earlier) => (earlier.length === 0 ? 0 : 0.3),
   complexity: async () => 0.42,
   imageIntent: async () => 0.07,

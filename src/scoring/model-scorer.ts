@@ -78,8 +78,8 @@ function createSimilarities(
  * this file knows nothing of providers or routing and is tested with fakes; what they report costing is
  * summed in `spentNano()` (the record's `routingCost`), whether the answer was usable or not.
  *
- * - `relevance`: cosine similarity of the query's and each document's embedding, calibrated to 0..1
- *   (see `similarity.ts`).
+ * - `relevance`, `intentRelevance`: cosine similarity of the query's and each document's embedding,
+ *   calibrated to 0..1 (see `similarity.ts`).
  * - `contextDependence`: the fallback's judgement (it reads wording: "you sent", "the second one"),
  *   with the best calibrated similarity to one of the last six turns as one more piece of evidence,
  *   weight 0.6: `1 - (1 - fallback) × (1 - 0.6 × similarity)`. An explicit topic shift keeps the
@@ -110,6 +110,10 @@ export function createModelScorer(options: ModelScorerOptions): RequestScorer {
     async relevance(query, documents) {
       const scores = similarities && documents.length > 0 ? await similarities(query, documents) : undefined;
       return scores ?? fallback.relevance(query, documents);
+    },
+    async intentRelevance(prompt, intents) {
+      const scores = similarities && intents.length > 0 ? await similarities(prompt, intents) : undefined;
+      return scores ?? fallback.intentRelevance(prompt, intents);
     },
     async contextDependence(latest, earlier) {
       const local = await fallback.contextDependence(latest, earlier);

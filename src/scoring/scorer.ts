@@ -9,6 +9,11 @@ export interface Scorer {
   /** Relevance of each document (a tool, a skill, a tag description) to the query, in the same order. */
   relevance(query: string, documents: readonly string[]): Promise<number[]>;
   /**
+   * How well the prompt fits each intent (a routing tag's name and description), in the same order: by
+   * meaning, not only shared words ("write a quicksort in Rust" fits "coding: programming questions").
+   */
+  intentRelevance(prompt: string, intents: readonly string[]): Promise<number[]>;
+  /**
    * How much the latest user message depends on the earlier conversation: 1.0 for "fix the error in the
    * second file you sent", 0.1 for "new topic: write a haiku".
    */

@@ -12,13 +12,13 @@ export interface TextView {
 const EDGES = /^['-]+|['-]+$/g;
 const isEdge = (char: string): boolean => char === "'" || char === '-';
 
-/** Words keep inner hyphens, apostrophes and plus signs (`trade-off`, `don't`, `c++`). */
+/** Words keep accents, inner hyphens, apostrophes and plus signs (`créer`, `trade-off`, `don't`, `c++`). */
 export function textView(text: string): TextView {
   const words: string[] = [];
   for (const raw of text
     .toLowerCase()
     .replace(/[’‘]/g, "'")
-    .split(/[^a-z0-9'+-]+/)) {
+    .split(/[^\p{L}\p{N}'+-]+/u)) {
     const word = isEdge(raw.charAt(0)) || isEdge(raw.charAt(raw.length - 1)) ? raw.replace(EDGES, '') : raw;
     if (word.length > 0) words.push(word);
   }

@@ -64,16 +64,27 @@ export function responseObject(model: string, reply: string, status: string, too
   };
 }
 
+/** The lifecycle events a lax upstream leaves out (`sparse`): only created, deltas and the terminal event stay. */
+const SKIPPED_WHEN_SPARSE = new Set([
+  'response.in_progress',
+  'response.output_item.added',
+  'response.content_part.added',
+  'response.content_part.done',
+  'response.output_item.done',
+]);
+
 export function streamResponses(
   res: ServerResponse,
   model: string,
   reply: string,
   toolCalls: FakeToolCall[],
   status: string,
+  sparse = false,
 ) {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   let sequence = 0;
   const send = (event: Record<string, unknown>) =>
+    (sparse && SKIPPED_WHEN_SPARSE.has(String(event.type))) ||
     res.write(`event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`);
   const item = { type: 'message', id: 'msg_fake123', status: 'in_progress', role: 'assistant', content: [] };
   send({ type: 'response.created', response: responseObject(model, reply, 'in_progress') });

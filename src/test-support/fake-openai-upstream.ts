@@ -48,6 +48,11 @@ export interface FakeUpstream {
    */
   responsesToolCalls?: boolean;
   /**
+   * Opt-in: streamed `/responses` answers leave out the item lifecycle events (`output_item.added`/`.done`,
+   * `content_part.added`/`.done`, `response.in_progress`), as lax OpenAI-compatible servers do.
+   */
+  sparseResponsesStream?: boolean;
+  /**
    * Opt-in: the finish reason of chat answers instead of `stop` / `tool_calls` (e.g. `length`); on
    * `/responses`, `length` makes the answer `incomplete` (`max_output_tokens`).
    */
@@ -146,7 +151,8 @@ function route(
   if (path.endsWith('/responses')) {
     const calls = state.responsesToolCalls ? (toolCalls ?? []) : [];
     const status = state.finishReason === 'length' ? 'incomplete' : 'completed';
-    if (body.stream === true) return streamResponses(res, model, state.reply, calls, status);
+    if (body.stream === true)
+      return streamResponses(res, model, state.reply, calls, status, state.sparseResponsesStream);
     return json(res, responseObject(model, state.reply, status, calls));
   }
   if (path.endsWith('/embeddings')) return json(res, embeddingsAnswer(model, body));

@@ -152,6 +152,36 @@ describe('/v1/responses conforms on every provider kind', () => {
   });
 });
 
+describe('a native Responses upstream that skips lifecycle events', () => {
+  it.each([false, true])('gets them repaired (tools: %s)', async (withTools) => {
+    env.upstream.sparseResponsesStream = true;
+    try {
+      const { events, done } = await postStream('/responses', responsesRequest(KINDS.native, withTools));
+      const data = events.map((event) => event.data);
+      const types = data.map((event) => event.type);
+      expect(types.slice(0, 4)).toStrictEqual([
+        'response.created',
+        'response.output_item.added',
+        'response.content_part.added',
+        'response.output_text.delta',
+      ]);
+      expect(types).toContain('response.content_part.done');
+      expect(types.filter((type) => type === 'response.output_item.done')).toHaveLength(withTools ? 2 : 1);
+      expect(data.map((event) => event.sequence_number)).toStrictEqual(data.map((_, index) => index));
+      const problems = data.flatMap((event) => [
+        ...streamEventErrors('openai', event),
+        ...streamEventErrors('open-responses', event),
+      ]);
+      expect(problems).toStrictEqual([]);
+      expect(lifecycleProblems(data)).toStrictEqual([]);
+      expect(data.at(-1)?.type).toBe('response.completed');
+      expect(done).toBe(true);
+    } finally {
+      env.upstream.sparseResponsesStream = false;
+    }
+  });
+});
+
 const messagesRequest = (modelId: string, withTools: boolean): JsonObject => ({
   model: modelId,
   max_tokens: 256,

@@ -170,6 +170,30 @@ describe('the Gemini ingress at the edge', () => {
     expect(response.text).toBe(matrix.providers.openai.reply());
   });
 
+  it('models.list pages through every model the ingress serves; models.get reads one', async () => {
+    const pager = await genai.models.list({ config: { pageSize: 1 } });
+    const names: string[] = [];
+    for await (const model of pager) names.push(model.name ?? '');
+    const slugs = Object.values(matrix.providers).map((provider) => `models/${provider.model}`);
+    expect(names).toEqual(expect.arrayContaining(slugs));
+    expect(new Set(names).size).toBe(names.length);
+    const one = await genai.models.get({ model: matrix.providers.openai.model });
+    expect(one).toMatchObject({
+      name: `models/${matrix.providers.openai.model}`,
+      supportedActions: expect.arrayContaining(['generateContent', 'countTokens']),
+    });
+  });
+
+  it('a forged pageToken is 400 INVALID_ARGUMENT; an unknown model is 404 in Google’s shape', async () => {
+    const headers = { 'x-goog-api-key': matrix.key };
+    const forged = await fetch(`${origin}/v1beta/models?pageToken=bm9wZQ`, { headers });
+    expect(forged.status).toBe(400);
+    expect(await forged.json()).toMatchObject({ error: { status: 'INVALID_ARGUMENT' } });
+    const missing = await fetch(`${origin}/v1beta/models/acme/none`, { headers });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+  });
+
   it('safetySettings are ignored with a warning the caller sees', async () => {
     const response = await post(
       '/v1beta/models/openai/gpt-matrix:generateContent',

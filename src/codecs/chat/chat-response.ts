@@ -29,6 +29,14 @@ export function chatChunkWriter(genId: string, model: string) {
   let created = Math.floor(Date.now() / 1000);
   let rewrite: ((raw: string) => string | undefined) | undefined;
   return {
+    /** A part's chunk as text; `part.chunk` is read only when the raw text cannot be rewritten. */
+    part(part: { chunk: JsonObject; raw?: string }): string {
+      if (!first && part.raw !== undefined && rewrite) {
+        const text = rewrite(part.raw);
+        if (text !== undefined) return text;
+      }
+      return this.chunk(part.chunk);
+    },
     chunk(chunk: JsonObject, raw?: string): string {
       if (!first && raw !== undefined && rewrite) {
         const text = rewrite(raw);

@@ -50,9 +50,10 @@ function responseErrors(body: unknown): string[] {
   ];
 }
 
-/** Parses the writer's SSE frames, checking that `event:` names the event's `type`. */
+/** Parses the writer's SSE frames (one write may hold several), checking that `event:` names the `type`. */
 function frames(text: string[]): JsonObject[] {
-  return text.map((frame) => {
+  const each = text.flatMap((chunk) => chunk.split(/(?<=\n\n)/));
+  return each.map((frame) => {
     const match = /^event: (.+)\ndata: (.+)\n\n$/s.exec(frame);
     const event: unknown = JSON.parse(match?.[2] ?? 'null');
     if (!isRecord(event)) throw new Error(`not an event frame: ${frame}`);
@@ -126,7 +127,14 @@ describe('native Responses pass-through', () => {
     };
     const completed = { type: 'response.completed', response: { status: 'completed', output: [done.item] } };
     const events = frames([write(created), write(done), write(completed, META)]);
-    expect(events.map((event) => event.sequence_number)).toStrictEqual([0, 1, 2]);
+    expect(events.map((event) => event.sequence_number)).toStrictEqual([0, 1, 2, 3]);
+    // The item the upstream never announced is announced (in progress, emptied) before it is done.
+    expect(events.map((event) => event.type)).toStrictEqual([
+      'response.created',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.completed',
+    ]);
     expect(eventErrors(events)).toStrictEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { responsesUsageBody, type UsageMeta } from '../shared/usage-body.js';
 import { normalizeContentPart, normalizeOutputItem, normalizeResponse } from './response-defaults.js';
+import { responsesLifecycle } from './responses-lifecycle.js';
 
 export interface ResponsesMeta extends UsageMeta {
   genId: string;
@@ -68,7 +69,8 @@ export function responsesEventWriter(
   const done: JsonObject[] = [];
   /** Function call names by item id, from `output_item.added`. */
   const callNames = new Map<string, string>();
-  const write = (event: JsonObject, meta?: UsageMeta): string => {
+  const repair = responsesLifecycle();
+  const writeOne = (event: JsonObject, meta?: UsageMeta): string => {
     event.sequence_number = sequence++;
     const type = stringMember(event, 'type') ?? '';
     const response = recordMember(event, 'response');
@@ -93,6 +95,11 @@ export function responsesEventWriter(
     if (type === 'response.output_item.done' && item) done.push(item);
     if (typeof event.response_id === 'string') event.response_id = genId;
     return `event: ${type}\ndata: ${JSON.stringify(event)}\n\n`;
+  };
+  const write = (event: JsonObject, meta?: UsageMeta): string => {
+    const events = repair(event);
+    if (events.length === 1) return writeOne(event, meta);
+    return events.map((each) => writeOne(each, each === event ? meta : undefined)).join('');
   };
   const snapshot = (): JsonObject =>
     normalizeResponse({ ...latest, id: genId, model: model(), output: [...done] });

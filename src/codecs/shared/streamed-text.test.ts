@@ -44,4 +44,22 @@ describe('streamed text', () => {
     for (let i = 0; i < 400; i += 1) meter.add(text);
     expect(meter.tokens(count)).toBeGreaterThan(300_000);
   });
+
+  it('stops counting at the bound (no stream is billed past its worst case) and reports at most it', async () => {
+    const count = await loadTokenCounter();
+    let tokenized = 0;
+    const counting = (text: string) => {
+      tokenized += text.length;
+      return count(text);
+    };
+    const meter = textMeter(
+      () => counting,
+      () => 1_000,
+    );
+    const text = 'word '.repeat(4_000);
+    for (let i = 0; i < 1_000; i += 1) meter.add(text);
+    expect(meter.tokens(counting)).toBe(1_000);
+    // 20 MB of text went by; only the first batches past the bound were tokenized.
+    expect(tokenized).toBeLessThan(64 * 1024);
+  });
 });

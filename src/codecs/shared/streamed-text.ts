@@ -54,8 +54,13 @@ const HOLD_LIMIT_CHARS = 1024 * 1024;
 /**
  * A stream's generated text, counted in batches so that a long stream never holds its whole text (a 64 MiB
  * answer would otherwise stay in memory until it ends). `counter` gives the tokenizer once it is loaded.
+ * Counting stops once `bound()` tokens are reached: no stream is billed more output than the request's
+ * worst case, so text past it (an upstream that ignores `max_tokens` or never ends) costs no tokenizer work.
  */
-export function textMeter(counter: () => TextTokenCounter | undefined): TextMeter {
+export function textMeter(
+  counter: () => TextTokenCounter | undefined,
+  bound: () => number = () => Number.POSITIVE_INFINITY,
+): TextMeter {
   let held: string[] = [];
   let heldChars = 0;
   let counted = 0;
@@ -66,7 +71,7 @@ export function textMeter(counter: () => TextTokenCounter | undefined): TextMete
   };
   return {
     add(text) {
-      if (text === '') return;
+      if (text === '' || counted >= bound()) return;
       held.push(text);
       heldChars += text.length;
       if (heldChars < FLUSH_CHARS) return;
@@ -80,7 +85,7 @@ export function textMeter(counter: () => TextTokenCounter | undefined): TextMete
     },
     tokens(count) {
       flush(count);
-      return counted;
+      return Math.min(counted, bound());
     },
   };
 }

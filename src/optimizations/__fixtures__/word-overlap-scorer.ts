@@ -41,7 +41,7 @@ const POINTS_BACK =
   /\b(it|that|this|those|these|above|earlier|previous|you sent|you wrote|again|same|the one)\b/i;
 
 export interface ScorerCall {
-  method: 'relevance' | 'contextDependence' | 'complexity' | 'imageIntent';
+  method: 'relevance' | 'intentRelevance' | 'contextDependence' | 'complexity' | 'imageIntent';
   query: string;
   documents: readonly string[];
 }
@@ -58,6 +58,10 @@ export function createWordOverlapScorer(options: { dependence?: number } = {}): 
     async relevance(query, documents) {
       calls.push({ method: 'relevance', query, documents });
       return documents.map((document) => overlapScore(query, document));
+    },
+    async intentRelevance(prompt, intents) {
+      calls.push({ method: 'intentRelevance', query: prompt, documents: intents });
+      return intents.map((intent) => overlapScore(prompt, intent));
     },
     async contextDependence(latest, earlier) {
       calls.push({ method: 'contextDependence', query: latest, documents: earlier });

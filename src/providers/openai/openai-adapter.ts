@@ -14,6 +14,7 @@ import { createJsonPoster } from '../shared/json-poster.js';
 import { sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody, type UpstreamClient } from '../shared/upstream-client.js';
 import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
+import { plainDeltaPart } from './plain-delta.js';
 import { scrubResponsesErrorText } from './responses-error-text.js';
 
 /**
@@ -135,6 +136,11 @@ function chatChunkParts(
       if (finished) return;
       if (event.data === '[DONE]') {
         finished = true;
+        return;
+      }
+      const plain = plainDeltaPart(event.data);
+      if (plain) {
+        emit(plain);
         return;
       }
       const chunk = tryParseJson(event.data);

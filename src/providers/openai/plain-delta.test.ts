@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { plainDeltaPart } from './plain-delta.js';
+
+const chunk = (delta: unknown, extra: Record<string, unknown> = {}, finish: string | null = null) =>
+  JSON.stringify({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'gpt-4o-mini',
+    system_fingerprint: 'fp_1',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...extra,
+  });
+
+describe('plainDeltaPart', () => {
+  it.each([
+    ['plain text', 'Hello'],
+    ['escapes and unicode', 'line\n"quoted" \\ tab\t é 😀 \u0001'],
+    ['empty', ''],
+  ])(
+    'reads the text of a content delta without parsing it (%s), and the chunk when asked',
+    (_name, content) => {
+      const raw = chunk({ content }, { usage: null, obfuscation: 'abc' });
+      const part = plainDeltaPart(raw);
+      expect(part).toMatchObject({ type: 'chunk', raw, text: content });
+      if (part?.type === 'chunk') expect(part.chunk).toStrictEqual(JSON.parse(raw));
+    },
+  );
+
+  it('takes the chunks of OpenAI-compatible servers without logprobs, with a null stop_reason', () => {
+    const raw = chunk({ content: 'x' })
+      .replace('"logprobs":null,', '')
+      .replace('null}]', 'null,"stop_reason":null}]');
+    expect(plainDeltaPart(raw)).toMatchObject({ text: 'x' });
+  });
+
+  it.each([
+    ['a role', chunk({ role: 'assistant', content: '' })],
+    ['a finish reason', chunk({}, {}, 'stop')],
+    ['a content with a finish reason', chunk({ content: 'x' }, {}, 'length')],
+    ['a tool call', chunk({ tool_calls: [{ index: 0, function: { arguments: '{' } }] })],
+    ['reasoning', chunk({ reasoning_content: 'hmm' })],
+    ['usage', chunk({ content: 'x' }, { usage: { prompt_tokens: 1, completion_tokens: 1 } })],
+    ['an error', chunk({ content: 'x' }, { error: { message: 'boom' } })],
+    [
+      'another key order',
+      JSON.stringify({ object: 'chat.completion.chunk', id: 'c', created: 1, model: 'm', choices: [] }),
+    ],
+    ['an invalid escape', chunk({ content: 'x' }).replace('"x"', '"\\q"')],
+    ['a raw control character', chunk({ content: 'x' }).replace('"x"', '"\u0001"')],
+    ['a second choice', chunk({ content: 'x' }).replace('"index":0', '"index":1')],
+  ])('leaves %s to the full parse', (_name, raw) => {
+    expect(plainDeltaPart(raw)).toBeUndefined();
+  });
+});

@@ -1,0 +1,33 @@
+import type { JsonObject } from '../../json/json.js';
+import type { ChatStreamPart } from '../provider-adapter.js';
+
+/**
+ * The whole JSON text of an OpenAI `chat.completion.chunk` that carries nothing but a content delta: no role,
+ * finish reason, tool call, usage or error (`usage: null`, `obfuscation`, and the null `logprobs` and
+ * `stop_reason` of OpenAI-compatible servers allowed, in OpenAI's key order).
+ * The content is a JSON string literal with valid escapes only, so the text is valid JSON whenever it matches.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters, so the class must exclude them.
+const PLAIN_DELTA =
+  /^\{"id":"[^"\\]*","object":"chat\.completion\.chunk","created":\d+,"model":"[^"\\]*",(?:"service_tier":"[^"\\]*",)?(?:"system_fingerprint":(?:"[^"\\]*"|null),)?"choices":\[\{"index":0,"delta":\{"content":("(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")\}(?:,"logprobs":null)?,"finish_reason":null(?:,"stop_reason":null)?\}\](?:,"usage":null)?(?:,"obfuscation":"[^"\\]*")?\}$/;
+
+/**
+ * Most events of a long stream are content deltas like this: their generated text is read from the JSON
+ * text without parsing it, and the chunk object is parsed only if a consumer asks for it (a translating
+ * codec does; the chat codec rewrites the text). Undefined for any other event, which is parsed in full.
+ */
+export function plainDeltaPart(raw: string): ChatStreamPart | undefined {
+  const literal = PLAIN_DELTA.exec(raw)?.[1];
+  if (literal === undefined) return undefined;
+  const text = literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
+  let parsed: JsonObject | undefined;
+  return {
+    type: 'chunk',
+    raw,
+    text,
+    get chunk(): JsonObject {
+      parsed ??= JSON.parse(raw) as JsonObject;
+      return parsed;
+    },
+  };
+}
