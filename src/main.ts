@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     redisUrl: env.redisUrl,
     keySecret: env.keySecret,
     keySecretFile: env.keySecretFile,
+    adminToken: env.adminToken,
     port: env.port,
     host: env.host,
     vars: env.vars,

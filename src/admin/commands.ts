@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
 import { normalizeCapUsd } from '../accounting/usd-amount.js';
-import { generateApiKey, type KeyHasher } from '../auth/api-keys.js';
+import type { KeyHasher } from '../auth/api-keys.js';
 import { skillCommands } from '../skills/skill-commands.js';
-import type { Organization, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { ORG_ID } from './admin-schemas.js';
+import type { OrganizationView } from './admin-views.js';
+import { type AdminOperations, createAdminOperations } from './operations.js';
 
 /** Exit codes of the admin command line. */
 export const EXIT_OK = 0;
@@ -39,11 +42,26 @@ interface Command {
   options: string[];
   /** Names of the `--flag` switches (no value) the command takes. */
   switches?: string[];
-  run(args: ParsedArgs, store: Store, out: Out, options: AdminOptions): Promise<number>;
+  run(args: ParsedArgs, ops: AdminOperations, out: Out, options: AdminOptions): Promise<number>;
 }
 
 const POSITIVE_INTEGER = /^[1-9]\d*$/;
-const ORG_ID = /^[A-Za-z0-9][\w.-]{0,127}$/;
+/** Who the audit log names for writes of the command line. */
+const ACTOR = 'admin-cli';
+
+/** Every item of a paged list, page after page. */
+async function allPages<T>(
+  page: (query: { limit: number; cursor?: string }) => Promise<{ data: T[]; next_cursor: string | null }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const next = await page({ limit: 1000, ...(cursor ? { cursor } : {}) });
+    items.push(...next.data);
+    cursor = next.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  return items;
+}
 
 /** A cap in any decimal form (`25`, `0.0000005`, `1e-7`), stored as a plain decimal string; `none` clears it. */
 function parseMonthlyLimit(value: string | undefined): string | null | undefined {
@@ -79,33 +97,39 @@ function formatTable(header: string[], rows: string[][]): string[] {
   );
 }
 
-function describeOrganization(org: Organization): string {
-  const limit = org.monthlyLimitUsd === null ? 'none' : `$${org.monthlyLimitUsd}`;
-  const rpm = org.requestsPerMinute === null ? 'none' : String(org.requestsPerMinute);
+function describeOrganization(org: OrganizationView): string {
+  const limit = org.monthlyLimit === null ? 'none' : `$${org.monthlyLimit}`;
+  const rpm = org.rateLimit === null ? 'none' : String(org.rateLimit.requestsPerMinute);
   return `${org.id} (name: ${org.name}, monthly limit: ${limit}, requests per minute per key: ${rpm})`;
 }
 
 const COMMANDS: Record<string, Command> = {
   'org create': {
     usage: '<id> [--name NAME] [--monthly-limit USD|none] [--rpm N|none]',
-    summary: 'create an organization, or update (and undelete) an existing one',
+    summary: 'create an organization, or update an existing one',
     positionals: ['id'],
     options: ['name', 'monthly-limit', 'rpm'],
-    async run({ positionals: [id = ''], values }, store, out) {
+    async run({ positionals: [id = ''], values }, ops, out) {
       if (!ORG_ID.test(id)) {
         throw new UsageError(
           `organization id must be letters, digits, ".", "_" or "-" (max 128), got "${id}"`,
         );
       }
-      const monthlyLimitUsd = parseMonthlyLimit(values['monthly-limit']);
-      const requestsPerMinute = parseRpm(values.rpm);
-      const existed = (await store.getOrganization(id)) !== undefined;
-      const org = await store.upsertOrganization({
-        id,
-        name: values.name,
-        monthlyLimitUsd,
-        requestsPerMinute,
-      });
+      const monthlyLimit = parseMonthlyLimit(values['monthly-limit']);
+      const rpm = parseRpm(values.rpm);
+      const rateLimit = rpm === undefined ? undefined : rpm === null ? null : { requestsPerMinute: rpm };
+      const existed = await ops.getOrganization(id).then(
+        () => true,
+        () => false,
+      );
+      const org = existed
+        ? await ops.updateOrganization(ACTOR, id, { name: values.name, monthlyLimit, rateLimit })
+        : await ops.createOrganization(ACTOR, {
+            id,
+            name: values.name,
+            monthlyLimit: monthlyLimit ?? undefined,
+            rateLimit: rateLimit ?? undefined,
+          });
       out(`${existed ? 'updated' : 'created'} organization ${describeOrganization(org)}`);
       return EXIT_OK;
     },
@@ -115,8 +139,8 @@ const COMMANDS: Record<string, Command> = {
     summary: 'list organizations',
     positionals: [],
     options: [],
-    async run(_args, store, out) {
-      const orgs = await store.listOrganizations();
+    async run(_args, ops, out) {
+      const orgs = await allPages((query) => ops.listOrganizations(query));
       if (orgs.length === 0) {
         out('no organizations');
         return EXIT_OK;
@@ -124,8 +148,8 @@ const COMMANDS: Record<string, Command> = {
       const rows = orgs.map((org) => [
         org.id,
         org.name,
-        org.monthlyLimitUsd ?? '',
-        org.requestsPerMinute === null ? '' : String(org.requestsPerMinute),
+        org.monthlyLimit ?? '',
+        org.rateLimit === null ? '' : String(org.rateLimit.requestsPerMinute),
         org.createdAt,
       ]);
       for (const line of formatTable(['ID', 'NAME', 'MONTHLY_LIMIT_USD', 'RPM', 'CREATED'], rows)) out(line);
@@ -134,33 +158,34 @@ const COMMANDS: Record<string, Command> = {
   },
   'org delete': {
     usage: '<id>',
-    summary: 'delete an organization; its API keys stop working',
+    summary: 'delete an organization and revoke its API keys',
     positionals: ['id'],
     options: [],
-    async run({ positionals: [id = ''] }, store, out) {
-      if (!(await store.deleteOrganization(id))) {
-        out(`error: no organization "${id}"`);
-        return EXIT_FAILURE;
-      }
+    async run({ positionals: [id = ''] }, ops, out) {
+      await ops.deleteOrganization(ACTOR, id);
       out(`deleted organization ${id}; its API keys no longer work`);
       return EXIT_OK;
     },
   },
   'key create': {
-    usage: '<orgId> [--name NAME]',
+    usage: '<orgId> [--name NAME] [--monthly-limit USD] [--rpm N] [--models ID,GLOB,...] [--expires-at ISO]',
     summary: 'create an API key for an organization and print it once',
     positionals: ['orgId'],
-    options: ['name'],
-    async run({ positionals: [orgId = ''], values }, store, out, options) {
-      if ((await store.getOrganization(orgId)) === undefined) {
-        out(`error: no organization "${orgId}"; create it first with: org create ${orgId}`);
-        return EXIT_FAILURE;
-      }
-      if (!options.keyHasher) throw new Error('no API key secret is available to hash the new key with');
-      const { key, prefix, keyHash } = generateApiKey(options.keyHasher());
-      const info = await store.createApiKey({ orgId, name: values.name, prefix, keyHash });
-      out(`created API key ${info.id} for organization ${orgId}${info.name ? ` (name: ${info.name})` : ''}:`);
-      out(key);
+    options: ['name', 'monthly-limit', 'rpm', 'models', 'expires-at'],
+    async run({ positionals: [orgId = ''], values }, ops, out) {
+      const monthlyLimit = parseMonthlyLimit(values['monthly-limit']) ?? undefined;
+      const rpm = parseRpm(values.rpm) ?? undefined;
+      const created = await ops.createKey(ACTOR, orgId, {
+        name: values.name,
+        monthlyLimit,
+        rateLimit: rpm === undefined ? undefined : { requestsPerMinute: rpm },
+        models: values.models?.split(',').filter(Boolean),
+        expiresAt: values['expires-at'],
+      });
+      out(
+        `created API key ${created.id} for organization ${orgId}${created.name ? ` (name: ${created.name})` : ''}:`,
+      );
+      out(created.key);
       out('This key will not be shown again; store it somewhere safe now.');
       return EXIT_OK;
     },
@@ -170,13 +195,13 @@ const COMMANDS: Record<string, Command> = {
     summary: 'list API keys (never the keys themselves)',
     positionals: [],
     options: ['org'],
-    async run({ values }, store, out) {
-      const keys = await store.listApiKeys(values.org);
+    async run({ values }, ops, out) {
+      const keys = await allPages((query) => ops.listKeys(values.org, query));
       if (keys.length === 0) {
         out('no API keys');
         return EXIT_OK;
       }
-      const rows = keys.map((k) => [k.id, k.orgId, k.name, k.prefix, k.createdAt, k.revokedAt ?? '']);
+      const rows = keys.map((k) => [k.id, k.organization, k.name, k.prefix, k.createdAt, k.revokedAt ?? '']);
       for (const line of formatTable(['ID', 'ORG', 'NAME', 'PREFIX', 'CREATED', 'REVOKED'], rows)) out(line);
       return EXIT_OK;
     },
@@ -186,12 +211,22 @@ const COMMANDS: Record<string, Command> = {
     summary: 'revoke an API key',
     positionals: ['keyId'],
     options: [],
-    async run({ positionals: [keyId = ''] }, store, out) {
-      if (!(await store.revokeApiKey(keyId))) {
-        out(`error: no unrevoked API key "${keyId}"`);
-        return EXIT_FAILURE;
-      }
+    async run({ positionals: [keyId = ''] }, ops, out) {
+      await ops.revokeKey(ACTOR, keyId);
       out(`revoked API key ${keyId}`);
+      return EXIT_OK;
+    },
+  },
+  'key rotate': {
+    usage: '<keyId>',
+    summary: 'give an API key a new secret (same id and limits) and print it once; the old one stops working',
+    positionals: ['keyId'],
+    options: [],
+    async run({ positionals: [keyId = ''] }, ops, out) {
+      const rotated = await ops.rotateKey(ACTOR, keyId);
+      out(`rotated API key ${keyId}; its new secret:`);
+      out(rotated.key);
+      out('This key will not be shown again; store it somewhere safe now.');
       return EXIT_OK;
     },
   },
@@ -268,8 +303,19 @@ export async function runAdminCommand(
     printHelp(out);
     return EXIT_USAGE;
   }
+  const ops = createAdminOperations({
+    store,
+    keyHasher: () => {
+      if (!options.keyHasher) throw new Error('no API key secret is available to hash the new key with');
+      return options.keyHasher();
+    },
+    skillsDir: () => {
+      if (!options.skillsDir) throw new Error('no skills directory is configured');
+      return options.skillsDir();
+    },
+  });
   try {
-    return await command.run(parseCommandArgs(name, command, rest), store, out, options);
+    return await command.run(parseCommandArgs(name, command, rest), ops, out, options);
   } catch (error) {
     if (error instanceof UsageError) {
       out(`error: ${error.message}`);

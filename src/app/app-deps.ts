@@ -1,5 +1,9 @@
+import type { AdminAuthenticate } from '../admin/http/admin-auth.js';
+import type { RuntimeSettings } from '../admin/http/effective-settings.js';
+import type { AdminOperations } from '../admin/operations.js';
 import type { KeyHasher } from '../auth/api-keys.js';
-import type { Authenticate } from '../auth/authenticate.js';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { ResponseCache } from '../cache/response-cache.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { ReadinessCheck } from '../health/readiness.js';
@@ -15,6 +19,15 @@ import type { ScorerFactory } from '../scoring/scorer.js';
 import type { SkillRegistry } from '../skills/skill-registry.js';
 import type { Store } from '../store/store.js';
 
+/** The admin API, present only when `GATEWAY_ADMIN_TOKEN` is set. */
+export interface AdminApi {
+  /** The actor of an admin request (`admin-token:<fingerprint>`), or 401 / 429. */
+  authenticate: AdminAuthenticate;
+  operations: AdminOperations;
+  /** Where state lives, for the configuration view (credentials are cut out there). */
+  runtime: RuntimeSettings;
+}
+
 /** Everything a request handler may use; built once at start-up and injected (no module state). */
 export interface AppDeps {
   config: GatewayConfig;
@@ -22,8 +35,8 @@ export interface AppDeps {
   store: Store;
   /** The keyed hash API keys are stored under (for anything that creates keys). */
   keyHasher: KeyHasher;
-  /** Resolves the caller's key (cached briefly). */
-  authenticate: Authenticate;
+  /** Resolves the caller's key (cached briefly; admin changes empty the cache). */
+  authenticate: Authenticator;
   /** Adapter per provider id. */
   adapters: ReadonlyMap<string, ProviderAdapter>;
   records: RecordQueue;
@@ -57,4 +70,10 @@ export interface AppDeps {
   metrics: GatewayMetrics | undefined;
   /** OpenTelemetry spans; `noTracing` unless an OTLP endpoint is configured. */
   tracing: Tracing;
+  /** The admin API (`/admin/v1`); absent (404 there) unless `GATEWAY_ADMIN_TOKEN` is set. */
+  admin?: AdminApi;
+  /** The gateway's version, for `GET /openapi.json`. */
+  version?: string;
+  /** The response cache (per-organization opt-in; memory, or Redis with REDIS_URL). */
+  responseCache: ResponseCache | undefined;
 }

@@ -1,95 +1,52 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Principal } from '../auth/authenticate.js';
-import { GEMINI_METHODS, isGeminiPath } from '../codecs/gemini/gemini-path.js';
+import { ADMIN_ROUTES } from '../admin/http/admin-routes.js';
+import { isGeminiPath } from '../codecs/gemini/gemini-path.js';
 import { isMessagesPath } from '../codecs/messages/messages-error.js';
-import { chatCompletions } from '../endpoints/chat-completions.js';
-import { embeddings } from '../endpoints/embeddings.js';
-import { geminiGenerateContent, geminiStreamGenerateContent, sendGeminiError } from '../endpoints/gemini.js';
-import { countGeminiTokens } from '../endpoints/gemini-count-tokens.js';
-import { geminiBatchEmbedContents, geminiEmbedContent } from '../endpoints/gemini-embed.js';
-import { getGeminiModel, listGeminiModels } from '../endpoints/gemini-models.js';
-import { images } from '../endpoints/images.js';
-import { messages, sendMessagesError } from '../endpoints/messages.js';
-import { countMessageTokens } from '../endpoints/messages-count-tokens.js';
-import { getGeneration, getModel, listModels } from '../endpoints/read-endpoints.js';
-import { responses } from '../endpoints/responses.js';
-import { responsesCompact } from '../endpoints/responses-compact.js';
+import { sendGeminiError } from '../endpoints/gemini.js';
+import { sendMessagesError } from '../endpoints/messages.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
-import { sendLiveness, sendReadiness } from '../health/readiness.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendError } from '../http/respond.js';
 import { createRouter } from '../http/router.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import { observeRequest } from '../observability/observe-request.js';
-import { serveMetrics } from '../observability/serve-metrics.js';
-import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
-import { runRequest } from '../pipeline/run-request.js';
-import { httpTransport } from '../pipeline/transport.js';
+import { buildOpenApi } from '../openapi/build-openapi.js';
+import { markCacheable } from '../pipeline/cache-step.js';
 import type { AppDeps } from './app-deps.js';
+import { PUBLIC_ROUTES } from './public-routes.js';
+import type { AppRoute } from './route-table.js';
 
-type Handler =
-  | { auth: false; run: (ctx: RequestContext, deps: AppDeps) => void | Promise<void> }
-  | { auth: true; run: (ctx: RequestContext, deps: AppDeps, principal: Principal) => void | Promise<void> };
-
-/** An inference endpoint: its codec run through the one request pipeline. */
-const inference = <R extends ParsedRequest, Part>(endpoint: Endpoint<R, Part>): Handler => ({
-  auth: true,
-  run: (ctx, deps, principal) => runRequest(ctx, deps, principal, endpoint, httpTransport(ctx.req, ctx.res)),
-});
-
-/** The Gemini ingress's handler of each method. */
-const GEMINI_HANDLERS: Record<(typeof GEMINI_METHODS)[number], Handler> = {
-  generateContent: inference(geminiGenerateContent),
-  streamGenerateContent: inference(geminiStreamGenerateContent),
-  countTokens: { auth: true, run: countGeminiTokens },
-  embedContent: inference(geminiEmbedContent),
-  batchEmbedContents: inference(geminiBatchEmbedContents),
+/** The document of `GET /openapi.json`: every route the gateway has, the admin API's included. */
+const OPENAPI_ROUTE: AppRoute = {
+  method: 'GET',
+  pattern: '/openapi.json',
+  handler: { auth: false, run: () => undefined },
+  doc: { tag: 'Operations', summary: 'This OpenAPI 3.1 document of the whole HTTP surface' },
 };
 
+/** Every route of the gateway, as `GET /openapi.json` describes them (the admin API's included). */
+export const ALL_ROUTES: readonly AppRoute[] = [...PUBLIC_ROUTES, ...ADMIN_ROUTES, OPENAPI_ROUTE];
+
 /**
- * The Gemini ingress's routes: `/{version}/{model}:{method}` under `/v1beta` and `/v1`, where `{model}` is
- * `models/<slug>` (raw or percent-encoded) or the bare slug (see `slugOfPath`).
+ * The router of one app: the public routes, the admin API when it is on (without it, /admin/v1 paths are
+ * unknown: 404), and the OpenAPI document (made once, when the app is made). Each handler knows its route's
+ * pattern: the bounded `endpoint` of logs and metrics.
  */
-const geminiRoutes = ['/v1beta', '/v1'].flatMap((version) =>
-  GEMINI_METHODS.map((method) => ({
-    method: 'POST',
-    pattern: `${version}/{model+}:${method}`,
-    handler: GEMINI_HANDLERS[method],
-  })),
-);
-
-const routes: { method: string; pattern: string; handler: Handler }[] = [
-  { method: 'GET', pattern: '/health', handler: { auth: false, run: ready } },
-  { method: 'GET', pattern: '/health/ready', handler: { auth: false, run: ready } },
-  {
-    method: 'GET',
-    pattern: '/health/live',
-    handler: { auth: false, run: (ctx) => sendLiveness(ctx.res, ctx.headers) },
-  },
-  { method: 'POST', pattern: '/v1/chat/completions', handler: inference(chatCompletions) },
-  { method: 'POST', pattern: '/v1/responses', handler: inference(responses) },
-  { method: 'POST', pattern: '/v1/responses/compact', handler: inference(responsesCompact) },
-  { method: 'POST', pattern: '/v1/embeddings', handler: inference(embeddings) },
-  { method: 'POST', pattern: '/v1/images/generations', handler: inference(images) },
-  { method: 'POST', pattern: '/v1/messages', handler: inference(messages) },
-  { method: 'POST', pattern: '/v1/messages/count_tokens', handler: { auth: true, run: countMessageTokens } },
-  { method: 'GET', pattern: '/v1/models', handler: { auth: true, run: listModels } },
-  { method: 'GET', pattern: '/v1/models/{id+}', handler: { auth: true, run: getModel } },
-  { method: 'GET', pattern: '/v1/generation/{id}', handler: { auth: true, run: getGeneration } },
-  ...geminiRoutes,
-  { method: 'GET', pattern: '/v1beta/models', handler: { auth: true, run: listGeminiModels } },
-  { method: 'GET', pattern: '/v1beta/models/{model+}', handler: { auth: true, run: getGeminiModel } },
-  { method: 'GET', pattern: '/metrics', handler: { auth: false, run: serveMetrics } },
-];
-
-/** Each handler knows its route's pattern: the bounded `endpoint` of logs and metrics. */
-const route = createRouter(routes.map((r) => ({ ...r, handler: { ...r.handler, pattern: r.pattern } })));
-
-/** Readiness: the store, then every other check the gateway was built with (Redis, ...). */
-function ready(ctx: RequestContext, deps: AppDeps): Promise<void> {
-  const checks = [{ name: 'store', check: () => deps.store.ping() }, ...deps.readinessChecks];
-  return sendReadiness(ctx.res, ctx.headers, checks, deps.config.server.healthCheckTimeoutMs);
+function appRouter(deps: AppDeps) {
+  const openApiText = JSON.stringify(buildOpenApi(ALL_ROUTES, deps.version ?? 'unknown'));
+  const openApi: AppRoute = {
+    ...OPENAPI_ROUTE,
+    handler: {
+      auth: false,
+      run: (ctx) => {
+        ctx.res.writeHead(200, { ...ctx.headers, 'content-type': 'application/json' });
+        ctx.res.end(openApiText);
+      },
+    },
+  };
+  const routes = [...PUBLIC_ROUTES, ...(deps.admin ? ADMIN_ROUTES : []), openApi];
+  return createRouter(routes.map((r) => ({ ...r, handler: { ...r.handler, pattern: r.pattern } })));
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -99,6 +56,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
  * Returns a node:http request listener.
  */
 export function createApp(deps: AppDeps) {
+  const route = appRouter(deps);
   return (req: IncomingMessage, res: ServerResponse): void => {
     const incomingId = req.headers['x-request-id'];
     const requestId =
@@ -117,7 +75,7 @@ export function createApp(deps: AppDeps) {
       receivedAt: deps.now(),
       route: 'unmatched',
     };
-    handle(ctx, deps).then(
+    handle(ctx, deps, route).then(
       () => observeRequest(deps, ctx, undefined),
       (error: unknown) => {
         const failure = toGatewayError(error);
@@ -135,7 +93,11 @@ export function createApp(deps: AppDeps) {
   };
 }
 
-async function handle(ctx: RequestContext, deps: AppDeps): Promise<void> {
+async function handle(
+  ctx: RequestContext,
+  deps: AppDeps,
+  route: ReturnType<typeof appRouter>,
+): Promise<void> {
   const path = (ctx.req.url ?? '/').split('?')[0] ?? '/';
   const match = route(ctx.req.method ?? 'GET', path);
   if (match.kind === 'not-found') {
@@ -157,8 +119,13 @@ async function handle(ctx: RequestContext, deps: AppDeps): Promise<void> {
   const handler = match.handler;
   ctx.route = handler.pattern;
   if (!handler.auth) return handler.run(ctx, deps);
+  if (handler.auth === 'admin') {
+    if (!deps.admin) throw new Error('unreachable: admin routes exist only with the admin API on');
+    return handler.run(ctx, deps, { actor: deps.admin.authenticate(ctx.req), ops: deps.admin.operations });
+  }
   const principal = await deps.authenticate(ctx.req);
   ctx.principal = principal;
+  markCacheable(deps.responseCache, principal.org.id, ctx.headers);
   await enforceRateLimit(deps.limiter, principal, ctx.headers);
   return handler.run(ctx, deps, principal);
 }

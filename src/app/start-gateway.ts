@@ -2,10 +2,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { createAdminApi } from '../admin/http/admin-api.js';
 import { createKeyHasher } from '../auth/api-keys.js';
 import { AuthFailureThrottle } from '../auth/auth-failure-throttle.js';
 import { createAuthenticator } from '../auth/authenticate.js';
 import { loadKeySecret } from '../auth/key-secret.js';
+import { createResponseCache, type ResponseCache } from '../cache/response-cache.js';
 import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
 import { startDiscovery } from '../catalog/discovery-loop.js';
@@ -17,6 +19,7 @@ import { checkReadiness, type ReadinessCheck } from '../health/readiness.js';
 import { createHttpServer } from '../http/create-http-server.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
+import { storeSpendSource } from '../limits/spend-account.js';
 import { GatewayMetrics } from '../observability/gateway-metrics.js';
 import { createLogger, type Logger, silentLogger } from '../observability/logger.js';
 import { noTracing, type Tracing } from '../observability/tracing.js';
@@ -32,6 +35,7 @@ import { bootstrapOrganizations } from './bootstrap-organizations.js';
 import { createApp } from './create-app.js';
 import { createScorerFactory } from './create-scorer-factory.js';
 import { openRecords, type StopReport } from './open-records.js';
+import { startRecordRetention } from './record-retention.js';
 import { createResponsesSockets } from './responses-sockets.js';
 import { assertRedisReachable, listen, openStoreForStart } from './startup-checks.js';
 
@@ -55,6 +59,8 @@ export interface GatewayOptions {
   keySecret?: string;
   /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given (default: beside the database). */
   keySecretFile?: string;
+  /** `GATEWAY_ADMIN_TOKEN`: turns the admin API (`/admin/v1`) on. */
+  adminToken?: string;
   /** Injected HTTP dispatcher for upstream calls (tests); default: a keep-alive undici Agent. */
   dispatcher?: Dispatcher;
   /** Structured logs; default JSON lines on stdout at info (silent when only `log` is given, as tests do). */
@@ -111,11 +117,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log,
   });
   const { journal, records } = openRecords(config, store, options.databaseUrl, log);
+  const retention = startRecordRetention({
+    store,
+    retentionDays: config.records.retentionDays,
+    intervalMs: config.records.pruneIntervalMs,
+    log,
+  });
   const skills = await SkillRegistry.create(config.skills.dir, log);
   const stopWatchingSkills = skills.watch();
   const limiter = await createLimiter({
     redisUrl: options.redisUrl,
-    spendSource: (orgId, month) => store.getMonthlySpend(orgId, month),
+    spendSource: storeSpendSource(store),
     limits: config.limits,
     log,
   });
@@ -124,6 +136,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     { name: 'journal', check: async () => journalBacklog(records.size, config.records.maxPending) },
   ];
   const tracing = options.otel ? await startTracing(options.otel, options.version) : noTracing;
+  const now = () => performance.now();
+  const responseCache = await createResponseCache({
+    config: config.cache,
+    organizations: config.organizations,
+    redisUrl: options.redisUrl,
+    redisCommandTimeoutMs: config.limits.redis.commandTimeoutMs,
+    now,
+    log,
+  });
   const deps: AppDeps = {
     config,
     catalog,
@@ -143,14 +164,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     limiter,
     readinessChecks,
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
-    now: () => performance.now(),
+    now,
     log,
     tokenCounter: lazyTokenCounter(),
     logger,
     metrics: config.metrics.enabled
-      ? createMetrics(config, records, [storeCheck(store), ...readinessChecks])
+      ? createMetrics(config, records, [storeCheck(store), ...readinessChecks], responseCache)
       : undefined,
     tracing,
+    admin: createAdminApi({ ...options, state: { store, keyHasher, authenticate }, log }),
+    version: options.version,
+    responseCache,
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
   const server = createHttpServer(createApp(deps), config.server);
@@ -166,8 +190,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     await records.close(config.records.shutdownFlushMs);
     const backlog = journal.close();
     await deps.limiter.close();
+    await responseCache.close();
     await stopHealthSync?.();
     if (!options.dispatcher) await dispatcher.close();
+    await retention.stop();
     await store.close();
     // Buffered lines go now; what is left is written synchronously when the process exits (pino's exit hook).
     logger.flush();
@@ -233,7 +259,12 @@ async function startTracing(otel: OtelEnv, version = 'unknown'): Promise<Tracing
 const storeCheck = (store: Store): ReadinessCheck => ({ name: 'store', check: () => store.ping() });
 
 /** The Prometheus metrics, reading the record queue and the dependencies' checks when scraped. */
-function createMetrics(config: GatewayConfig, records: RecordQueue, checks: readonly ReadinessCheck[]) {
+function createMetrics(
+  config: GatewayConfig,
+  records: RecordQueue,
+  checks: readonly ReadinessCheck[],
+  cache: ResponseCache,
+) {
   return new GatewayMetrics({
     organizationLabel: config.metrics.organizationLabel,
     sources: {
@@ -242,6 +273,7 @@ function createMetrics(config: GatewayConfig, records: RecordQueue, checks: read
       refusedRecords: () => records.metrics.refused,
       dependencies: async () =>
         (await checkReadiness(checks, config.server.healthCheckTimeoutMs)).dependencies,
+      cacheWaiting: () => cache.flights.waiting,
     },
   });
 }

@@ -202,3 +202,44 @@ describe('createAuthenticator while the store is unavailable', () => {
     expect(await auth.seen()).toBe('store unavailable');
   });
 });
+
+describe('keys with their own limits', () => {
+  it('carries the key’s limits, its cap compiled to nano-USD', async () => {
+    const { store, key, info, authenticate } = await setup();
+    await store.updateApiKey(info.id, { monthlyLimitUsd: '1e-7', requestsPerMinute: 4, models: ['acme/*'] });
+    const principal = await authenticate(request({ authorization: `Bearer ${key}` }));
+    expect(principal.key).toMatchObject({
+      monthlyLimitUsd: '1e-7',
+      monthlyLimitNano: 100n,
+      requestsPerMinute: 4,
+      models: ['acme/*'],
+      expiresAt: null,
+    });
+  });
+
+  it('refuses an expired key with 401 saying it expired, even from the cache', async () => {
+    const { store, key, info, authenticate } = await setup();
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    await store.updateApiKey(info.id, { expiresAt: soon });
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('ok');
+    const past = new Date(Date.now() - 1).toISOString();
+    await store.updateApiKey(info.id, { expiresAt: past });
+    // Still cached with the future expiry: allowed until the cache is emptied.
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('ok');
+    authenticate.forgetAll();
+    const refused = await authenticate(request({ authorization: `Bearer ${key}` })).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect((refused as GatewayError).status).toBe(401);
+    expect((refused as GatewayError).message).toBe(`This API key expired at ${past}.`);
+  });
+
+  it('forgetAll makes a rotated key’s old secret fail at once', async () => {
+    const { store, key, info, authenticate } = await setup();
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('ok');
+    const next = generateApiKey(hasher);
+    await store.rotateApiKey(info.id, { prefix: next.prefix, keyHash: next.keyHash });
+    authenticate.forgetAll();
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('UNAUTHORIZED');
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${next.key}` })))).toBe('ok');
+  });
+});

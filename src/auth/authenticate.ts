@@ -2,10 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { capUsdToNano } from '../accounting/usd-amount.js';
 import { queryKey } from '../codecs/gemini/gemini-path.js';
 import { GatewayError, unauthorized, userNotFound } from '../errors/gateway-error.js';
-import type { ApiKeyInfo, Organization, Store } from '../store/store.js';
+import type { ApiKeyInfo, ApiKeyLimits, Organization, Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
 import { hashesEqual, type KeyHasher, legacyKeyHash } from './api-keys.js';
 import type { AuthFailureThrottle } from './auth-failure-throttle.js';
+
+/** The calling key's own limits, on top of its organization's. */
+export interface KeyPolicy extends ApiKeyLimits {
+  name: string;
+  /** The key's own monthly cap in nano-USD, exact; null without one. */
+  monthlyLimitNano: bigint | null;
+}
 
 /** Who is calling: the key and its organization. */
 export interface Principal {
@@ -13,6 +20,8 @@ export interface Principal {
   org: Organization;
   /** The organization's monthly cap in nano-USD, exact (caps reach 10^18 nano-USD and more), null without one. */
   monthlyLimitNano: bigint | null;
+  /** The key's own limits. */
+  key: KeyPolicy;
 }
 
 /**
@@ -54,6 +63,12 @@ export interface AuthenticatorOptions {
 
 export type Authenticate = (req: IncomingMessage) => Promise<Principal>;
 
+/** An authenticator whose cache of looked-up keys can be emptied, so that an admin change applies at once. */
+export interface Authenticator extends Authenticate {
+  /** Forgets every cached lookup: the next request of each key reads the store again. */
+  forgetAll(): void;
+}
+
 /**
  * Resolves the caller. Keys are looked up by their keyed hash (a legacy sha256 row is found too, and upgraded
  * to the keyed hash on this successful use) and compared in constant time; a revoked or unknown key is 401,
@@ -63,7 +78,7 @@ export type Authenticate = (req: IncomingMessage) => Promise<Principal>;
  * While the store is unavailable, keys seen within `outageGraceMs` are served from the cache; others fail
  * with the store's error (503 at the edge).
  */
-export function createAuthenticator(options: AuthenticatorOptions): Authenticate {
+export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const { store, hasher, throttle, cacheTtlMs = 1_000, cacheSize = 10_000, now = Date.now } = options;
   const knownGoodMs = options.knownGoodMs ?? 3_600_000;
   const outageGraceMs = options.outageGraceMs ?? 0;
@@ -83,7 +98,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
     }
     // Cached by the key as presented (held in memory only, as the request itself is), so a hit costs no hash.
     const cached = cache.get(key);
-    if (cached && cached.expires > now()) return cached.principal;
+    if (cached && cached.expires > now()) return unexpired(cached.principal, Date.now());
     const keyHash = hasher.hash(key);
     if ((knownGood.get(keyHash) ?? 0) <= now()) refuseIfThrottled(req);
     let principal: Principal;
@@ -100,10 +115,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
     cache.set(key, { principal, expires: now() + cacheTtlMs, seenAt: now() });
     if (knownGood.size >= cacheSize) knownGood.clear();
     knownGood.set(keyHash, now() + knownGoodMs);
-    return principal;
+    return unexpired(principal, Date.now());
   };
 
-  return async (req) => {
+  const authenticate = async (req: IncomingMessage) => {
     try {
       return await resolve(req, presentedKey(req));
     } catch (error) {
@@ -113,6 +128,16 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
       throw error;
     }
   };
+  return Object.assign(authenticate, { forgetAll: () => cache.clear() });
+}
+
+/** The principal, or 401 when its key has expired (checked on every request, cached or not). */
+function unexpired(principal: Principal, wallNow: number): Principal {
+  const { expiresAt } = principal.key;
+  if (expiresAt !== null && Date.parse(expiresAt) <= wallNow) {
+    throw unauthorized(`This API key expired at ${expiresAt}.`);
+  }
+  return principal;
 }
 
 /** The principal of a presented key: 401 when unknown or revoked, 404 when its organization is gone. */
@@ -122,7 +147,15 @@ async function lookUp(store: Store, key: string, keyHash: string): Promise<Princ
   const org = await store.getOrganization(stored.orgId);
   if (!org) throw userNotFound('The organization of this API key no longer exists.');
   const monthlyLimitNano = org.monthlyLimitUsd === null ? null : capUsdToNano(org.monthlyLimitUsd);
-  return { keyId: stored.id, org, monthlyLimitNano };
+  const policy: KeyPolicy = {
+    name: stored.name,
+    monthlyLimitUsd: stored.monthlyLimitUsd,
+    monthlyLimitNano: stored.monthlyLimitUsd === null ? null : capUsdToNano(stored.monthlyLimitUsd),
+    requestsPerMinute: stored.requestsPerMinute,
+    models: stored.models,
+    expiresAt: stored.expiresAt,
+  };
+  return { keyId: stored.id, org, monthlyLimitNano, key: policy };
 }
 
 /**

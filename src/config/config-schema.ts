@@ -123,7 +123,40 @@ const organizationSchema = z.strictObject({
   monthlyLimit: capUsd.optional(),
   rateLimit: z.strictObject({ requestsPerMinute: z.number().int().positive() }).optional(),
   apiKeys: z.array(z.string().min(8, 'an API key must have at least 8 characters')).default([]),
+  /** Response cache opt-in (it keeps completion text): present and `enabled` turns it on for this organization. */
+  cache: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** How long an answer is served from the cache. */
+      ttlSeconds: z.number().int().min(1).max(2_592_000).default(300),
+    })
+    .optional(),
 });
+
+/** The response cache's store: memory (LRU bounded by bytes) or, with REDIS_URL, Redis shared by instances. */
+const cacheSchema = z
+  .strictObject({
+    /** Memory store: bytes of cached answers at most; the least recently used go first. */
+    maxBytes: z
+      .number()
+      .int()
+      .min(1_024)
+      .max(64 * 1024 * 1024 * 1024)
+      .default(64 * 1024 * 1024),
+    /** Largest answer kept (memory and Redis); larger answers are served but not cached. */
+    maxEntryBytes: z
+      .number()
+      .int()
+      .min(1_024)
+      .max(512 * 1024 * 1024)
+      .default(2 * 1024 * 1024),
+    /** Identical requests waiting for one in flight, at most per key; more go upstream themselves. */
+    maxWaiters: z.number().int().min(0).max(100_000).default(100),
+  })
+  .refine((cache) => cache.maxEntryBytes <= cache.maxBytes, {
+    message: 'maxEntryBytes must not exceed maxBytes',
+    path: ['maxEntryBytes'],
+  });
 
 const serverSchema = z.strictObject({
   /** Largest accepted request body. */
@@ -222,6 +255,10 @@ const recordsSchema = z.strictObject({
   journalFsyncIntervalMs: z.number().int().nonnegative().max(60_000).default(1_000),
   /** How often tokens and cost of running requests are journaled. */
   progressIntervalMs: z.number().int().min(10).max(60_000).default(1_000),
+  /** Records older than this many days are deleted (daily rollups stay); 0 keeps records forever. */
+  retentionDays: z.number().int().nonnegative().max(36_500).default(90),
+  /** How often old records are pruned (the first run is at start). */
+  pruneIntervalMs: z.number().int().min(60_000).max(86_400_000).default(3_600_000),
 });
 
 /** The store's connection pool (PostgreSQL). */
@@ -299,6 +336,7 @@ export const configSchema = z.strictObject({
   routing: routingSchema.default(routingSchema.parse({})),
   discovery: discoverySchema.default(discoverySchema.parse({})),
   aliases: aliasesSchema.default({}),
+  cache: cacheSchema.default(cacheSchema.parse({})),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;
@@ -311,3 +349,4 @@ export type RecordsConfig = z.infer<typeof recordsSchema>;
 export type LimitsConfig = z.infer<typeof limitsSchema>;
 export type MetricsConfig = z.infer<typeof metricsSchema>;
 export type TracingConfig = z.infer<typeof tracingSchema>;
+export type CacheConfig = z.infer<typeof cacheSchema>;

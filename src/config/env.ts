@@ -11,6 +11,8 @@ export interface GatewayEnv {
   keySecret: string | undefined;
   /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given directly. */
   keySecretFile: string | undefined;
+  /** `GATEWAY_ADMIN_TOKEN`: turns the admin API (`/admin/v1`) on; its bearer token. Absent: no admin API. */
+  adminToken: string | undefined;
   /** `LOG_LEVEL` (default info) and `LOG_FORMAT` (`json`, `pretty`; default pretty on a terminal, else json). */
   logging: LoggingEnv;
   /** OpenTelemetry trace export; absent unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or `..._TRACES_ENDPOINT`) is set. */
@@ -75,6 +77,7 @@ export function readEnv(
     redisUrl: env.REDIS_URL || undefined,
     keySecret: env.GATEWAY_KEY_SECRET || undefined,
     keySecretFile: env.GATEWAY_KEY_SECRET_FILE || undefined,
+    adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
     logging: readLogging(env),
     otel: readOtel(env),
     vars: env,

@@ -13,6 +13,8 @@ describe('records and store config', () => {
       journalSegmentBytes: 8 * 1024 * 1024,
       journalFsyncIntervalMs: 1_000,
       progressIntervalMs: 1_000,
+      retentionDays: 90,
+      pruneIntervalMs: 3_600_000,
     });
     expect(config.store).toEqual({
       maxConnections: 10,
@@ -28,6 +30,14 @@ describe('records and store config', () => {
       /records\.flushIntervalMs/,
     );
     expect(() => parseConfig({ store: { attempts: 0 } }, 'test')).toThrow(/store\.attempts/);
+    expect(parseConfig({ records: { retentionDays: 0 } }, 'test').records.retentionDays).toBe(0);
+    expect(parseConfig({ records: { retentionDays: 36_500 } }, 'test').records.retentionDays).toBe(36_500);
+    for (const retentionDays of [-1, 36_501, 1.5]) {
+      expect(() => parseConfig({ records: { retentionDays } }, 'test')).toThrow(/records\.retentionDays/);
+    }
+    expect(() => parseConfig({ records: { pruneIntervalMs: 59_999 } }, 'test')).toThrow(
+      /records\.pruneIntervalMs/,
+    );
     expect(() => parseConfig({ records: { journal: '/x' } }, 'test')).toThrow(
       /records\.journal: unknown key/,
     );

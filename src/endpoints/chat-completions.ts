@@ -18,6 +18,7 @@ interface ChatParsed extends ParsedRequest {
 export const chatCompletions: Endpoint<ChatParsed, ChatStreamPart> = {
   kind: 'chat',
   conversation: 'chat',
+  cacheName: 'chat',
   parse(body) {
     const chat = parseChatRequest(body);
     return { body: chat, chat, settings: parseGatewaySettings(chat.gateway), stream: chat.stream === true };

@@ -14,6 +14,7 @@ interface EmbeddingsParsed extends ParsedRequest {
  */
 export const embeddings: Endpoint<EmbeddingsParsed, never> = {
   kind: 'embeddings',
+  cacheName: 'embeddings',
   parse(body) {
     const request = parseEmbeddingsRequest(body);
     return {

@@ -1,4 +1,6 @@
 import type { AppDeps } from '../app/app-deps.js';
+import type { Principal } from '../auth/authenticate.js';
+import { assertModelAllowed } from '../auth/model-access.js';
 import { slugOfPath } from '../codecs/gemini/gemini-path.js';
 import { geminiRequestToChat } from '../codecs/gemini/gemini-request-to-chat.js';
 import { parseCountTokensRequest } from '../codecs/gemini/parse-gemini-request.js';
@@ -18,11 +20,15 @@ import { resolveModel } from '../preparation/resolve-model.js';
  * Google's shape at the HTTP edge.
  * Reference: https://ai.google.dev/api/tokens#method:-models.counttokens
  */
-export async function countGeminiTokens(ctx: RequestContext, deps: AppDeps): Promise<void> {
+export async function countGeminiTokens(
+  ctx: RequestContext,
+  deps: AppDeps,
+  principal: Principal,
+): Promise<void> {
   const request = parseCountTokensRequest(await readJsonBody(ctx.req, deps.config.server));
   parseGatewaySettings(request.gateway);
   const model = slugOfPath(ctx.params.model ?? '');
-  resolveModel(deps.catalog, model, 'chat');
+  assertModelAllowed(principal, resolveModel(deps.catalog, model, 'chat').id);
   const { body } = geminiRequestToChat(request, model);
   const totalTokens = countChatInputTokens(body, await loadTokenCounter());
   sendJson(ctx.res, 200, { totalTokens }, ctx.headers);

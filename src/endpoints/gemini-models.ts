@@ -1,4 +1,6 @@
 import type { AppDeps } from '../app/app-deps.js';
+import type { Principal } from '../auth/authenticate.js';
+import { assertModelAllowed, modelAllowed } from '../auth/model-access.js';
 import type { ResolvedModel } from '../catalog/catalog.js';
 import { slugOfPath } from '../codecs/gemini/gemini-path.js';
 import { badRequest, modelNotFound } from '../errors/gateway-error.js';
@@ -35,10 +37,16 @@ function geminiModel(model: ResolvedModel) {
   };
 }
 
-const gatewayModels = (deps: AppDeps): ResolvedModel[] =>
+/** The models the Gemini ingress serves that the calling key may use. */
+const gatewayModels = (deps: AppDeps, principal: Principal): ResolvedModel[] =>
   deps.catalog
     .list()
-    .filter((model) => isCallable(deps.adapters, model) && supportedMethods(model).length > 0);
+    .filter(
+      (model) =>
+        isCallable(deps.adapters, model) &&
+        supportedMethods(model).length > 0 &&
+        modelAllowed(principal.key.models, model.id),
+    );
 
 /** A page size in 1..1000 (Google's bound), 50 when absent. */
 function pageSize(value: string | null): number {
@@ -58,11 +66,11 @@ function pageOffset(token: string | null): number {
 }
 
 /** GET /v1beta/models: the models the Gemini ingress serves, paged with `pageSize` and `pageToken`. */
-export function listGeminiModels(ctx: RequestContext, deps: AppDeps): void {
+export function listGeminiModels(ctx: RequestContext, deps: AppDeps, principal: Principal): void {
   const query = new URLSearchParams((ctx.req.url ?? '').split('?')[1] ?? '');
   const size = pageSize(query.get('pageSize'));
   const offset = pageOffset(query.get('pageToken'));
-  const all = gatewayModels(deps);
+  const all = gatewayModels(deps, principal);
   const models = all.slice(offset, offset + size).map(geminiModel);
   const next =
     offset + size < all.length ? Buffer.from(String(offset + size)).toString('base64url') : undefined;
@@ -70,9 +78,10 @@ export function listGeminiModels(ctx: RequestContext, deps: AppDeps): void {
 }
 
 /** GET /v1beta/models/{model}: one model, named `models/<slug>` or by its bare slug. */
-export function getGeminiModel(ctx: RequestContext, deps: AppDeps): void {
+export function getGeminiModel(ctx: RequestContext, deps: AppDeps, principal: Principal): void {
   const slug = slugOfPath(ctx.params.model ?? '');
-  const model = gatewayModels(deps).find((candidate) => candidate.id === slug);
+  assertModelAllowed(principal, slug);
+  const model = gatewayModels(deps, principal).find((candidate) => candidate.id === slug);
   if (!model) throw modelNotFound(`Model ${slug} does not exist or no configured provider serves it.`, null);
   sendJson(ctx.res, 200, geminiModel(model), ctx.headers);
 }

@@ -1,4 +1,6 @@
 import type { AppDeps } from '../app/app-deps.js';
+import type { Principal } from '../auth/authenticate.js';
+import { assertModelAllowed } from '../auth/model-access.js';
 import { countChatInputTokens } from '../codecs/messages/count-tokens.js';
 import { messagesRequestToChat } from '../codecs/messages/messages-request-to-chat.js';
 import { parseCountTokensRequest } from '../codecs/messages/parse-messages-request.js';
@@ -16,11 +18,15 @@ import { resolveModel } from '../preparation/resolve-model.js';
  * Errors take Anthropic's shape at the HTTP edge.
  * Reference: https://docs.anthropic.com/en/api/messages-count-tokens
  */
-export async function countMessageTokens(ctx: RequestContext, deps: AppDeps): Promise<void> {
+export async function countMessageTokens(
+  ctx: RequestContext,
+  deps: AppDeps,
+  principal: Principal,
+): Promise<void> {
   ctx.headers['request-id'] = ctx.requestId;
   const request = parseCountTokensRequest(await readJsonBody(ctx.req, deps.config.server));
   parseGatewaySettings(request.gateway);
-  resolveModel(deps.catalog, request.model, 'chat');
+  assertModelAllowed(principal, resolveModel(deps.catalog, request.model, 'chat').id);
   const { body } = messagesRequestToChat(request);
   const inputTokens = countChatInputTokens(body, await loadTokenCounter());
   sendJson(ctx.res, 200, { input_tokens: inputTokens }, ctx.headers);

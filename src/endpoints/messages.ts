@@ -42,6 +42,7 @@ const MESSAGES_MEMBERS: ReadonlySet<GatewayMember> = new Set<GatewayMember>([
 export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
   kind: 'chat',
   conversation: 'chat',
+  cacheName: 'messages',
   headers: (run) => ({ 'request-id': run.ctx.requestId }),
   writeError: sendMessagesError,
   parse(body, run) {

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
+import { assertModelAllowed, modelAllowed } from '../auth/model-access.js';
 import { modelNotFound, notFound } from '../errors/gateway-error.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendJson } from '../http/respond.js';
@@ -7,21 +8,22 @@ import { isCallable } from '../provider-routing/plan-providers.js';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { modelView } from './model-view.js';
 
-/** GET /v1/models */
-export function listModels(ctx: RequestContext, deps: AppDeps): void {
+/** GET /v1/models: the models the caller's key may use. */
+export function listModels(ctx: RequestContext, deps: AppDeps, principal: Principal): void {
   const data = deps.catalog
     .list()
-    .filter((model) => isCallable(deps.adapters, model))
+    .filter((model) => isCallable(deps.adapters, model) && modelAllowed(principal.key.models, model.id))
     .map((model) => modelView(model, deps.health));
   sendJson(ctx.res, 200, { object: 'list', data }, ctx.headers);
 }
 
 /** GET /v1/models/{id}: the slug raw (`a/b`) or encoded (`a%2Fb`). */
-export function getModel(ctx: RequestContext, deps: AppDeps): void {
+export function getModel(ctx: RequestContext, deps: AppDeps, principal: Principal): void {
   const slug = ctx.params.id ?? '';
   const model = deps.catalog.get(slug);
   if (!model || !isCallable(deps.adapters, model))
     throw modelNotFound(`Model ${slug} does not exist or no configured provider serves it.`, null);
+  assertModelAllowed(principal, model.id);
   sendJson(ctx.res, 200, modelView(model, deps.health), ctx.headers);
 }
 

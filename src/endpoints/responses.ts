@@ -52,6 +52,7 @@ export function responsesEndpoint(
   return {
     kind: 'responses',
     conversation: 'responses',
+    cacheName: 'responses',
     async parse(body, run) {
       const request = parseResponsesRequest(body);
       const settings = parseGatewaySettings(request.gateway);

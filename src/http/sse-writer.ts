@@ -16,8 +16,8 @@ export class SseWriter {
   private closed = false;
   /** Events gathered in this turn of the event loop, not yet handed to the response. */
   private pending = '';
-  /** True from the first write of a turn of the event loop until that turn's end. */
-  private inTurn = false;
+  /** True once the first event left (it goes at once; later ones are gathered per turn). */
+  private firstSent = false;
   /** True after a write found the client's buffer full, until it drains. */
   private needDrain = false;
 
@@ -107,28 +107,23 @@ export class SseWriter {
   }
 
   /**
-   * The first text of a turn of the event loop leaves at once (the first token is not held back); the rest
-   * is gathered until the turn ends. False (wait for `drained()`) once what is gathered and what the response
-   * still buffers reach its high-water mark, as a direct write would answer.
+   * The stream's first text leaves at once (the first token is never held back); later text is gathered
+   * until the turn of the event loop ends. False (wait for `drained()`) once what is gathered and what the
+   * response still buffers reach its high-water mark, as a direct write would answer.
    */
   private write(text: string): boolean {
     if (this.isClosed) return true;
     if (!this.headersSent) this.sendHeaders();
-    if (!this.inTurn) {
-      this.inTurn = true;
-      setImmediate(this.endTurn);
+    if (!this.firstSent) {
+      this.firstSent = true;
       if (!this.res.write(text)) this.needDrain = true;
       return !this.needDrain;
     }
+    if (this.pending === '') setImmediate(this.flush);
     this.pending += text;
     if (this.needDrain) return false;
     return this.pending.length + this.res.writableLength < this.res.writableHighWaterMark;
   }
-
-  private readonly endTurn = (): void => {
-    this.inTurn = false;
-    this.flush();
-  };
 
   /** Hands what was gathered to the response as one chunk. */
   private readonly flush = (): void => {

@@ -12,24 +12,41 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
 }
 
 /**
- * Counts the request against its key's per-minute limit (from the organization). Adds the rate-limit headers
- * to `headers`; over the limit, throws 429 TOO_MANY_REQUESTS with `retry-after` in seconds.
+ * The per-minute limit of a key: the organization's limit per key and the key's own, whichever is lower (both
+ * count the same requests of the same key, so the lower one is the one that binds); null when neither is set.
+ */
+export function keyRateLimit(principal: Principal): { limit: number; whose: string } | null {
+  const org = principal.org.requestsPerMinute;
+  const own = principal.key.requestsPerMinute;
+  if (own !== null && (org === null || own < org)) return { limit: own, whose: "the key's own limit" };
+  if (org === null) return null;
+  return { limit: org, whose: `the limit per key of organization ${principal.org.id}` };
+}
+
+/**
+ * Counts the request against its key's per-minute limit (the organization's per key, and the key's own). Adds
+ * the rate-limit headers to `headers`; over the limit, throws 429 TOO_MANY_REQUESTS with `retry-after` in
+ * seconds.
  */
 export async function enforceRateLimit(
   limiter: Limiter,
   principal: Principal,
   headers: Record<string, string>,
 ): Promise<void> {
-  const limit = principal.org.requestsPerMinute;
-  if (limit === null) return;
+  const rate = keyRateLimit(principal);
+  if (rate === null) return;
+  const { limit } = rate;
   const decision = await limiter.hit(principal.keyId, limit);
   Object.assign(headers, rateLimitHeaders(decision));
   if (decision.allowed) return;
-  throw new GatewayError(`Rate limit of ${limit} requests per minute reached for this API key.`, {
-    status: 429,
-    code: 'TOO_MANY_REQUESTS',
-    type: 'rate_limit_error',
-    refusal: 'rate',
-    headers: { 'retry-after': String(Math.max(1, Math.ceil(decision.resetMs / 1000))) },
-  });
+  throw new GatewayError(
+    `Rate limit of ${limit} requests per minute reached for this API key (${rate.whose}).`,
+    {
+      status: 429,
+      code: 'TOO_MANY_REQUESTS',
+      type: 'rate_limit_error',
+      refusal: 'rate',
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(decision.resetMs / 1000))) },
+    },
+  );
 }

@@ -8,6 +8,8 @@ export interface GuardedRedisOptions {
   /** How long one command (or the wait for a connection) may take before the request gets 503. */
   commandTimeoutMs: number;
   log: (line: string) => void;
+  /** How outage lines name the connection and what an outage means (default: Redis, requests answer 503). */
+  outage?: { name: string; effect: string };
 }
 
 /** Replies of a server that is up but cannot serve yet (loading, failing over): an outage, not a bug. */
@@ -47,7 +49,9 @@ export class GuardedRedis {
             retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
           })
         : options.redis;
-    this.outage = new OutageReporter('Redis', options.log);
+    this.outage = options.outage
+      ? new OutageReporter(options.outage.name, options.log, Date.now, options.outage.effect)
+      : new OutageReporter('Redis', options.log);
     // Listening to 'error' also keeps ioredis from printing every failed reconnection attempt.
     this.redis.on('error', this.onError);
     this.redis.on('ready', this.onReady);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { capUsdToNano } from '../accounting/usd-amount.js';
 import type { Limiter, SpendSource } from './limiter.js';
+import { keyAccount, orgAccount } from './spend-account.js';
 
 export interface LimiterFactoryOptions {
   spendSource: SpendSource;
@@ -111,6 +112,48 @@ export function runLimiterContract(
       for (const amount of [1.5, -1, Number.NaN, 2 ** 53]) {
         await expect(limiter.reserve('org', '2026-11', amount, 10n ** 18n)).rejects.toThrow(RangeError);
       }
+      await limiter.close();
+    });
+  });
+
+  describe(`${name}: budgets of organizations and of keys`, () => {
+    it('keeps a key’s budget apart from its organization’s, each read from the store under its own account', async () => {
+      const asked: string[] = [];
+      const limiter = await makeLimiter({
+        spendSource: async (account, month) => {
+          asked.push(`${account}:${month}`);
+          return account === keyAccount('key_1') ? 95 : 10;
+        },
+        now: clock().now,
+      });
+      expect((await limiter.reserve(keyAccount('key_1'), '2026-11', 5, 100n)).ok).toBe(true);
+      expect((await limiter.reserve(keyAccount('key_1'), '2026-11', 1, 100n)).ok).toBe(false);
+      expect((await limiter.reserve(orgAccount('acme'), '2026-11', 90, 100n)).ok).toBe(true);
+      expect((await limiter.reserve(keyAccount('key_2'), '2026-11', 90, 100n)).ok).toBe(true);
+      expect(await limiter.usage(keyAccount('key_1'), '2026-11')).toEqual({
+        spentNano: 95n,
+        reservedNano: 5n,
+      });
+      expect(await limiter.usage(orgAccount('acme'), '2026-11')).toEqual({
+        spentNano: 10n,
+        reservedNano: 90n,
+      });
+      expect([...new Set(asked)].sort()).toEqual(['acme:2026-11', 'key:key_1:2026-11', 'key:key_2:2026-11']);
+      await limiter.close();
+    });
+
+    it('never lets concurrent reservations pass a key’s cap, and settles onto the key', async () => {
+      const limiter = await makeLimiter({ spendSource: async () => 0, now: clock().now });
+      const results = await Promise.all(
+        Array.from({ length: 100 }, () => limiter.reserve(keyAccount('key_c'), '2026-11', 9, 50n)),
+      );
+      const passed = results.flatMap((result) => (result.ok ? [result.reservationId] : []));
+      expect(passed).toHaveLength(5);
+      for (const id of passed) await limiter.settle(id, 4);
+      expect(await limiter.usage(keyAccount('key_c'), '2026-11')).toEqual({
+        spentNano: 20n,
+        reservedNano: 0n,
+      });
       await limiter.close();
     });
   });

@@ -25,7 +25,8 @@ export interface Limiter {
    */
   hit(key: string, limitPerMinute: number): Promise<RateLimitDecision>;
   /**
-   * Atomically reserves `amountNano` of the organization's spend for `month` (`YYYY-MM`, UTC) if spent plus
+   * Atomically reserves `amountNano` of an account's spend for `month` (the account is an organization id, or
+   * an API key's own budget, see `spend-account.ts`; the first parameter keeps its historical name) (`YYYY-MM`, UTC) if spent plus
    * outstanding reservations plus the amount stay within `capNano`. The amount is a safe integer (one request);
    * the cap and the month's totals are compared exactly whatever their size (caps reach 10^18 nano-USD and more).
    * Throws a RangeError for an amount that is not a non-negative safe integer.
@@ -40,7 +41,7 @@ export interface Limiter {
   close(): Promise<void>;
 }
 
-/** Reads an organization's settled spend of a month from durable storage, to seed a limiter. */
+/** Reads an account's (organization's or key's) settled spend of a month from durable storage, to seed a limiter. */
 export type SpendSource = (orgId: string, month: string) => Promise<number | bigint>;
 
 /** Amounts of one request (a reservation, a settled cost) are whole, non-negative, safe integers of nano-USD. */

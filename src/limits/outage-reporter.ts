@@ -9,6 +9,8 @@ export class OutageReporter {
     private readonly name: string,
     private readonly log: (line: string) => void,
     private readonly now: () => number = Date.now,
+    /** What an outage means for requests, said in its first line. */
+    private readonly effect = 'requests that need it answer 503 until it is back',
   ) {}
 
   /** True from the first failure until the next success. */
@@ -20,7 +22,7 @@ export class OutageReporter {
   failed(reason: string): void {
     if (this.downSince !== undefined) return;
     this.downSince = this.now();
-    this.log(`${this.name} is unavailable (${reason}); requests that need it answer 503 until it is back`);
+    this.log(`${this.name} is unavailable (${reason}); ${this.effect}`);
   }
 
   /** A use of the dependency worked; logs only when it was down until now. */

@@ -14,7 +14,12 @@ export interface MetricsSources {
   refusedRecords: () => number;
   /** Each dependency's state (the readiness checks, bounded in time). */
   dependencies: () => Promise<Record<string, DependencyStatus>>;
+  /** Requests waiting for an identical one in flight (response cache). */
+  cacheWaiting?: () => number;
 }
+
+/** What the response cache step did with a request. */
+export type CacheLookup = 'hit' | 'miss' | 'bypass';
 
 /** One finished HTTP request, as the metrics count it. */
 export interface RequestObservation {
@@ -53,6 +58,7 @@ export class GatewayMetrics {
   private readonly families: readonly { render(): string }[];
   private readonly activeStreams: Gauge;
   private readonly refusals: Counter;
+  private readonly cacheLookups: Counter;
 
   constructor(options: { organizationLabel: boolean; sources: MetricsSources; defaultMetrics?: boolean }) {
     this.org = options.organizationLabel;
@@ -71,6 +77,12 @@ export class GatewayMetrics {
       registers,
     });
     for (const kind of LIMIT_REFUSALS) this.refusals.inc({ kind }, 0);
+    this.cacheLookups = new Counter({
+      name: 'gateway_cache_requests_total',
+      help: 'Requests of organizations with the response cache, by result: hit, miss, bypass.',
+      labelNames: ['result'],
+      registers,
+    });
     this.sourceMetrics(options.sources);
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
@@ -111,6 +123,10 @@ export class GatewayMetrics {
 
   limitRefused(kind: LimitRefusal): void {
     this.refusals.inc({ kind });
+  }
+
+  cacheLookup(result: CacheLookup): void {
+    this.cacheLookups.inc({ result });
   }
 
   /** The Prometheus text exposition: the request metrics, then prom-client's (gauges, Node defaults). */
@@ -168,6 +184,17 @@ export class GatewayMetrics {
         this.inc(sources.refusedRecords());
       },
     });
+    const cacheWaiting = sources.cacheWaiting;
+    if (cacheWaiting) {
+      new Gauge({
+        name: 'gateway_cache_waiting',
+        help: 'Requests waiting for the answer of an identical request in flight (response cache).',
+        registers,
+        collect() {
+          this.set(cacheWaiting());
+        },
+      });
+    }
     new Gauge({
       name: 'gateway_dependency_up',
       help: 'Whether a dependency (store, redis, journal) answers its readiness check: 1 up, 0 down.',

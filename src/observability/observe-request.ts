@@ -27,6 +27,8 @@ export interface AccessLine {
   costNanoUsd?: number;
   attempts?: number;
   errorCode?: string;
+  /** Present (true) when the answer came from the response cache. */
+  cached?: true;
 }
 
 /**
@@ -98,6 +100,7 @@ export function accessLine(ctx: RequestContext, status: number, durationMs: numb
     reasoningTokens: record.reasoningTokens,
     costNanoUsd: record.costNanoUsd,
     attempts: record.attempts.length,
+    ...(record.cached ? { cached: true as const } : {}),
     ...(record.errorCode ? { errorCode: record.errorCode } : {}),
   };
 }

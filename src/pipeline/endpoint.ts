@@ -60,6 +60,11 @@ export interface Endpoint<R extends ParsedRequest, Part> {
    * optimizations, skills and planning. Others only choose a model and its providers.
    */
   conversation?: RequestKind;
+  /**
+   * Endpoints whose complete answers the response cache may keep name themselves here (part of the cache key:
+   * answers of two endpoints differ in shape). Absent: never cached.
+   */
+  cacheName?: string;
   /** Headers every answer of this endpoint carries (e.g. Anthropic's `request-id`). */
   headers?: (run: Run) => Record<string, string>;
   /** Errors before anything was streamed; default: the contract's shape. */

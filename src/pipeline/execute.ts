@@ -2,6 +2,7 @@ import { checkUsage } from '../accounting/check-usage.js';
 import { computeCostNano } from '../accounting/compute-cost.js';
 import type { Usage } from '../accounting/usage.js';
 import type { WorstCaseTokens } from '../accounting/worst-case.js';
+import { assertModelAllowed } from '../auth/model-access.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import { internalError } from '../errors/gateway-error.js';
 import type { AttemptSpan } from '../observability/tracing.js';
@@ -34,6 +35,8 @@ export interface Served<T> {
   /** The model that served: the one asked for, or a fallback. */
   model: ResolvedModel;
   target: ExecutionTarget<T>;
+  /** Served from the response cache, not by a provider: what the original answer cost (nano-USD) and who made it. */
+  cached?: { savedNano: number; provider: string };
 }
 
 /** What a served call cost: the step result that the record and the answer's usage are made from. */
@@ -42,6 +45,10 @@ export interface ExecutionReport {
   provider: string;
   usage: Usage;
   costNano: number;
+  /** The answer came from the response cache: cost 0, and what the original cost (saved), nano-USD. */
+  cached?: { savedNano: number };
+  /** The upstream's usage could not be believed (billed the worst case): such an answer is not cached. */
+  untrusted?: boolean;
 }
 
 /**
@@ -52,6 +59,10 @@ export interface ExecutionReport {
  */
 export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<Served<T>> {
   const { deps, ctx } = run;
+  // Whatever chose the model (the request, a tag, the planner pair, the image fallback), the key must allow it,
+  // and every fallback model of the request's `models` too.
+  for (const model of [target.model, ...(target.fallbacks ?? [])])
+    assertModelAllowed(run.principal, model.id);
   await reserveSpend(run, target.role, target.plan, target.worstCase);
   // Attempts run one after the other: the span of the one under way, ended when it is reported.
   let span: AttemptSpan | undefined;
@@ -109,6 +120,11 @@ export function account(run: Run, served: Served<unknown>, reported: Usage, timi
   const now = run.deps.now();
   const { firstTokenAt } = timing;
   const { model, endpoint, target } = served;
+  // A cached answer costs nothing and tells nothing about the provider's health.
+  if (served.cached) {
+    const { savedNano, provider } = served.cached;
+    return { model: model.id, provider, usage: reported, costNano: 0, cached: { savedNano } };
+  }
   const check = checkUsage(reported, {
     contextWindow: model.context_window,
     maxOutputTokens: model.max_tokens,
@@ -130,5 +146,11 @@ export function account(run: Run, served: Served<unknown>, reported: Usage, timi
     outputTokens: usage.outputTokens,
     generationMs: firstTokenAt === undefined ? undefined : now - firstTokenAt,
   });
-  return { model: model.id, provider: endpoint.provider, usage, costNano };
+  return {
+    model: model.id,
+    provider: endpoint.provider,
+    usage,
+    costNano,
+    ...(check.trusted ? {} : { untrusted: true }),
+  };
 }

@@ -2,6 +2,7 @@ import { emptyUsage, type Usage } from '../accounting/usage.js';
 import { outputTokenBound, worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
+import { assertModelAllowed } from '../auth/model-access.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
@@ -22,6 +23,7 @@ import { plannerUsage, runPlanner } from '../preparation/run-planner.js';
 import { redactRequest } from '../privacy/redact-request.js';
 import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
+import { type CacheStep, executeOrReplay, finishCache, lookUpCache } from './cache-step.js';
 import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
 import { account, type ExecutionReport, execute } from './execute.js';
 import { openStream } from './open-stream.js';
@@ -47,6 +49,7 @@ type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & {
   sent?: JsonObject;
   /** The most output tokens the request can be billed for, known once it is prepared. */
   outputTokenBound: number;
+  cache?: CacheStep;
 };
 
 /**
@@ -60,8 +63,9 @@ type Prepared =
 /**
  * THE request pipeline, the same for every inference endpoint (after authentication and the rate limit at
  * the HTTP edge): parse (the endpoint's codec) → prepare (redact → tags → image fallback → model and
- * provider plan → optimizations → skills → planner) → execute (reserve → dispatch with fallback) → answer
- * or stream → account → settle and record. Endpoints supply only their codec (`Endpoint`). Whatever
+ * provider plan → optimizations → skills → planner) → response cache (a hit is replayed through the codec)
+ * → execute (reserve → dispatch with fallback) → answer or stream → account → keep the answer in the cache
+ * → settle and record. Endpoints supply only their codec (`Endpoint`). Whatever
  * happens, the spend is settled and a generation record is queued.
  */
 export async function runRequest<R extends ParsedRequest, Part>(
@@ -95,8 +99,10 @@ export async function runRequest<R extends ParsedRequest, Part>(
       .finish(built)
       .catch((e: unknown) => deps.log(`journaling ${run.genId} failed: ${String(e)}`));
   };
+  let succeeded = false;
   try {
     await serve(run, endpoint, facts, live, () => record(200));
+    succeeded = true;
   } catch (thrown) {
     const failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
     if (failure.code === 'INTERNAL_SERVER_ERROR' && failure.type === 'server_error')
@@ -105,6 +111,7 @@ export async function runRequest<R extends ParsedRequest, Part>(
     answerError(run, endpoint, live.stream, failure);
   } finally {
     if (live.stream) deps.metrics?.streamClosed();
+    await finishCache(run, facts.cache, facts.execution, succeeded);
   }
   await settleSpend(run, totalCostNano(facts.execution, facts.planner));
 }
@@ -173,21 +180,27 @@ async function serve<R extends ParsedRequest, Part>(
   facts.sent = body;
   const maxTokens = largestOutput([model, ...fallbacks]);
   facts.outputTokenBound = outputTokenBound(endpoint.kind, body, { max_tokens: maxTokens });
+  const cache = await lookUpCache(run, endpoint.cacheName, request, { model: model.id, body });
+  facts.cache = cache;
   const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: maxTokens });
   const completions = typeof body.n === 'number' ? body.n : undefined;
   // Execute, then answer or stream; account.
   if (live.stream && codec && scope) {
     const opening = scope;
-    const served = await execute(run, {
-      role: 'executor',
-      model,
-      fallbacks,
-      plan,
-      worstCase,
-      completions,
-      attempt: (adapter, target, call) =>
-        openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
-    });
+    const served = await executeOrReplay(
+      run,
+      {
+        role: 'executor',
+        model,
+        fallbacks,
+        plan,
+        worstCase,
+        completions,
+        attempt: (adapter, target, call) =>
+          openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
+      },
+      cache,
+    );
     // A fallback model may have served: the stream's chunks and the record carry the one that did.
     facts.model = served.model.id;
     return streamAnswer(run, served, live.stream, {
@@ -198,15 +211,19 @@ async function serve<R extends ParsedRequest, Part>(
       beforeLastByte,
     });
   }
-  const served = await execute(run, {
-    role: 'executor',
-    model,
-    fallbacks,
-    plan,
-    worstCase,
-    completions,
-    attempt: (adapter, target, call) => endpoint.call(adapter, upstreamBody(body, target.model), call),
-  });
+  const served = await executeOrReplay(
+    run,
+    {
+      role: 'executor',
+      model,
+      fallbacks,
+      plan,
+      worstCase,
+      completions,
+      attempt: (adapter, target, call) => endpoint.call(adapter, upstreamBody(body, target.model), call),
+    },
+    cache,
+  );
   facts.firstTokenAt = deps.now();
   run.warnings.push(...served.value.warnings);
   facts.execution = account(run, served, served.value.usage, {
@@ -233,6 +250,7 @@ async function prepare<R extends ParsedRequest>(
   if (!kind) {
     const model = resolveModel(deps.catalog, requested, endpoint.kind);
     facts.model = model.id;
+    assertModelAllowed(run.principal, model.id);
     const models = planRequestModels(run, {
       primary: model,
       name: requested ?? '',
@@ -255,6 +273,7 @@ async function prepare<R extends ParsedRequest>(
     const spec = parseModelSpec(choice.slug, choice.param);
     const model = resolveModel(deps.catalog, spec.executor, endpoint.kind);
     facts.model = model.id;
+    assertModelAllowed(run.principal, model.id);
     const imageModel = settings.imageGenerationModel;
     if (endpoint.imageAnswer && imageModel && !model.capabilities.includes('image-generation')) {
       if (await wantsImage(redacted, prompt(), scorer))

@@ -18,6 +18,8 @@ export type PipelineContext = Pick<
 export interface Reservation {
   id: string;
   role: 'executor' | 'planner';
+  /** Whose cap it is held on: the organization's or the key's own. */
+  budget: 'org' | 'key';
   /** The worst case reserved, nano-USD. */
   amountNano: number;
 }

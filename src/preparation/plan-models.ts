@@ -1,4 +1,6 @@
 import type { AppDeps } from '../app/app-deps.js';
+import type { Principal } from '../auth/authenticate.js';
+import { assertModelAllowed } from '../auth/model-access.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import type { EndpointKind } from '../config/config-schema.js';
 import { badRequest, type GatewayError, toGatewayError } from '../errors/gateway-error.js';
@@ -90,15 +92,17 @@ export function largestOutput(models: readonly ResolvedModel[]): number | undefi
 
 /**
  * The request's models with their providers: `primary` (named `name` in the request) first, then the other
- * entries of `models`; models the provider rules leave out are named in the run's warnings.
+ * entries of `models`; models the provider rules leave out are named in the run's warnings. A fallback model
+ * the caller's key may not use is 403 FORBIDDEN, as the model itself would be.
  */
 export function planRequestModels(
-  run: { deps: Parameters<typeof planModels>[0]; warnings: string[] },
+  run: { deps: Parameters<typeof planModels>[0]; warnings: string[]; principal: Principal },
   request: { primary: ResolvedModel; name: string; kind: EndpointKind; routing: RoutingRequest },
 ): ModelPlan {
   const { primary, kind, routing } = request;
   const fallbacks = fallbackNames(routing.models, request.name);
   const models = planModels(run.deps, { primary, fallbacks, kind, choice: routing.choice });
+  for (const model of models.fallbacks) assertModelAllowed(run.principal, model.id);
   run.warnings.push(...models.skipped);
   return models;
 }

@@ -81,6 +81,8 @@ export function buildRecord(facts: RecordFacts): GenerationRecord {
     planningStatus: planner?.status ?? 'none',
     attempts: run.attempts,
     warnings: run.warnings,
+    cached: execution?.cached !== undefined,
+    costSavedNanoUsd: execution?.cached?.savedNano ?? 0,
   };
 }
 

@@ -48,4 +48,6 @@ export const generationRecordSchema: z.ZodType<GenerationRecord> = z.object({
     }),
   ),
   warnings: z.array(z.string()),
+  cached: z.boolean().optional(),
+  costSavedNanoUsd: z.number().optional(),
 });

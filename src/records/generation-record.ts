@@ -44,4 +44,8 @@ export interface GenerationRecord {
   planningStatus: 'none' | 'used' | 'failed';
   attempts: AttemptRecord[];
   warnings: string[];
+  /** Answered from the response cache (absent on records written before the cache existed: false). */
+  cached?: boolean;
+  /** What a cached answer would have cost, nano-USD (0 when not cached). */
+  costSavedNanoUsd?: number;
 }

@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { loadSkills } from './load-skills.js';
-import { addSkillFolder, removeSkillFolder, skillListRow } from './manage-skills.js';
-import { isSkillId } from './skill.js';
+import { skillListRow } from './manage-skills.js';
+import { isSkillId, type Skill } from './skill.js';
 
 /**
  * The `skills list|add|remove` commands of the admin command line, in the shape of its command table. The
@@ -28,6 +28,19 @@ export interface SkillCommandArgs {
   switches: ReadonlySet<string>;
 }
 
+/** The audited writes of the skills directory (the admin operations module has them). */
+export interface SkillWriter {
+  addSkillFolder(
+    actor: string,
+    folder: string,
+    options: { id: string; replace: boolean },
+  ): Promise<{ skill: Skill; replaced: boolean }>;
+  removeSkillFolder(actor: string, id: string): Promise<boolean>;
+}
+
+/** Who the audit log names for writes of the command line. */
+const ACTOR = 'admin-cli';
+
 /** One admin command, as the admin command table describes it. */
 export interface SkillCommand {
   usage: string;
@@ -37,7 +50,7 @@ export interface SkillCommand {
   switches?: string[];
   run(
     args: SkillCommandArgs,
-    store: unknown,
+    ops: SkillWriter,
     out: (line: string) => void,
     options: { skillsDir?: () => string },
   ): Promise<number>;
@@ -77,12 +90,12 @@ export function skillCommands(tools: SkillCommandTools): Record<string, SkillCom
       positionals: ['folder'],
       options: ['id'],
       switches: ['replace'],
-      async run({ positionals: [folder = ''], values, switches }, _store, out, options) {
+      async run({ positionals: [folder = ''], values, switches }, ops, out, options) {
         const what = values.id === undefined ? 'the folder name (or give --id)' : '--id';
         const id = checkId(values.id ?? basename(resolve(folder)), what);
         const dir = directory(options);
         const replace = switches.has('replace');
-        const { skill, replaced } = await addSkillFolder(dir, folder, { id, replace });
+        const { skill, replaced } = await ops.addSkillFolder(ACTOR, folder, { id, replace });
         out(`${replaced ? 'replaced' : 'added'} skill ${id} (${skill.name}) in ${dir}`);
         out('A running gateway picks it up within a second (or reload it with SIGHUP).');
         return EXIT_OK;
@@ -93,9 +106,9 @@ export function skillCommands(tools: SkillCommandTools): Record<string, SkillCom
       summary: 'remove a skill from the skills directory',
       positionals: ['id'],
       options: [],
-      async run({ positionals: [id = ''] }, _store, out, options) {
+      async run({ positionals: [id = ''] }, ops, out, options) {
         const dir = directory(options);
-        if (!(await removeSkillFolder(dir, checkId(id, 'skill id')))) {
+        if (!(await ops.removeSkillFolder(ACTOR, checkId(id, 'skill id')))) {
           out(`error: no skill "${id}" in ${dir}`);
           return EXIT_FAILURE;
         }

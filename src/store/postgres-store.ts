@@ -3,49 +3,51 @@ import { DatabaseError } from 'pg';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
+import { postgresAdminTables } from './postgres-admin-tables.js';
 import { PostgresConnection, type Row } from './postgres-connection.js';
+import {
+  ensurePartitions,
+  insertRecordRows,
+  listRecordRows,
+  pruneRecordRows,
+  spendReportRows,
+} from './postgres-records.js';
+import { migratePostgres, nextMonth } from './postgres-schema.js';
+import { type RecordRow, recordRow } from './record-columns.js';
+import { checkFilter } from './record-query.js';
 import type {
   ApiKeyInfo,
+  ApiKeyPatch,
+  AuditEntry,
   ConversationState,
+  KeySecretHash,
   NewApiKey,
+  NewAuditEntry,
   NewOrganization,
   Organization,
+  RecordFilter,
+  RecordPage,
+  SpendGroupBy,
+  SpendRow,
   Store,
 } from './store.js';
 import { InvalidRecordError } from './store-errors.js';
-import { apiKeyRow, bodyRow, insertableMonth, itemsRow, MONTH, organizationRow } from './store-rows.js';
-
-/**
- * Same tables as the SQLite store. Timestamps that are returned to callers (`created_at`, `deleted_at`,
- * `revoked_at`) are ISO-8601 TEXT written by the store's clock, so both stores return identical strings;
- * `conversations.expires_at` is only ever compared, so it is TIMESTAMPTZ and compared as an instant. Record
- * bodies and conversation items are JSON TEXT, not JSONB: JSONB rejects `\u0000`, which upstream error text
- * can hold, and TEXT round-trips the exact JSON the SQLite store keeps.
- */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS organizations (id TEXT PRIMARY KEY, name TEXT NOT NULL, monthly_limit_usd TEXT,
-  requests_per_minute INTEGER, created_at TEXT NOT NULL, deleted_at TEXT);
-CREATE TABLE IF NOT EXISTS api_keys (id TEXT PRIMARY KEY, org_id TEXT NOT NULL REFERENCES organizations(id),
-  name TEXT NOT NULL, prefix TEXT NOT NULL, key_hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
-  revoked_at TEXT);
-CREATE INDEX IF NOT EXISTS api_keys_org_id ON api_keys (org_id);
-CREATE TABLE IF NOT EXISTS generation_records (gen_id TEXT PRIMARY KEY, org_id TEXT NOT NULL,
-  created_at TEXT NOT NULL, body TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS generation_records_org_id ON generation_records (org_id);
-CREATE TABLE IF NOT EXISTS conversations (gen_id TEXT PRIMARY KEY, org_id TEXT NOT NULL,
-  expires_at TIMESTAMPTZ NOT NULL, items TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS conversations_expires_at ON conversations (expires_at);
-CREATE TABLE IF NOT EXISTS monthly_spend (org_id TEXT NOT NULL, month TEXT NOT NULL, cost_nano BIGINT NOT NULL,
-  PRIMARY KEY (org_id, month));
-`;
+import {
+  apiKeyRow,
+  bodyRow,
+  itemsRow,
+  KEY_COLUMNS,
+  keyLimitValues,
+  MONTH,
+  newKeyLimits,
+  organizationRow,
+} from './store-rows.js';
 
 /** Key of the transaction-scoped advisory lock that serialises `migrate()` across gateway instances. */
 const MIGRATE_LOCK_KEY = 7_204_117_734_001;
 
 const ORG_COLUMNS = `id, name, monthly_limit_usd AS "monthlyLimitUsd", requests_per_minute AS "requestsPerMinute",
   created_at AS "createdAt"`;
-const KEY_COLUMNS = `id, org_id AS "orgId", name, prefix, key_hash AS "keyHash", created_at AS "createdAt",
-  revoked_at AS "revokedAt"`;
 
 /**
  * One atomic upsert. `$6`/`$7` say "keep the live value" (the field was undefined); a soft-deleted row is
@@ -65,38 +67,6 @@ RETURNING ${ORG_COLUMNS}`;
 
 /** node-postgres returns BIGINT as a decimal string. */
 const spendRow = z.object({ cost_nano: z.string().regex(/^-?\d+$/) });
-const genIdRow = z.object({ gen_id: z.string() });
-
-/** A checked batch of records by genId, each with its spend month. */
-type Batch = Map<string, { record: GenerationRecord; month: string }>;
-
-/** Checks a batch before any write; first occurrence of a repeated genId wins, as in the SQLite store. */
-function prepareBatch(records: GenerationRecord[]): Batch {
-  const batch: Batch = new Map();
-  for (const record of records) {
-    const month = insertableMonth(record);
-    if (!batch.has(record.genId)) batch.set(record.genId, { record, month });
-  }
-  return batch;
-}
-
-/**
- * Spend of the rows actually inserted (so a retried record is not counted twice), one entry per organization
- * and month, sorted so that concurrent batches lock spend rows in the same order.
- */
-function spendOfInserted(inserted: Row[], batch: Batch): { orgId: string; month: string; nano: bigint }[] {
-  const spend = new Map<string, { orgId: string; month: string; nano: bigint }>();
-  for (const row of inserted) {
-    const entry = batch.get(genIdRow.parse(row).gen_id);
-    if (!entry || entry.record.costNanoUsd <= 0) continue;
-    const key = `${entry.record.orgId}\u0000${entry.month}`;
-    const sum = spend.get(key) ?? { orgId: entry.record.orgId, month: entry.month, nano: 0n };
-    sum.nano += BigInt(entry.record.costNanoUsd);
-    spend.set(key, sum);
-  }
-  return [...spend.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, sum]) => sum);
-}
-
 export interface PostgresStoreOptions {
   /** Clock for `createdAt` / `deletedAt` / `revokedAt` and conversation expiry; injectable for tests. */
   now?: () => Date;
@@ -121,6 +91,10 @@ export class PostgresStore implements Store {
   readonly #db: PostgresConnection;
   readonly #now: () => Date;
   #migrated = false;
+  /** Keys' limits, per-key spend and the audit log. */
+  readonly #admin: ReturnType<typeof postgresAdminTables>;
+  /** Months whose partition this store has created or found. */
+  readonly #months = new Set<string>();
 
   /** Creates the pool; connections are opened lazily, by the first query. */
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
@@ -131,15 +105,23 @@ export class PostgresStore implements Store {
       log: options.log ?? ((message: string) => process.emitWarning(`PostgresStore: ${message}`)),
     });
     this.#now = options.now ?? (() => new Date());
+    this.#admin = postgresAdminTables(
+      this.#db,
+      (sql, values) => this.#query(sql, values),
+      () => this.#assertReady(),
+    );
   }
 
   async migrate(): Promise<void> {
     if (this.#migrated) return;
     await this.#db.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATE_LOCK_KEY]);
-      await client.query(SCHEMA);
+      await migratePostgres(client, this.#now);
     });
     this.#migrated = true;
+    // The partitions of this month and the next two, so inserts rarely have to create one.
+    const month = this.#timestamp().slice(0, 7);
+    await this.#ensureMonths([month, nextMonth(month), nextMonth(nextMonth(month))]);
   }
 
   async upsertOrganization(org: NewOrganization): Promise<Organization> {
@@ -179,12 +161,18 @@ export class PostgresStore implements Store {
       keyHash: key.keyHash,
       createdAt: this.#timestamp(),
       revokedAt: null,
+      ...newKeyLimits(key),
     };
+    const limits = keyLimitValues(info);
     try {
       await this.#query(
-        `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, NULL)`,
-        [info.id, info.orgId, info.name, info.prefix, info.keyHash, info.createdAt],
+        `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
+           requests_per_minute, models, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8, $9, $10)`,
+        [
+          ...[info.id, info.orgId, info.name, info.prefix, info.keyHash, info.createdAt],
+          ...[limits.monthlyLimitUsd, limits.requestsPerMinute, limits.models, limits.expiresAt],
+        ],
       );
     } catch (error) {
       const code = error instanceof DatabaseError ? error.code : undefined;
@@ -219,44 +207,49 @@ export class PostgresStore implements Store {
     return (await this.#query(sql, [this.#timestamp(), id])).length > 0;
   }
 
-  async insertRecords(records: GenerationRecord[]): Promise<void> {
-    this.#assertReady();
-    const batch = prepareBatch(records);
-    if (batch.size === 0) return;
-    // Sorted, so concurrent batches take row locks in the same order and cannot deadlock.
-    const entries = [...batch.values()].sort((a, b) => (a.record.genId < b.record.genId ? -1 : 1));
-    await this.#insertBatch(entries, batch);
+  async getApiKey(id: string): Promise<ApiKeyInfo | undefined> {
+    return this.#admin.getKey(id);
   }
 
-  async #insertBatch(entries: { record: GenerationRecord }[], batch: Batch): Promise<void> {
+  async updateApiKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyInfo | undefined> {
+    return this.#admin.updateKey(id, patch);
+  }
+
+  async rotateApiKey(id: string, secret: KeySecretHash): Promise<ApiKeyInfo | undefined> {
+    return this.#admin.rotateKey(id, secret);
+  }
+
+  async getKeyMonthlySpend(keyId: string, month: string): Promise<number> {
+    if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got "${month}"`);
+    return this.#admin.keySpend(keyId, month);
+  }
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    return this.#admin.appendAudit(entry, this.#timestamp());
+  }
+
+  async listAudit(page: { limit: number; before?: string }): Promise<AuditEntry[]> {
+    return this.#admin.listAudit(page.limit, page.before);
+  }
+
+  async insertRecords(records: GenerationRecord[]): Promise<void> {
+    this.#assertReady();
+    // First occurrence of a repeated genId wins, as in the SQLite store; sorted, so that concurrent batches
+    // take row locks in the same order and cannot deadlock.
+    const byId = new Map<string, RecordRow>();
+    for (const record of records) {
+      const row = recordRow(record);
+      if (!byId.has(record.genId)) byId.set(record.genId, row);
+    }
+    if (byId.size === 0) return;
+    const rows = [...byId.values()].sort((a, b) => (a.record.genId < b.record.genId ? -1 : 1));
+    await this.#ensureMonths(rows.map((row) => row.month));
     try {
       await this.#db.transaction(async (client) => {
         // Records are money facts: acknowledged only once durable, even where the server trades durability for
         // speed (`synchronous_commit = off` loses the last commits of a crash).
         await client.query('SET LOCAL synchronous_commit TO on');
-        const inserted = await client.query<Row>(
-          `INSERT INTO generation_records (gen_id, org_id, created_at, body)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
-         ON CONFLICT (gen_id) DO NOTHING RETURNING gen_id`,
-          [
-            entries.map(({ record }) => record.genId),
-            entries.map(({ record }) => record.orgId),
-            entries.map(({ record }) => record.createdAt),
-            entries.map(({ record }) => JSON.stringify(record)),
-          ],
-        );
-        const sums = spendOfInserted(inserted.rows, batch);
-        if (sums.length === 0) return;
-        await client.query(
-          `INSERT INTO monthly_spend (org_id, month, cost_nano)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-         ON CONFLICT (org_id, month) DO UPDATE SET cost_nano = monthly_spend.cost_nano + excluded.cost_nano`,
-          [
-            sums.map((sum) => sum.orgId),
-            sums.map((sum) => sum.month),
-            sums.map((sum) => sum.nano.toString()),
-          ],
-        );
+        await insertRecordRows(client, rows);
       });
     } catch (error) {
       // 22: data exception (a value out of range), 23: integrity constraint; the rows, not the server.
@@ -267,8 +260,35 @@ export class PostgresStore implements Store {
     }
   }
 
+  async listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage> {
+    this.#assertReady();
+    return listRecordRows(this.#db, filter, page);
+  }
+
+  async spendReport(filter: Omit<RecordFilter, 'status'>, groupBy: SpendGroupBy): Promise<SpendRow[]> {
+    this.#assertReady();
+    return spendReportRows(this.#db, filter, groupBy);
+  }
+
+  /** Drops the monthly partitions wholly before `before`, then deletes the older rest in bounded steps. */
+  async pruneRecords(before: string): Promise<number> {
+    this.#assertReady();
+    const beforeMs = checkFilter({ from: before, to: before }).fromMs;
+    const { deleted, droppedMonths } = await pruneRecordRows(this.#db, beforeMs);
+    for (const month of droppedMonths) this.#months.delete(month);
+    return deleted;
+  }
+
+  /** Creates the partitions of months this store has not seen yet (remembered per store). */
+  async #ensureMonths(months: string[]): Promise<void> {
+    const missing = new Set(months.filter((month) => !this.#months.has(month)));
+    if (missing.size === 0) return;
+    await ensurePartitions(this.#db, missing);
+    for (const month of missing) this.#months.add(month);
+  }
+
   async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
-    const sql = 'SELECT body FROM generation_records WHERE gen_id = $1 AND org_id = $2';
+    const sql = 'SELECT body FROM records WHERE gen_id = $1 AND org_id = $2';
     const row = bodyRow.optional().parse((await this.#query(sql, [genId, orgId]))[0]);
     if (!row) return undefined;
     const parsed: unknown = JSON.parse(row.body);

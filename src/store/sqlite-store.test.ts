@@ -44,6 +44,30 @@ describe('SqliteStore specifics', () => {
     await second.close();
   });
 
+  it('adds the key limit columns to a database made before they existed, keeping its keys', async () => {
+    const file = freshFile();
+    const old = new Database(file);
+    old.exec(`CREATE TABLE organizations (id TEXT PRIMARY KEY, name TEXT NOT NULL, monthly_limit_usd TEXT,
+        requests_per_minute INTEGER, created_at TEXT NOT NULL, deleted_at TEXT);
+      CREATE TABLE api_keys (id TEXT PRIMARY KEY, org_id TEXT NOT NULL REFERENCES organizations(id),
+        name TEXT NOT NULL, prefix TEXT NOT NULL, key_hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
+        revoked_at TEXT);
+      INSERT INTO organizations VALUES ('acme', 'acme', NULL, NULL, '2026-01-01T00:00:00.000Z', NULL);
+      INSERT INTO api_keys VALUES ('key_old', 'acme', 'old', 'sk-gw-old', 'hash-old', '2026-01-01T00:00:00.000Z', NULL);`);
+    old.close();
+    const store = await openStore(`sqlite:${file}`);
+    expect(await store.findApiKeyByHash('hash-old')).toMatchObject({
+      id: 'key_old',
+      models: null,
+      expiresAt: null,
+    });
+    expect(await store.updateApiKey('key_old', { models: ['a/*'] })).toMatchObject({ models: ['a/*'] });
+    await store.close();
+    const again = await openStore(`sqlite:${file}`);
+    expect((await again.getApiKey('key_old'))?.models).toEqual(['a/*']);
+    await again.close();
+  });
+
   it('keeps records and spend across reopening', async () => {
     const file = freshFile();
     const first = new SqliteStore(file);

@@ -6,70 +6,44 @@ import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
 import { OutageLog } from './outage-log.js';
+import { recordRow } from './record-columns.js';
+import { checkFilter } from './record-query.js';
+import { prepareAdminStatements } from './sqlite-admin-tables.js';
+import { SQLITE_PRUNE_BATCH, SqliteRecords } from './sqlite-records.js';
+import { migrateSqlite } from './sqlite-schema.js';
 import type {
   ApiKeyInfo,
+  ApiKeyPatch,
+  AuditEntry,
   ConversationState,
+  KeySecretHash,
   NewApiKey,
+  NewAuditEntry,
   NewOrganization,
   Organization,
+  RecordFilter,
+  RecordPage,
+  SpendGroupBy,
+  SpendRow,
   Store,
 } from './store.js';
 import { InvalidRecordError, StoreUnavailableError } from './store-errors.js';
-import { apiKeyRow, bodyRow, insertableMonth, itemsRow, MONTH, organizationRow } from './store-rows.js';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS organizations (
-  id TEXT PRIMARY KEY,
-  name TEXT NOT NULL,
-  monthly_limit_usd TEXT,
-  requests_per_minute INTEGER,
-  created_at TEXT NOT NULL,
-  deleted_at TEXT
-);
-CREATE TABLE IF NOT EXISTS api_keys (
-  id TEXT PRIMARY KEY,
-  org_id TEXT NOT NULL REFERENCES organizations(id),
-  name TEXT NOT NULL,
-  prefix TEXT NOT NULL,
-  key_hash TEXT NOT NULL UNIQUE,
-  created_at TEXT NOT NULL,
-  revoked_at TEXT
-);
-CREATE INDEX IF NOT EXISTS api_keys_org_id ON api_keys (org_id);
-CREATE TABLE IF NOT EXISTS generation_records (
-  gen_id TEXT PRIMARY KEY,
-  org_id TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS generation_records_org_id ON generation_records (org_id);
-CREATE TABLE IF NOT EXISTS conversations (
-  gen_id TEXT PRIMARY KEY,
-  org_id TEXT NOT NULL,
-  expires_at TEXT NOT NULL,
-  items TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS monthly_spend (
-  org_id TEXT NOT NULL,
-  month TEXT NOT NULL,
-  cost_nano INTEGER NOT NULL,
-  PRIMARY KEY (org_id, month)
-);
-`;
+import {
+  apiKeyRow,
+  bodyRow,
+  itemsRow,
+  KEY_COLUMNS,
+  keyLimitValues,
+  MONTH,
+  newKeyLimits,
+  organizationRow,
+} from './store-rows.js';
 
 /** Columns renamed to the interface's field names, so a row parses straight into the returned object. */
 const ORG_COLUMNS =
   'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, created_at AS createdAt';
-const KEY_COLUMNS =
-  'id, org_id AS orgId, name, prefix, key_hash AS keyHash, created_at AS createdAt, revoked_at AS revokedAt';
 
 const spendRow = z.object({ cost_nano: z.number().int() });
-
-interface RecordRow {
-  record: GenerationRecord;
-  month: string;
-  body: string;
-}
 
 function prepareOrganizationStatements(db: Database.Database) {
   const selectOrg = db.prepare(
@@ -106,8 +80,10 @@ function prepareOrganizationStatements(db: Database.Database) {
 function prepareKeyStatements(db: Database.Database) {
   return {
     insertKey: db.prepare(
-      `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at)
-       VALUES (@id, @orgId, @name, @prefix, @keyHash, @createdAt, NULL)`,
+      `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
+         requests_per_minute, models, expires_at)
+       VALUES (@id, @orgId, @name, @prefix, @keyHash, @createdAt, NULL, @monthlyLimitUsd, @requestsPerMinute,
+         @models, @expiresAt)`,
     ),
     keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`),
     listKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`),
@@ -117,32 +93,9 @@ function prepareKeyStatements(db: Database.Database) {
   };
 }
 
-function prepareRecordStatements(db: Database.Database) {
-  const insertRecord = db.prepare(
-    `INSERT INTO generation_records (gen_id, org_id, created_at, body) VALUES (?, ?, ?, ?)
-     ON CONFLICT (gen_id) DO NOTHING`,
-  );
-  const addSpend = db.prepare(
-    `INSERT INTO monthly_spend (org_id, month, cost_nano) VALUES (?, ?, ?)
-     ON CONFLICT (org_id, month) DO UPDATE SET cost_nano = cost_nano + excluded.cost_nano`,
-  );
+function prepareSpendStatements(db: Database.Database) {
   return {
-    selectRecord: db.prepare('SELECT body FROM generation_records WHERE gen_id = ? AND org_id = ?'),
     selectSpend: db.prepare('SELECT cost_nano FROM monthly_spend WHERE org_id = ? AND month = ?'),
-    /** Spend is added only for records actually inserted, so a retried batch is not counted twice. */
-    insertBatch: db.transaction((rows: RecordRow[]) => {
-      // One spend update per organization and month of the batch, not one per record.
-      const spend = new Map<string, { orgId: string; month: string; nano: number }>();
-      for (const { record, month, body } of rows) {
-        const inserted = insertRecord.run(record.genId, record.orgId, record.createdAt, body).changes > 0;
-        if (!inserted || record.costNanoUsd <= 0) continue;
-        const key = `${record.orgId}\u0000${month}`;
-        const entry = spend.get(key) ?? { orgId: record.orgId, month, nano: 0 };
-        entry.nano += record.costNanoUsd;
-        spend.set(key, entry);
-      }
-      for (const { orgId, month, nano } of spend.values()) addSpend.run(orgId, month, nano);
-    }),
   };
 }
 
@@ -163,8 +116,10 @@ function prepareStatements(db: Database.Database) {
   return {
     ...prepareOrganizationStatements(db),
     ...prepareKeyStatements(db),
-    ...prepareRecordStatements(db),
+    ...prepareSpendStatements(db),
+    records: new SqliteRecords(db),
     ...prepareConversationStatements(db),
+    admin: prepareAdminStatements(db),
   };
 }
 
@@ -229,7 +184,7 @@ export class SqliteStore implements Store {
 
   async migrate(): Promise<void> {
     if (this.#statements) return;
-    this.#db.exec(SCHEMA);
+    migrateSqlite(this.#db, this.#now);
     this.#statements = prepareStatements(this.#db);
   }
 
@@ -260,9 +215,10 @@ export class SqliteStore implements Store {
       keyHash: key.keyHash,
       createdAt: this.#timestamp(),
       revokedAt: null,
+      ...newKeyLimits(key),
     };
     try {
-      this.#prepared().insertKey.run(info);
+      this.#prepared().insertKey.run({ ...info, ...keyLimitValues(info) });
     } catch (error) {
       if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw new Error('an API key with this hash already exists', { cause: error });
@@ -293,14 +249,37 @@ export class SqliteStore implements Store {
     return this.#prepared().revokeKey.run(this.#timestamp(), id).changes > 0;
   }
 
+  async getApiKey(id: string): Promise<ApiKeyInfo | undefined> {
+    return this.#prepared().admin.getKey(id);
+  }
+
+  async updateApiKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyInfo | undefined> {
+    return this.#prepared().admin.updateKey.immediate(id, patch);
+  }
+
+  async rotateApiKey(id: string, secret: KeySecretHash): Promise<ApiKeyInfo | undefined> {
+    return this.#prepared().admin.rotateKey.immediate(id, secret);
+  }
+
+  async getKeyMonthlySpend(keyId: string, month: string): Promise<number> {
+    if (!MONTH.test(month)) throw new Error(`month must be YYYY-MM, got "${month}"`);
+    return this.#prepared().admin.keySpend(keyId, month);
+  }
+
+  async appendAudit(entry: NewAuditEntry): Promise<AuditEntry> {
+    return this.#prepared().admin.appendAudit(entry, this.#timestamp());
+  }
+
+  async listAudit(page: { limit: number; before?: string }): Promise<AuditEntry[]> {
+    return this.#prepared().admin.listAudit(page.limit, page.before);
+  }
+
   async insertRecords(records: GenerationRecord[]): Promise<void> {
     const s = this.#prepared();
-    const rows = records.map(
-      (record): RecordRow => ({ record, month: insertableMonth(record), body: JSON.stringify(record) }),
-    );
+    const rows = records.map(recordRow);
     if (rows.length === 0) return;
     try {
-      s.insertBatch.immediate(rows);
+      s.records.insertBatch.immediate(rows);
       this.#outage.recovered();
     } catch (error) {
       const classified = classifySqliteError(error);
@@ -310,10 +289,31 @@ export class SqliteStore implements Store {
   }
 
   async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
-    const row = bodyRow.optional().parse(this.#prepared().selectRecord.get(genId, orgId));
+    const row = bodyRow.optional().parse(this.#prepared().records.body(genId, orgId));
     if (!row) return undefined;
     const parsed: unknown = JSON.parse(row.body);
     return generationRecordSchema.parse(parsed);
+  }
+
+  async listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage> {
+    return this.#prepared().records.list(filter, page);
+  }
+
+  async spendReport(filter: Omit<RecordFilter, 'status'>, groupBy: SpendGroupBy): Promise<SpendRow[]> {
+    return this.#prepared().records.spend(filter, groupBy);
+  }
+
+  /** Deletes in steps of SQLITE_PRUNE_BATCH rows, yielding to the event loop between them. */
+  async pruneRecords(before: string): Promise<number> {
+    const beforeMs = checkFilter({ from: before, to: before }).fromMs;
+    const records = this.#prepared().records;
+    let total = 0;
+    for (;;) {
+      const deleted = records.pruneStep(beforeMs);
+      total += deleted;
+      if (deleted < SQLITE_PRUNE_BATCH) return total;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   async getMonthlySpend(orgId: string, month: string): Promise<number> {

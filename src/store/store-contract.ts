@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GenerationRecord } from '../records/generation-record.js';
+import { runRecordQueryContract } from './record-query-contract.js';
 import type { NewApiKey, Store } from './store.js';
+import { runKeyAndAuditContract } from './store-contract-keys.js';
 
 /** A record with a distinct, non-default value in every field, so a dropped or renamed field shows. */
 export function makeRecord(overrides: Partial<GenerationRecord> = {}): GenerationRecord {
@@ -311,6 +313,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       });
     });
 
+    runRecordQueryContract(() => store);
+
     describe('conversation state', () => {
       const later = new Date(Date.now() + 3_600_000).toISOString();
       const earlier = new Date(Date.now() - 1_000).toISOString();
@@ -331,6 +335,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.getConversation('gen_c2', 'acme')).toBeUndefined();
       });
     });
+
+    runKeyAndAuditContract(() => store);
 
     it('ping() answers while the store is open and rejects once it is closed', async () => {
       await expect(store.ping()).resolves.toBeUndefined();

@@ -16,3 +16,11 @@ export class InvalidRecordError extends Error {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A record query the store cannot answer as asked: an invalid or foreign cursor, a time that is not a date,
+ * a page size or grouping out of range. The caller's fault (an HTTP API answers 400), never a store failure.
+ */
+export class InvalidQueryError extends Error {
+  override name = 'InvalidQueryError';
+}

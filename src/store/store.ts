@@ -15,7 +15,19 @@ export interface Organization {
   createdAt: string;
 }
 
-export interface ApiKeyInfo {
+/** A key's own limits, on top of its organization's; null = none of its own. */
+export interface ApiKeyLimits {
+  /** USD per calendar month (UTC) this key may spend, decimal string; null = only the organization's cap. */
+  monthlyLimitUsd: string | null;
+  /** Requests per minute of this key; null = only the organization's per-key limit. */
+  requestsPerMinute: number | null;
+  /** Model ids or globs (`openai/*`) the key may use; null = every model. */
+  models: string[] | null;
+  /** ISO-8601 instant after which the key no longer authenticates; null = never. */
+  expiresAt: string | null;
+}
+
+export interface ApiKeyInfo extends ApiKeyLimits {
   id: string;
   orgId: string;
   name: string;
@@ -34,11 +46,42 @@ export interface NewOrganization {
   requestsPerMinute?: number | null;
 }
 
-export interface NewApiKey {
+export interface NewApiKey extends Partial<ApiKeyLimits> {
   orgId: string;
   name?: string;
   prefix: string;
   keyHash: string;
+}
+
+/** A change of a key: a field left undefined keeps its value, null clears it. */
+export interface ApiKeyPatch extends Partial<ApiKeyLimits> {
+  name?: string;
+}
+
+/** A new secret of a key: what the store keeps of it. */
+export interface KeySecretHash {
+  prefix: string;
+  keyHash: string;
+}
+
+/** One admin write, as the audit log keeps it. */
+export interface NewAuditEntry {
+  /** Who: `admin-token:<fingerprint>`, `admin-cli`, ...; never a secret. */
+  actor: string;
+  /** What: `organization.create`, `key.rotate`, ... */
+  action: string;
+  /** On what: `organization:acme`, `key:key_…`, `skill:pdf`. */
+  target: string;
+  /** The object before and after the write (null when it did not exist / no longer exists). */
+  before: unknown;
+  after: unknown;
+}
+
+export interface AuditEntry extends NewAuditEntry {
+  /** Increasing with each write; the cursor of `listAudit`. */
+  id: string;
+  /** ISO-8601. */
+  at: string;
 }
 
 /** What `previous_response_id` continues from: the conversation so far as Responses input items. */
@@ -48,6 +91,43 @@ export interface ConversationState {
   items: unknown[];
   /** ISO-8601; afterwards the state is gone. */
   expiresAt: string;
+}
+
+/** Outcome of a recorded request, as `GenerationRecord.status`. */
+export type RecordStatus = 'success' | 'error' | 'cancelled' | 'interrupted';
+
+/** Which records a listing or report covers; absent fields do not filter. */
+export interface RecordFilter {
+  orgId?: string;
+  /** API key id (`key_…`). */
+  keyId?: string;
+  model?: string;
+  provider?: string;
+  status?: RecordStatus;
+  /** ISO-8601, inclusive. */
+  from: string;
+  /** ISO-8601, exclusive. */
+  to: string;
+}
+
+/** One page of records, newest first. */
+export interface RecordPage {
+  records: GenerationRecord[];
+  /** Opaque position after the last record of this page; null at the end. */
+  nextCursor: string | null;
+}
+
+export type SpendGroupBy = 'day' | 'model' | 'key' | 'provider';
+
+/** One group of a spend report: a day (`YYYY-MM-DD`, UTC), a model slug, a key id or a provider id. */
+export interface SpendRow {
+  group: string;
+  requests: number;
+  /** Requests with status `error` (cancelled and interrupted ones count as requests only). */
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  costNanoUsd: number;
 }
 
 export interface Store {
@@ -71,13 +151,45 @@ export interface Store {
   listApiKeys(orgId?: string): Promise<ApiKeyInfo[]>;
   /** Marks the key revoked. Returns false when no such unrevoked key exists. */
   revokeApiKey(id: string): Promise<boolean>;
+  /** A key (revoked or not) by its id. */
+  getApiKey(id: string): Promise<ApiKeyInfo | undefined>;
+  /** Changes name and limits of a key; undefined when there is no such key. */
+  updateApiKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyInfo | undefined>;
+  /**
+   * Gives an unrevoked key a new secret (its hash and prefix), so the old secret stops matching at once;
+   * undefined when there is no such unrevoked key.
+   */
+  rotateApiKey(id: string, secret: KeySecretHash): Promise<ApiKeyInfo | undefined>;
+  /** Spend of one key in the month `YYYY-MM` (UTC), integer nano-USD (from its records, like the org's). */
+  getKeyMonthlySpend(keyId: string, month: string): Promise<number>;
+  /** Appends an entry to the audit log of admin writes. */
+  appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
+  /** Audit entries newest first: at most `limit`, only those older than the entry `before` when given. */
+  listAudit(page: { limit: number; before?: string }): Promise<AuditEntry[]>;
   /**
    * Writes a batch of records in one transaction and adds each record's `costNanoUsd` to its organization's
-   * spend for the record's calendar month (UTC, from `createdAt`).
+   * and its API key's spend for the record's calendar month (UTC, from `createdAt`), and the record to its
+   * daily rollup (organization × key × model × provider × UTC day). A record whose `genId` is already stored is
+   * skipped and counted nowhere, so a retried batch is harmless.
    */
   insertRecords(records: GenerationRecord[]): Promise<void>;
   /** A record of this organization, or undefined (also when it belongs to another organization). */
   getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined>;
+  /**
+   * Records matching `filter`, newest first (`createdAt` descending, `genId` descending among equal times).
+   * `page.limit` is 1..1000; `page.cursor` is a previous page's `nextCursor`, a keyset position (not an
+   * offset), so records inserted meanwhile never shift or repeat a page. The filter applies on every page, so a
+   * cursor never reaches another organization's records. Throws InvalidQueryError for a malformed cursor,
+   * a time that is not a date, or a limit out of range.
+   */
+  listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage>;
+  /**
+   * Requests, errors, tokens and cost per group, from the daily rollups (never the raw records, which
+   * retention may have pruned). Covers the whole UTC days that overlap [from, to); sorted by group.
+   */
+  spendReport(filter: Omit<RecordFilter, 'status'>, groupBy: SpendGroupBy): Promise<SpendRow[]>;
+  /** Deletes the records created before `before` (ISO-8601), in bounded steps; rollups stay. Returns how many. */
+  pruneRecords(before: string): Promise<number>;
   /** Spend of the organization in the month `YYYY-MM` (UTC), integer nano-USD. */
   getMonthlySpend(orgId: string, month: string): Promise<number>;
   /**

@@ -225,7 +225,7 @@ async function sumRecordCosts(databaseUrl: string): Promise<number> {
   if (filename !== undefined) {
     const db = new Database(filename, { readonly: true });
     try {
-      for (const row of db.prepare("SELECT body FROM generation_records WHERE org_id = 'acme'").all()) {
+      for (const row of db.prepare("SELECT body FROM records WHERE org_id = 'acme'").all()) {
         bodies.push(row);
       }
     } finally {
@@ -235,7 +235,7 @@ async function sumRecordCosts(databaseUrl: string): Promise<number> {
     const client = new Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      bodies.push(...(await client.query("SELECT body FROM generation_records WHERE org_id = 'acme'")).rows);
+      bodies.push(...(await client.query("SELECT body FROM records WHERE org_id = 'acme'")).rows);
     } finally {
       await client.end();
     }

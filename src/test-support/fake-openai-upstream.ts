@@ -25,6 +25,8 @@ export type Fault =
   | { kind: 'endless-stream'; intervalMs: number }
   | { kind: 'slow-stream'; delayMs: number }
   | { kind: 'delay'; ms: number }
+  /** The answer waits until `until` resolves (tests release it once a condition holds). */
+  | { kind: 'hold'; until: Promise<void> }
   | HostileFault;
 
 export interface FakeUpstream {
@@ -90,6 +92,10 @@ export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
       const fault = state.faults.shift();
       if (fault?.kind === 'delay') {
         setTimeout(() => route(req.url ?? '', body, res, state), fault.ms);
+        return;
+      }
+      if (fault?.kind === 'hold') {
+        void fault.until.then(() => route(req.url ?? '', body, res, state));
         return;
       }
       if (fault && applyFault(fault, res)) return;

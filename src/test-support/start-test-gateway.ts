@@ -77,7 +77,7 @@ export function testConfig(upstreamUrl: string, extra: Record<string, unknown> =
 /** Starts a fake upstream and the real gateway (HTTP on a free loopback port, SQLite in a temp dir). */
 export async function startTestGateway(
   configFor: (upstreamUrl: string) => Record<string, unknown> = testConfig,
-  options: Pick<GatewayOptions, 'logger' | 'otel'> = {},
+  options: Pick<GatewayOptions, 'logger' | 'otel' | 'adminToken'> = {},
 ): Promise<TestGateway> {
   const upstream = await startFakeOpenAIUpstream();
   const dir = mkdtempSync(join(tmpdir(), 'gateway-test-'));

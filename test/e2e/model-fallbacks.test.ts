@@ -326,3 +326,76 @@ describe('the official openai client with models and provider as extra body memb
     }
   });
 });
+
+describe('fallback models with the response cache and a key limited to some models', () => {
+  const ADMIN_TOKEN = 'admin-token-for-fallback-tests-0123456789';
+  let gw: TestGateway;
+  let other: FakeUpstream;
+
+  beforeAll(async () => {
+    other = await startFakeOpenAIUpstream();
+    other.reply = 'Answer from the other upstream.';
+    gw = await startTestGateway(
+      (url) => ({
+        ...testConfig(url),
+        providers: [
+          { id: 'one', api: 'openai', baseUrl: url, apiKey: 'k1', retries: 0 },
+          { id: 'two', api: 'openai', baseUrl: other.url, apiKey: 'k2', retries: 0 },
+        ],
+        models: [
+          { id: 'acme/one', endpoints: [{ provider: 'one', model: 'm-1', pricing }] },
+          { id: 'acme/two', endpoints: [{ provider: 'two', model: 'm-2', pricing }] },
+        ],
+        organizations: [{ id: 'acme', apiKeys: [TEST_KEY], cache: { ttlSeconds: 300 } }],
+      }),
+      { adminToken: ADMIN_TOKEN },
+    );
+  });
+  afterAll(async () => {
+    await gw.stop();
+    await other.close();
+  });
+
+  const ask = (key: string, body: Record<string, unknown>) =>
+    fetch(`${gw.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'cache me' }], ...body }),
+    });
+
+  it('a cached answer a fallback model made is replayed under that model', async () => {
+    gw.upstream.faults.push({ kind: 'status', status: 503 });
+    const first = await ask(TEST_KEY, { model: 'acme/one', models: ['acme/two'] });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-gateway-cache')).toBe('miss');
+    expect(((await first.json()) as { model: string }).model).toBe('acme/two');
+    const second = await ask(TEST_KEY, { model: 'acme/one', models: ['acme/two'] });
+    expect(second.headers.get('x-gateway-cache')).toBe('hit');
+    expect(((await second.json()) as { model: string }).model).toBe('acme/two');
+    await gw.gateway.deps.records.flush();
+    const view = await fetch(`${gw.baseURL}/generation/${second.headers.get('x-generation-id')}`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    expect(((await view.json()) as { data: { model: string; provider: string } }).data).toMatchObject({
+      model: 'acme/two',
+      provider: 'two',
+    });
+  });
+
+  it('a fallback model the key may not use is 403 FORBIDDEN before anything is sent', async () => {
+    const created = await fetch(`${gw.gateway.url}/admin/v1/organizations/acme/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'only-one', models: ['acme/one'] }),
+    });
+    expect(created.status).toBe(201);
+    const { key } = ((await created.json()) as { data: { key: string } }).data;
+    const before = gw.upstream.received.length + other.received.length;
+    const response = await ask(key, { model: 'acme/one', models: ['acme/two'], user: 'forbidden-test' });
+    expect(response.status).toBe(403);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('FORBIDDEN');
+    expect(body.error.message).toContain('acme/two');
+    expect(gw.upstream.received.length + other.received.length).toBe(before);
+  });
+});

@@ -11,7 +11,7 @@ const message = z.looseObject({
   name: z.string().optional(),
 });
 
-const chatRequestSchema = z.looseObject({
+export const chatRequestSchema = z.looseObject({
   model: z.string({ message: 'must be a model slug' }).min(1).optional(),
   messages: z
     .array(message, { message: 'is required and must be an array of messages' })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JsonObject } from '../../json/json.js';
 import { parseBody } from '../shared/parse-body.js';
 
-const embeddingsRequestSchema = z.looseObject({
+export const embeddingsRequestSchema = z.looseObject({
   model: z.string({ message: 'is required and must be a model slug' }).min(1),
   input: z.union(
     [

@@ -44,7 +44,7 @@ const functionCallingConfig = z.looseObject({
   allowedFunctionNames: z.array(z.string()).optional(),
 });
 
-const generateContentSchema = z.looseObject({
+export const generateContentSchema = z.looseObject({
   contents: z
     .array(content, { message: 'is required: an array of contents' })
     .min(1, 'must hold at least one content'),
@@ -59,7 +59,7 @@ const generateContentSchema = z.looseObject({
   safetySettings: z.array(z.unknown()).optional(),
 });
 
-const embedContentSchema = z.looseObject({
+export const embedContentSchema = z.looseObject({
   model: z.string().optional(),
   content: z.looseObject({ parts: z.array(part).min(1, 'must hold at least one part') }),
   taskType: z.string().optional(),
@@ -67,13 +67,13 @@ const embedContentSchema = z.looseObject({
   outputDimensionality: z.number().int().positive('must be greater than 0').optional(),
 });
 
-const batchEmbedSchema = z.looseObject({
+export const batchEmbedSchema = z.looseObject({
   requests: z
     .array(embedContentSchema, { message: 'is required: an array of embedContent requests' })
     .min(1, 'must hold at least one request'),
 });
 
-const countTokensSchema = z.looseObject({
+export const countTokensSchema = z.looseObject({
   contents: z.array(content, { message: 'must be an array of contents' }).optional(),
   generateContentRequest: z.looseObject({}).optional(),
 });

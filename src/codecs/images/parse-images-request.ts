@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JsonObject } from '../../json/json.js';
 import { parseBody } from '../shared/parse-body.js';
 
-const imagesRequestSchema = z.looseObject({
+export const imagesRequestSchema = z.looseObject({
   prompt: z.string({ message: 'is required and must be a string' }).min(1, 'must not be empty'),
   model: z.string({ message: 'is required and must be a model slug' }).min(1),
   n: z

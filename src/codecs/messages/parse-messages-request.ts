@@ -29,7 +29,7 @@ const toolChoice = z
     message: 'name is required when type is tool',
   });
 
-const countTokensSchema = z.looseObject({
+export const countTokensSchema = z.looseObject({
   model: z.string({ message: 'is required: a model slug' }).min(1, 'is required: a model slug'),
   messages: z
     .array(message, { message: 'is required: an array of messages' })
@@ -47,7 +47,7 @@ const countTokensSchema = z.looseObject({
     .optional(),
 });
 
-const messagesRequestSchema = countTokensSchema.extend({
+export const messagesRequestSchema = countTokensSchema.extend({
   max_tokens: z
     .number({ message: 'is required: a positive integer' })
     .int('must be an integer')

@@ -10,7 +10,7 @@ import { responsesRequestToChat } from './responses-request-to-chat.js';
  * and the gateway's own compaction for providers without a native one: the model summarises the
  * conversation through one chat call, and the answer keeps the user messages plus one `compaction` item.
  */
-const compactRequestSchema = z.looseObject({
+export const compactRequestSchema = z.looseObject({
   model: z.string({ message: 'is required: a model slug' }).min(1, 'is required: a model slug'),
   input: z.union([z.string(), z.array(z.looseObject({})), z.null()]).optional(),
   instructions: z.union([z.string(), z.null()]).optional(),

@@ -11,7 +11,7 @@ const inputItem = z.union([
   z.looseObject({ type: z.string(), role: z.undefined().optional() }),
 ]);
 
-const responsesRequestSchema = z.looseObject({
+export const responsesRequestSchema = z.looseObject({
   model: z.string({ message: 'must be a model slug' }).min(1).optional(),
   input: z.union([z.string(), z.array(inputItem).min(1, 'must not be empty')], {
     message: 'is required: a string or an array of input items',

@@ -7,8 +7,8 @@ import type { ChatStreamPart } from '../provider-adapter.js';
  * `stop_reason` of OpenAI-compatible servers allowed, in OpenAI's key order).
  * The content is a JSON string literal with valid escapes only, so the text is valid JSON whenever it matches.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters, so the class must exclude them.
 const PLAIN_DELTA =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters, so the class must exclude them.
   /^\{"id":"[^"\\]*","object":"chat\.completion\.chunk","created":\d+,"model":"[^"\\]*",(?:"service_tier":"[^"\\]*",)?(?:"system_fingerprint":(?:"[^"\\]*"|null),)?"choices":\[\{"index":0,"delta":\{"content":("(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")\}(?:,"logprobs":null)?,"finish_reason":null(?:,"stop_reason":null)?\}\](?:,"usage":null)?(?:,"obfuscation":"[^"\\]*")?\}$/;
 
 /**
@@ -19,15 +19,24 @@ const PLAIN_DELTA =
 export function plainDeltaPart(raw: string): ChatStreamPart | undefined {
   const literal = PLAIN_DELTA.exec(raw)?.[1];
   if (literal === undefined) return undefined;
-  const text = literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
-  let parsed: JsonObject | undefined;
-  return {
-    type: 'chunk',
+  return new PlainDeltaPart(
     raw,
-    text,
-    get chunk(): JsonObject {
-      parsed ??= JSON.parse(raw) as JsonObject;
-      return parsed;
-    },
-  };
+    literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1),
+  );
+}
+
+/** A content-delta part whose chunk object is parsed on first read (one object per event, no closure). */
+class PlainDeltaPart {
+  readonly type = 'chunk';
+  #parsed: JsonObject | undefined;
+
+  constructor(
+    readonly raw: string,
+    readonly text: string,
+  ) {}
+
+  get chunk(): JsonObject {
+    this.#parsed ??= JSON.parse(this.raw) as JsonObject;
+    return this.#parsed;
+  }
 }

@@ -1,0 +1,112 @@
+import { generateApiKey, type KeyHasher } from '../auth/api-keys.js';
+import type { ApiKeyInfo, ApiKeyPatch, Store } from '../store/store.js';
+import { type CreateKey, createKeySchema, pageQuerySchema, updateKeySchema } from './admin-schemas.js';
+import { conflict, type KeyView, keyView, missing, pageOf, parseInput } from './admin-views.js';
+import type { AuditWriter } from './audit.js';
+
+/** What the key operations use. */
+export interface KeyOperationsDeps {
+  store: Store;
+  /** The gateway's keyed hash (its key secret), asked for only when a secret is made. */
+  keyHasher: () => KeyHasher;
+  audit: AuditWriter;
+  changed: () => void;
+}
+
+/** A key with its secret: answered once, by create and rotate, never stored. */
+export type KeyWithSecret = KeyView & { key: string };
+
+/** The store's patch of a validated change (absent: keep; null: clear). */
+function keyPatch(input: {
+  name?: string;
+  monthlyLimit?: string | null;
+  rateLimit?: { requestsPerMinute: number } | null;
+  models?: string[] | null;
+  expiresAt?: string | null;
+}): ApiKeyPatch {
+  return {
+    name: input.name,
+    monthlyLimitUsd: input.monthlyLimit,
+    requestsPerMinute:
+      input.rateLimit === undefined ? undefined : (input.rateLimit?.requestsPerMinute ?? null),
+    models: input.models,
+    expiresAt: input.expiresAt,
+  };
+}
+
+/** API keys: create (the secret answered once), list, read, update limits, revoke, rotate. Writes are audited. */
+export function keyOperations({ store, keyHasher, audit, changed }: KeyOperationsDeps) {
+  const find = async (id: string): Promise<ApiKeyInfo> => {
+    const key = await store.getApiKey(id);
+    if (!key) throw missing(`there is no API key "${id}"`);
+    return key;
+  };
+  const liveOrganization = async (orgId: string) => {
+    if (!(await store.getOrganization(orgId))) throw missing(`there is no organization "${orgId}"`);
+  };
+  return {
+    /** One page of the keys of an organization (every organization's when `orgId` is undefined), oldest first. */
+    async listKeys(orgId: string | undefined, query: unknown) {
+      const page = parseInput(pageQuerySchema, query, 'query');
+      const keys = (await store.listApiKeys(orgId)).map(keyView);
+      return pageOf(keys, (key) => key.id, page.limit ?? 100, page.cursor);
+    },
+
+    getKey: async (id: string): Promise<KeyView> => keyView(await find(id)),
+
+    /** Creates a key for an organization; the answer holds the secret, which is never shown again. */
+    async createKey(actor: string, orgId: string, body: unknown): Promise<KeyWithSecret> {
+      const input: CreateKey = parseInput(createKeySchema, body, 'body');
+      await liveOrganization(orgId);
+      const { key, prefix, keyHash } = generateApiKey(keyHasher());
+      const created = keyView(
+        await store.createApiKey({
+          orgId,
+          name: input.name,
+          prefix,
+          keyHash,
+          monthlyLimitUsd: input.monthlyLimit ?? null,
+          requestsPerMinute: input.rateLimit?.requestsPerMinute ?? null,
+          models: input.models ?? null,
+          expiresAt: input.expiresAt ?? null,
+        }),
+      );
+      await audit(actor, 'key.create', `key:${created.id}`, null, created);
+      return { ...created, key };
+    },
+
+    async updateKey(actor: string, id: string, body: unknown): Promise<KeyView> {
+      const patch = keyPatch(parseInput(updateKeySchema, body, 'body'));
+      const before = keyView(await find(id));
+      const updated = await store.updateApiKey(id, patch);
+      if (!updated) throw missing(`there is no API key "${id}"`);
+      const after = keyView(updated);
+      await audit(actor, 'key.update', `key:${id}`, before, after);
+      changed();
+      return after;
+    },
+
+    /** Revokes a key: it stops working at once on this instance (within a second on others). */
+    async revokeKey(actor: string, id: string): Promise<KeyView> {
+      const before = keyView(await find(id));
+      if (!(await store.revokeApiKey(id))) throw missing(`there is no unrevoked API key "${id}"`);
+      const after = keyView(await find(id));
+      await audit(actor, 'key.revoke', `key:${id}`, before, after);
+      changed();
+      return after;
+    },
+
+    /** A new secret for the same key id (limits and spend stay); the old secret stops working at once. */
+    async rotateKey(actor: string, id: string): Promise<KeyWithSecret> {
+      const before = keyView(await find(id));
+      if (before.revokedAt !== null) throw conflict(`API key "${id}" is revoked; create a new one instead`);
+      const { key, prefix, keyHash } = generateApiKey(keyHasher());
+      const rotated = await store.rotateApiKey(id, { prefix, keyHash });
+      if (!rotated) throw conflict(`API key "${id}" is revoked; create a new one instead`);
+      const after = keyView(rotated);
+      await audit(actor, 'key.rotate', `key:${id}`, before, after);
+      changed();
+      return { ...after, key };
+    },
+  };
+}

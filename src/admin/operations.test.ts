@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createKeyHasher } from '../auth/api-keys.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { SqliteStore } from '../store/sqlite-store.js';
+import { type AdminOperations, createAdminOperations } from './operations.js';
+
+const hasher = createKeyHasher(Buffer.from('operations-test-secret-0123456789abcdef'));
+let store: SqliteStore;
+let ops: AdminOperations;
+let changes: number;
+
+beforeEach(async () => {
+  store = new SqliteStore(':memory:');
+  await store.migrate();
+  changes = 0;
+  ops = createAdminOperations({
+    store,
+    keyHasher: () => hasher,
+    skillsDir: () => '/nonexistent',
+    onKeysChanged: () => {
+      changes += 1;
+    },
+  });
+});
+afterEach(() => store.close());
+
+/** The status of the GatewayError a call fails with. */
+const statusOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'ok',
+    (error: unknown) => (error instanceof GatewayError ? error.status : 'not a GatewayError'),
+  );
+
+describe('organizations', () => {
+  it('creates with caps normalised, refuses duplicates, updates (absent keeps, null clears)', async () => {
+    const org = await ops.createOrganization('tester', { id: 'acme', monthlyLimit: 1e-7 });
+    expect(org).toMatchObject({ id: 'acme', name: 'acme', monthlyLimit: '0.0000001', rateLimit: null });
+    expect(await statusOf(ops.createOrganization('tester', { id: 'acme' }))).toBe(409);
+    await ops.updateOrganization('tester', 'acme', { rateLimit: { requestsPerMinute: 5 } });
+    const cleared = await ops.updateOrganization('tester', 'acme', { monthlyLimit: null });
+    expect(cleared).toMatchObject({ monthlyLimit: null, rateLimit: { requestsPerMinute: 5 } });
+    expect(await statusOf(ops.updateOrganization('tester', 'ghost', {}))).toBe(404);
+    expect(await statusOf(ops.updateOrganization('tester', 'acme', { id: 'renamed' }))).toBe(400);
+    expect(changes).toBe(3);
+  });
+
+  it('pages a list by cursor and refuses a foreign cursor', async () => {
+    for (const id of ['c', 'a', 'b']) await ops.createOrganization('tester', { id });
+    const first = await ops.listOrganizations({ limit: '2' });
+    expect(first.data.map((org) => org.id)).toEqual(['a', 'b']);
+    expect(first.next_cursor).toBe('b');
+    const second = await ops.listOrganizations({ limit: '2', cursor: 'b' });
+    expect(second).toMatchObject({ data: [{ id: 'c' }], next_cursor: null });
+    expect(await statusOf(ops.listOrganizations({ cursor: 'zzz' }))).toBe(400);
+  });
+
+  it('deletes an organization after revoking its keys', async () => {
+    await ops.createOrganization('tester', { id: 'acme' });
+    const { id } = await ops.createKey('tester', 'acme', {});
+    await ops.deleteOrganization('tester', 'acme');
+    expect((await store.getApiKey(id))?.revokedAt).not.toBeNull();
+    expect(await statusOf(ops.getOrganization('acme'))).toBe(404);
+  });
+});
+
+describe('keys', () => {
+  beforeEach(async () => {
+    await ops.createOrganization('tester', { id: 'acme' });
+  });
+
+  it('creates a key with its limits and answers the secret, which only its hash is stored of', async () => {
+    const created = await ops.createKey('tester', 'acme', {
+      name: 'ci',
+      monthlyLimit: '25.50',
+      rateLimit: { requestsPerMinute: 10 },
+      models: ['openai/*'],
+      expiresAt: '2031-01-01T01:00:00+01:00',
+    });
+    expect(created).toMatchObject({
+      organization: 'acme',
+      monthlyLimit: '25.50',
+      rateLimit: { requestsPerMinute: 10 },
+      models: ['openai/*'],
+      expiresAt: '2031-01-01T00:00:00.000Z',
+    });
+    expect((await store.findApiKeyByHash(hasher.hash(created.key)))?.id).toBe(created.id);
+    expect(JSON.stringify(await ops.getKey(created.id))).not.toContain(created.key);
+    expect(await statusOf(ops.createKey('tester', 'ghost', {}))).toBe(404);
+  });
+
+  it('rotates a key: same id and limits, a new secret, the old hash gone', async () => {
+    const created = await ops.createKey('tester', 'acme', { models: ['a/b'] });
+    const rotated = await ops.rotateKey('tester', created.id);
+    expect(rotated).toMatchObject({ id: created.id, models: ['a/b'] });
+    expect(rotated.key).not.toBe(created.key);
+    expect(await store.findApiKeyByHash(hasher.hash(created.key))).toBeUndefined();
+    expect((await store.findApiKeyByHash(hasher.hash(rotated.key)))?.id).toBe(created.id);
+    await ops.revokeKey('tester', created.id);
+    expect(await statusOf(ops.rotateKey('tester', created.id))).toBe(409);
+    expect(await statusOf(ops.revokeKey('tester', created.id))).toBe(404);
+  });
+
+  it('audits every write with the actor, never the secret', async () => {
+    const created = await ops.createKey('admin-token:abc', 'acme', {});
+    await ops.updateKey('admin-token:abc', created.id, { name: 'renamed' });
+    const audit = await ops.listAudit({});
+    expect(audit.data.map((entry) => entry.action)).toEqual([
+      'key.update',
+      'key.create',
+      'organization.create',
+    ]);
+    expect(audit.data[0]).toMatchObject({
+      actor: 'admin-token:abc',
+      target: `key:${created.id}`,
+      before: { name: '' },
+      after: { name: 'renamed' },
+    });
+    expect(JSON.stringify(audit)).not.toContain(created.key);
+    expect(await statusOf(ops.listAudit({ cursor: 'x' }))).toBe(400);
+  });
+});
+
+describe('reports', () => {
+  it('refuses bad queries with 400 and defaults to the current month', async () => {
+    expect(await ops.listRecords({})).toEqual({ data: [], next_cursor: null });
+    expect(await statusOf(ops.listRecords({ from: 'yesterday' }))).toBe(400);
+    expect(await statusOf(ops.listRecords({ cursor: 'abc' }))).toBe(400);
+    expect(await statusOf(ops.spend({ group_by: 'hour' }))).toBe(400);
+    expect(await ops.spend({})).toEqual({ data: [], next_cursor: null });
+  });
+});

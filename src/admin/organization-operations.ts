@@ -1,0 +1,92 @@
+import type { Store } from '../store/store.js';
+import {
+  type CreateOrganization,
+  createOrganizationSchema,
+  pageQuerySchema,
+  updateOrganizationSchema,
+} from './admin-schemas.js';
+import {
+  conflict,
+  missing,
+  type OrganizationView,
+  organizationView,
+  pageOf,
+  parseInput,
+} from './admin-views.js';
+import type { AuditWriter } from './audit.js';
+
+/** What the organization operations use. */
+export interface OrganizationOperationsDeps {
+  store: Store;
+  audit: AuditWriter;
+  /** Told after every change of organizations or keys (the authenticator forgets its cached lookups). */
+  changed: () => void;
+}
+
+/** Organizations: list, read, create, update, delete (which revokes its keys). Every write is audited. */
+export function organizationOperations({ store, audit, changed }: OrganizationOperationsDeps) {
+  const find = async (id: string): Promise<OrganizationView> => {
+    const org = await store.getOrganization(id);
+    if (!org) throw missing(`there is no organization "${id}"`);
+    return organizationView(org);
+  };
+  return {
+    async listOrganizations(query: unknown) {
+      const page = parseInput(pageQuerySchema, query, 'query');
+      const orgs = (await store.listOrganizations()).map(organizationView);
+      return pageOf(orgs, (org) => org.id, page.limit ?? 100, page.cursor);
+    },
+
+    getOrganization: find,
+
+    /** Creates an organization; 409 when one with this id exists. */
+    async createOrganization(actor: string, body: unknown): Promise<OrganizationView> {
+      const input: CreateOrganization = parseInput(createOrganizationSchema, body, 'body');
+      if (await store.getOrganization(input.id)) throw conflict(`organization "${input.id}" already exists`);
+      const org = organizationView(
+        await store.upsertOrganization({
+          id: input.id,
+          name: input.name ?? input.id,
+          monthlyLimitUsd: input.monthlyLimit ?? null,
+          requestsPerMinute: input.rateLimit?.requestsPerMinute ?? null,
+        }),
+      );
+      await audit(actor, 'organization.create', `organization:${org.id}`, null, org);
+      changed();
+      return org;
+    },
+
+    /** Changes name, cap or rate limit: an absent member keeps its value, null clears it. */
+    async updateOrganization(actor: string, id: string, body: unknown): Promise<OrganizationView> {
+      const input = parseInput(updateOrganizationSchema, body, 'body');
+      const before = await find(id);
+      const org = organizationView(
+        await store.upsertOrganization({
+          id,
+          name: input.name,
+          monthlyLimitUsd: input.monthlyLimit,
+          requestsPerMinute:
+            input.rateLimit === undefined ? undefined : (input.rateLimit?.requestsPerMinute ?? null),
+        }),
+      );
+      await audit(actor, 'organization.update', `organization:${id}`, before, org);
+      changed();
+      return org;
+    },
+
+    /**
+     * Deletes an organization and revokes its keys first, so that an organization created again with the same
+     * id never brings old keys back.
+     */
+    async deleteOrganization(actor: string, id: string): Promise<OrganizationView> {
+      const before = await find(id);
+      for (const key of await store.listApiKeys(id)) {
+        if (key.revokedAt === null) await store.revokeApiKey(key.id);
+      }
+      if (!(await store.deleteOrganization(id))) throw missing(`there is no organization "${id}"`);
+      await audit(actor, 'organization.delete', `organization:${id}`, before, null);
+      changed();
+      return before;
+    },
+  };
+}

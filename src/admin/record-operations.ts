@@ -1,0 +1,83 @@
+import { badRequest } from '../errors/gateway-error.js';
+import type { GenerationRecord } from '../records/generation-record.js';
+import type { RecordFilter, Store } from '../store/store.js';
+import { InvalidQueryError } from '../store/store-errors.js';
+import { type RecordsQuery, recordsQuerySchema, type SpendQuery, spendQuerySchema } from './admin-schemas.js';
+import { parseInput } from './admin-views.js';
+
+/** Records fetched per store query while a CSV export streams. */
+const EXPORT_PAGE = 500;
+
+/** The current calendar month (UTC) as `[from, to)`: the default range of records and reports. */
+export function currentMonth(now: Date): { from: string; to: string } {
+  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { from: from.toISOString(), to: to.toISOString() };
+}
+
+function filterOf(query: Omit<RecordsQuery, 'limit' | 'cursor'> | SpendQuery, now: Date): RecordFilter {
+  const month = currentMonth(now);
+  const filter: RecordFilter = { from: query.from ?? month.from, to: query.to ?? month.to };
+  if (query.org !== undefined) filter.orgId = query.org;
+  if (query.key !== undefined) filter.keyId = query.key;
+  if (query.model !== undefined) filter.model = query.model;
+  if (query.provider !== undefined) filter.provider = query.provider;
+  if ('status' in query && query.status !== undefined) filter.status = query.status;
+  return filter;
+}
+
+/** A store query the caller asked wrongly (a foreign cursor, say) is the caller's 400, not a fault. */
+async function asked<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof InvalidQueryError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+/** Generation records and spend reports across organizations, for operators. */
+export function recordOperations(store: Store, now: () => Date = () => new Date()) {
+  return {
+    /** One page of records, newest first: `{data, next_cursor}`. */
+    async listRecords(query: unknown): Promise<{ data: GenerationRecord[]; next_cursor: string | null }> {
+      const q = parseInput(recordsQuerySchema, query, 'query');
+      const page = await asked(() =>
+        store.listRecords(filterOf(q, now()), {
+          limit: q.limit ?? 100,
+          ...(q.cursor ? { cursor: q.cursor } : {}),
+        }),
+      );
+      return { data: page.records, next_cursor: page.nextCursor };
+    },
+
+    /**
+     * Every record of the query, newest first, page after page, for a streamed export: the next page is read
+     * only when the consumer asks for it (so a slow client holds one page, not the month). `limit` and
+     * `cursor` are not allowed here; the query is checked before the first record is yielded.
+     */
+    exportRecords(query: unknown): AsyncIterable<GenerationRecord> {
+      const q = parseInput(recordsQuerySchema.omit({ limit: true, cursor: true }), query, 'query');
+      const filter = filterOf(q, now());
+      return {
+        async *[Symbol.asyncIterator]() {
+          let cursor: string | undefined;
+          do {
+            const page = await asked(() =>
+              store.listRecords(filter, { limit: EXPORT_PAGE, ...(cursor ? { cursor } : {}) }),
+            );
+            yield* page.records;
+            cursor = page.nextCursor ?? undefined;
+          } while (cursor !== undefined);
+        },
+      };
+    },
+
+    /** Requests, errors, tokens and cost grouped by day, model, key or provider: `{data, next_cursor: null}`. */
+    async spend(query: unknown) {
+      const q = parseInput(spendQuerySchema, query, 'query');
+      const rows = await asked(() => store.spendReport(filterOf(q, now()), q.group_by));
+      return { data: rows, next_cursor: null };
+    },
+  };
+}

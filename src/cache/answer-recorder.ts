@@ -1,0 +1,146 @@
+import type { Usage } from '../accounting/usage.js';
+import { usageFromResponses } from '../codecs/shared/read-usage.js';
+import { type JsonObject, recordMember, stringMember } from '../json/json.js';
+import type {
+  ChatStreamPart,
+  JsonResult,
+  ProviderAdapter,
+  ResponsesStreamPart,
+} from '../providers/provider-adapter.js';
+import type { CachedAnswer } from './cached-answer.js';
+import { ChatAssembler, isCompleteCompletion, isStreamable } from './chat-answer.js';
+import { isCompleteResponse } from './responses-answer.js';
+
+/** A complete answer captured on its way from the provider to the codec, its body already serialised. */
+export interface CapturedAnswer {
+  form: CachedAnswer['form'];
+  bodyJson: string;
+  usage: Usage;
+  warnings: string[];
+  streamable: boolean;
+}
+
+/**
+ * Watches what a provider adapter gives the endpoint's codec and keeps the answer when it is complete: a plain
+ * answer at once; a stream only once it ended after its terminal part (a finish reason on every choice and
+ * usage; `response.completed`), never a stream that failed or was cancelled. Usage a provider reported with
+ * problems is never kept. Each new call of the adapter forgets what an earlier attempt left.
+ */
+export class AnswerRecorder {
+  private answer: CapturedAnswer | undefined;
+
+  /** @param maxBytes an answer larger than this is not kept (nor assembled past it). */
+  constructor(private readonly maxBytes = Number.POSITIVE_INFINITY) {}
+
+  /** What was captured, if the answer was complete. */
+  captured(): CapturedAnswer | undefined {
+    return this.answer;
+  }
+
+  /** The adapter to call instead of `inner`: the same methods, watched. */
+  wrap(inner: ProviderAdapter): ProviderAdapter {
+    const wrapped: ProviderAdapter = {
+      chat: (body, call) => inner.chat(body, call).then((result) => this.plain('chat', result)),
+      chatStream: async (body, call) => {
+        this.answer = undefined;
+        const result = await inner.chatStream(body, call);
+        return { ...result, parts: this.watchChat(result.parts, result.warnings) };
+      },
+    };
+    const { responses, responsesStream, embed } = inner;
+    if (responses)
+      wrapped.responses = (body, call) =>
+        responses.call(inner, body, call).then((result) => this.plain('responses', result));
+    if (responsesStream) {
+      wrapped.responsesStream = async (body, call) => {
+        this.answer = undefined;
+        const result = await responsesStream.call(inner, body, call);
+        return { ...result, parts: this.watchResponses(result.parts, result.warnings) };
+      };
+    }
+    if (embed)
+      wrapped.embed = (body, call) => embed.call(inner, body, call).then((r) => this.plain('embeddings', r));
+    if (inner.compact) wrapped.compact = inner.compact.bind(inner);
+    if (inner.generateImage) wrapped.generateImage = inner.generateImage.bind(inner);
+    return wrapped;
+  }
+
+  private plain(form: CapturedAnswer['form'], result: JsonResult): JsonResult {
+    this.answer = undefined;
+    const { body, usage, warnings } = result;
+    if (usage.problems || !complete(form, body)) return result;
+    const bodyJson = JSON.stringify(body);
+    if (bodyJson.length > this.maxBytes) return result;
+    const streamable = form === 'chat' ? isStreamable(body) : form === 'responses';
+    this.answer = { form, bodyJson, usage: { ...usage }, warnings, streamable };
+    return result;
+  }
+
+  private watchChat(parts: ReadableStream<ChatStreamPart>, warnings: string[]) {
+    const assembler = new ChatAssembler(this.maxBytes);
+    let usage: Usage | undefined;
+    return watched(parts, {
+      see: (part) => {
+        if (part.type === 'usage') usage = part.usage;
+        else assembler.add(part.chunk);
+      },
+      end: () => {
+        const completion = assembler.completion();
+        if (!completion || !usage || usage.problems) return;
+        const bodyJson = JSON.stringify(completion);
+        this.answer = { form: 'chat', bodyJson, usage: { ...usage }, warnings, streamable: true };
+      },
+    });
+  }
+
+  private watchResponses(parts: ReadableStream<ResponsesStreamPart>, warnings: string[]) {
+    let found: { bodyJson: string; usage: Usage } | undefined;
+    return watched(parts, {
+      see: ({ event, usage }) => {
+        const response = recordMember(event, 'response');
+        if (stringMember(event, 'type') !== 'response.completed' || !response) return;
+        if (!isCompleteResponse(response)) return;
+        const counted = usage ?? usageFromResponses(response.usage);
+        const bodyJson = JSON.stringify(response);
+        if (!counted.problems && bodyJson.length <= this.maxBytes)
+          found = { bodyJson, usage: { ...counted } };
+      },
+      end: () => {
+        if (found) this.answer = { form: 'responses', ...found, warnings, streamable: true };
+      },
+    });
+  }
+}
+
+function complete(form: CapturedAnswer['form'], body: JsonObject): boolean {
+  if (form === 'chat') return isCompleteCompletion(body);
+  if (form === 'responses') return isCompleteResponse(body);
+  return Array.isArray(body.data);
+}
+
+/**
+ * The same parts, pulled one at a time (backpressure and cancellation pass through): `see` is told of each
+ * before the codec gets it, `end` only when the upstream stream ended normally.
+ */
+function watched<Part>(
+  parts: ReadableStream<Part>,
+  hooks: { see: (part: Part) => void; end: () => void },
+): ReadableStream<Part> {
+  const reader = parts.getReader();
+  return new ReadableStream<Part>(
+    {
+      async pull(controller) {
+        const next = await reader.read();
+        if (next.done) {
+          hooks.end();
+          controller.close();
+          return;
+        }
+        hooks.see(next.value);
+        controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { ChatAssembler, completionChunks, isCompleteCompletion, isStreamable } from './chat-answer.js';
+
+const header = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' };
+const chunk = (delta: Record<string, unknown>, finish: string | null = null, index = 0) => ({
+  ...header,
+  choices: [{ index, delta, finish_reason: finish }],
+});
+
+describe('ChatAssembler', () => {
+  it('adds up text, reasoning and interleaved tool calls of a stream into one completion', () => {
+    const assembler = new ChatAssembler();
+    for (const part of [
+      chunk({ role: 'assistant', content: '', refusal: null }),
+      chunk({ reasoning_content: 'think ' }),
+      chunk({ reasoning_content: 'more' }),
+      chunk({ content: 'Hello ' }),
+      chunk({ content: 'world' }),
+      chunk({
+        tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'f', arguments: '' } }],
+      }),
+      chunk({
+        tool_calls: [{ index: 1, id: 'b', type: 'function', function: { name: 'g', arguments: '{' } }],
+      }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"x":1}' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '}' } }] }),
+      chunk({}, 'tool_calls'),
+    ])
+      assembler.add(part);
+    const completion = assembler.completion();
+    expect(completion).toMatchObject({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: 'Hello world',
+            reasoning_content: 'think more',
+            tool_calls: [
+              { id: 'a', type: 'function', function: { name: 'f', arguments: '{"x":1}' } },
+              { id: 'b', type: 'function', function: { name: 'g', arguments: '{}' } },
+            ],
+          },
+        },
+      ],
+    });
+    // And back: the chunks of the completion add up to the same completion.
+    const again = new ChatAssembler();
+    for (const part of completionChunks(completion ?? {})) again.add(part);
+    expect(again.completion()).toEqual(completion);
+  });
+
+  it('stops assembling past its size bound', () => {
+    const assembler = new ChatAssembler(100);
+    assembler.add(chunk({ role: 'assistant', content: 'x'.repeat(60) }));
+    assembler.add(chunk({ content: 'y'.repeat(60) }, 'stop'));
+    expect(assembler.completion()).toBeUndefined();
+    const roomy = new ChatAssembler(1_000);
+    roomy.add(chunk({ role: 'assistant', content: 'x'.repeat(60) }));
+    roomy.add(chunk({ content: 'y'.repeat(60) }, 'stop'));
+    expect(roomy.completion()).toBeDefined();
+  });
+
+  it.each([
+    ['no finish reason', [chunk({ content: 'cut' })]],
+    ['cut at max_tokens', [chunk({ content: 'cut' }, 'length')]],
+    ['a member it cannot keep', [chunk({ content: 'x', audio: { id: 'a' } }, 'stop')]],
+    [
+      'logprobs',
+      [
+        {
+          ...header,
+          choices: [{ index: 0, delta: { content: 'x' }, logprobs: { content: [] }, finish_reason: 'stop' }],
+        },
+      ],
+    ],
+    ['one of two choices unfinished', [chunk({ content: 'a' }, 'stop', 0), chunk({ content: 'b' }, null, 1)]],
+    ['nothing', []],
+  ])('keeps nothing of a stream with %s', (_name, parts) => {
+    const assembler = new ChatAssembler();
+    for (const part of parts) assembler.add(part);
+    expect(assembler.completion()).toBeUndefined();
+  });
+});
+
+describe('plain completions', () => {
+  const completion = (message: Record<string, unknown>, finish = 'stop') => ({
+    id: 'c',
+    choices: [
+      { index: 0, message: { role: 'assistant', ...message }, finish_reason: finish, logprobs: null },
+    ],
+  });
+
+  it('are complete only when every choice finished on its own', () => {
+    expect(isCompleteCompletion(completion({ content: 'x' }))).toBe(true);
+    expect(isCompleteCompletion(completion({ content: 'x' }, 'length'))).toBe(false);
+    expect(isCompleteCompletion({ choices: [] })).toBe(false);
+  });
+
+  it('are streamable unless a message carries what a stream cannot', () => {
+    expect(isStreamable(completion({ content: 'x', refusal: null, annotations: [] }))).toBe(true);
+    expect(isStreamable(completion({ content: 'x', audio: { data: 'AAA' } }))).toBe(false);
+  });
+});

@@ -1,0 +1,85 @@
+import { arrayMember, isRecord, type JsonObject, stringMember } from '../json/json.js';
+
+/** True for a Responses object that finished complete (not incomplete, failed or cancelled). */
+export const isCompleteResponse = (response: JsonObject): boolean =>
+  stringMember(response, 'status') === 'completed' && Array.isArray(response.output);
+
+/**
+ * The standard Responses event sequence of a complete Response object, as a native provider streams it:
+ * `response.created`, `response.in_progress`, each output item added, its content parts and text (one delta
+ * each) or its call arguments, the item done, then `response.completed`. Sequence numbers, the response id
+ * and the model are the endpoint's framer's to set. Items of other types are added and done at once.
+ */
+export function responseEvents(response: JsonObject): JsonObject[] {
+  const inProgress = { ...response, status: 'in_progress', output: [], usage: null };
+  const events: JsonObject[] = [
+    { type: 'response.created', response: inProgress },
+    { type: 'response.in_progress', response: { ...inProgress } },
+  ];
+  for (const [outputIndex, item] of (arrayMember(response, 'output') ?? []).entries()) {
+    if (!isRecord(item)) continue;
+    const itemId = stringMember(item, 'id') ?? `item_${outputIndex}`;
+    const whole = { ...item, id: itemId };
+    const type = stringMember(item, 'type');
+    if (type === 'message') events.push(...messageEvents(whole, itemId, outputIndex));
+    else if (type === 'function_call') events.push(...callEvents(whole, itemId, outputIndex));
+    else {
+      events.push({ type: 'response.output_item.added', output_index: outputIndex, item: whole });
+      events.push({ type: 'response.output_item.done', output_index: outputIndex, item: whole });
+    }
+  }
+  events.push({ type: 'response.completed', response });
+  return events;
+}
+
+function messageEvents(item: JsonObject, itemId: string, outputIndex: number): JsonObject[] {
+  const at = { item_id: itemId, output_index: outputIndex };
+  const events: JsonObject[] = [
+    {
+      type: 'response.output_item.added',
+      output_index: outputIndex,
+      item: { ...item, status: 'in_progress', content: [] },
+    },
+  ];
+  for (const [contentIndex, part] of (arrayMember(item, 'content') ?? []).entries()) {
+    if (!isRecord(part)) continue;
+    const where = { ...at, content_index: contentIndex };
+    const partType = stringMember(part, 'type');
+    if (partType === 'output_text') {
+      const text = stringMember(part, 'text') ?? '';
+      const logprobs: unknown[] = [];
+      events.push(
+        { type: 'response.content_part.added', ...where, part: { ...part, text: '', annotations: [] } },
+        { type: 'response.output_text.delta', ...where, delta: text, logprobs },
+        { type: 'response.output_text.done', ...where, text, logprobs },
+      );
+    } else if (partType === 'refusal') {
+      const refusal = stringMember(part, 'refusal') ?? '';
+      events.push(
+        { type: 'response.content_part.added', ...where, part: { ...part, refusal: '' } },
+        { type: 'response.refusal.delta', ...where, delta: refusal },
+        { type: 'response.refusal.done', ...where, refusal },
+      );
+    } else {
+      events.push({ type: 'response.content_part.added', ...where, part });
+    }
+    events.push({ type: 'response.content_part.done', ...where, part });
+  }
+  events.push({ type: 'response.output_item.done', output_index: outputIndex, item });
+  return events;
+}
+
+function callEvents(item: JsonObject, itemId: string, outputIndex: number): JsonObject[] {
+  const at = { item_id: itemId, output_index: outputIndex };
+  const args = stringMember(item, 'arguments') ?? '';
+  return [
+    {
+      type: 'response.output_item.added',
+      output_index: outputIndex,
+      item: { ...item, status: 'in_progress', arguments: '' },
+    },
+    { type: 'response.function_call_arguments.delta', ...at, delta: args },
+    { type: 'response.function_call_arguments.done', ...at, arguments: args, name: item.name },
+    { type: 'response.output_item.done', output_index: outputIndex, item },
+  ];
+}

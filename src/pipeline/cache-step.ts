@@ -1,0 +1,183 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { AnswerRecorder } from '../cache/answer-recorder.js';
+import { cacheKey } from '../cache/cache-key.js';
+import { type CachedAnswer, decodeAnswer, encodeAnswer } from '../cache/cached-answer.js';
+import { FORM_CAPABILITY, replayAdapter } from '../cache/replay-adapter.js';
+import type { ResponseCache } from '../cache/response-cache.js';
+import { badRequest, internalError } from '../errors/gateway-error.js';
+import type { JsonObject } from '../json/json.js';
+import type { UpstreamCall } from '../providers/provider-adapter.js';
+import type { ParsedRequest } from './endpoint.js';
+import { type ExecutionReport, type ExecutionTarget, execute, type Served } from './execute.js';
+import type { Run } from './run.js';
+
+/** The response header saying whether an answer came from the cache (organizations with the cache only). */
+export const CACHE_HEADER = 'x-gateway-cache';
+
+/** How a request asks to use the cache: normally, not at all (no read, no write), or write only. */
+export type CacheDirective = 'use' | 'skip' | 'refresh';
+
+/** What the cache step decided for one request. */
+export interface CacheStep {
+  key: string;
+  ttlMs: number;
+  /** The answer to serve: a hit. */
+  hit?: CachedAnswer;
+  /** A miss that may be kept: watches the provider's answer. */
+  recorder?: AnswerRecorder;
+  /** This request leads identical ones in flight: tells them its answer (or that there is none). */
+  finishFlight?: (answer: string | undefined) => void;
+}
+
+/**
+ * `Cache-Control: no-cache` (or `no-store`) and `x-gateway-cache: skip` bypass the cache; `x-gateway-cache:
+ * refresh` skips the read but keeps the new answer. Any other `x-gateway-cache` value is a 400.
+ */
+export function cacheDirective(headers: IncomingHttpHeaders): CacheDirective {
+  const control = headers['cache-control'];
+  const tokens = (typeof control === 'string' ? control : '').toLowerCase().split(',');
+  if (tokens.some((token) => ['no-cache', 'no-store'].includes(token.trim().split('=')[0] ?? ''))) {
+    return 'skip';
+  }
+  const asked = headers[CACHE_HEADER];
+  if (asked === undefined) return 'use';
+  const value = (Array.isArray(asked) ? asked.join(',') : asked).trim().toLowerCase();
+  if (value === 'skip' || value === 'refresh') return value;
+  throw badRequest(`${CACHE_HEADER} must be "skip" or "refresh".`, CACHE_HEADER);
+}
+
+/**
+ * Every answer of an organization with the cache says `miss` (refusals by a limit included), until a hit says
+ * otherwise. Called at the HTTP edge once the caller is known.
+ */
+export function markCacheable(
+  cache: ResponseCache | undefined,
+  orgId: string,
+  headers: Record<string, string>,
+): void {
+  if (cache?.policyFor(orgId)) headers[CACHE_HEADER] = 'miss';
+}
+
+/**
+ * The cache step, after preparation (the key is made of the prepared body, so the effects of redaction,
+ * optimizations, skills and a plan are in it): a hit; or a follower's wait for an identical request in flight;
+ * or a miss whose answer will be kept. Nothing for organizations without the cache, endpoints that are not
+ * cached, zero-data-retention requests and requests that bypass it.
+ */
+export async function lookUpCache(
+  run: Run,
+  cacheName: string | undefined,
+  request: ParsedRequest,
+  prepared: { model: string; body: JsonObject },
+): Promise<CacheStep | undefined> {
+  const { deps, ctx, principal } = run;
+  const cache = deps.responseCache;
+  const orgId = principal.org.id;
+  const policy = cache?.policyFor(orgId);
+  if (!cache || !policy || !cacheName) return undefined;
+  const directive = cacheDirective(ctx.req.headers);
+  if (directive === 'skip' || request.settings.zdr === true) {
+    deps.metrics?.cacheLookup('bypass');
+    return undefined;
+  }
+  const key = cacheKey({ orgId, endpoint: cacheName, model: prepared.model, body: prepared.body });
+  const step: CacheStep = { key, ttlMs: policy.ttlMs };
+  if (directive === 'use') {
+    const usable = (answer: CachedAnswer | undefined) =>
+      answer && (answer.streamable || !request.stream) ? answer : undefined;
+    const found = usable(await cache.read(key, orgId));
+    if (found) return hit(run, step, found);
+    const waiting = cache.flights.follow(key, ctx.signal);
+    if (waiting) {
+      const text = await waiting;
+      const followed = usable(text === undefined ? undefined : decodeAnswer(text, orgId));
+      if (followed) return hit(run, step, followed);
+    } else {
+      step.finishFlight = cache.flights.lead(key);
+    }
+  }
+  deps.metrics?.cacheLookup('miss');
+  step.recorder = new AnswerRecorder(cache.maxEntryBytes);
+  return step;
+}
+
+function hit(run: Run, step: CacheStep, answer: CachedAnswer): CacheStep {
+  run.ctx.headers[CACHE_HEADER] = 'hit';
+  run.deps.metrics?.cacheLookup('hit');
+  step.hit = answer;
+  return step;
+}
+
+/**
+ * The execution step with the cache: a hit is served by replaying the cached answer through the endpoint's
+ * own codec (no reservation, no provider, cost 0); a miss goes to `execute` with the provider's answer watched.
+ */
+export function executeOrReplay<T>(
+  run: Run,
+  target: ExecutionTarget<T>,
+  step: CacheStep | undefined,
+): Promise<Served<T>> {
+  if (step?.hit) return replay(run, target, step.hit);
+  const recorder = step?.recorder;
+  if (!recorder) return execute(run, target);
+  return execute(run, {
+    ...target,
+    attempt: (adapter, endpoint, call) => target.attempt(recorder.wrap(adapter), endpoint, call),
+  });
+}
+
+async function replay<T>(run: Run, target: ExecutionTarget<T>, answer: CachedAnswer): Promise<Served<T>> {
+  // The endpoint that made the answer: its provider, and its model when a `models` fallback made it.
+  const endpoint =
+    target.plan.find(
+      (e) => e.provider === answer.provider && e.modelId === (answer.model ?? target.model.id),
+    ) ??
+    target.plan.find((e) => e.provider === answer.provider) ??
+    target.plan[0];
+  if (!endpoint) throw internalError('No provider endpoint to answer a cached request under.');
+  const call: UpstreamCall = {
+    provider: { ...endpoint.providerConfig, supportsSet: new Set([FORM_CAPABILITY[answer.form]]) },
+    upstreamModel: endpoint.model,
+    signal: run.ctx.signal,
+    timeoutMs: run.deps.config.server.upstreamTimeoutMs,
+    requestId: run.ctx.requestId,
+    maxOutputTokens: endpoint.maxOutputTokens,
+  };
+  const value = await target.attempt(replayAdapter(answer), endpoint, call);
+  const cached = { savedNano: answer.costNano, provider: answer.provider };
+  const model =
+    [target.model, ...(target.fallbacks ?? [])].find((m) => m.id === endpoint.modelId) ?? target.model;
+  return { value, endpoint, model, target, cached };
+}
+
+/**
+ * Ends the cache step, whatever happened: a complete, trusted answer of a request that succeeded is kept, and
+ * identical requests waiting for it get it; otherwise they are told to go upstream themselves. Never throws.
+ */
+export async function finishCache(
+  run: Run,
+  step: CacheStep | undefined,
+  execution: ExecutionReport | undefined,
+  succeeded: boolean,
+): Promise<void> {
+  if (!step || step.hit) return;
+  let text: string | undefined;
+  try {
+    const captured = succeeded && !run.ctx.signal.aborted ? step.recorder?.captured() : undefined;
+    const cache = run.deps.responseCache;
+    if (captured && cache && execution && !execution.untrusted && !execution.cached) {
+      const { form, usage, warnings, streamable } = captured;
+      const orgId = run.principal.org.id;
+      const { costNano, provider, model } = execution;
+      text = encodeAnswer(
+        { form, orgId, usage, costNano, provider, model, warnings, streamable },
+        captured.bodyJson,
+      );
+      await cache.write(step.key, text, step.ttlMs);
+    }
+  } catch (error) {
+    run.deps.log(`response cache: keeping the answer of ${run.genId} failed: ${String(error)}`);
+  } finally {
+    step.finishFlight?.(text);
+  }
+}

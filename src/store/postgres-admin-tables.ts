@@ -1,0 +1,97 @@
+import type { PoolClient } from 'pg';
+import type { PostgresConnection, Row } from './postgres-connection.js';
+import type { SpendSum } from './spend-sums.js';
+import type { ApiKeyInfo, ApiKeyPatch, AuditEntry, KeySecretHash, NewAuditEntry } from './store.js';
+import {
+  AUDIT_COLUMNS,
+  apiKeyRow,
+  auditJson,
+  auditRow,
+  KEY_COLUMNS,
+  KEY_LIMIT_COLUMNS,
+  keyLimitValues,
+  patchedKey,
+} from './store-rows.js';
+
+/**
+ * The PostgreSQL store's tables for what operators manage (the SQLite store has the same): per-key spend,
+ * the admin audit log, and the limit columns `api_keys` gained after its first version.
+ */
+export const ADMIN_SCHEMA = `
+${KEY_LIMIT_COLUMNS.map((c) => `ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS ${c.name} ${c.type};`).join('\n')}
+CREATE TABLE IF NOT EXISTS key_monthly_spend (key_id TEXT NOT NULL, month TEXT NOT NULL,
+  cost_nano BIGINT NOT NULL, PRIMARY KEY (key_id, month));
+CREATE TABLE IF NOT EXISTS admin_audit (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, at TEXT NOT NULL,
+  actor TEXT NOT NULL, action TEXT NOT NULL, target TEXT NOT NULL, before TEXT, after TEXT);
+`;
+
+type Query = (sql: string, values?: unknown[]) => Promise<Row[]>;
+
+/** Adds a batch's per-key spend, inside the batch's transaction. */
+export async function addKeySpend(client: PoolClient, sums: readonly SpendSum[]): Promise<void> {
+  if (sums.length === 0) return;
+  await client.query(
+    `INSERT INTO key_monthly_spend (key_id, month, cost_nano)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+     ON CONFLICT (key_id, month) DO UPDATE SET cost_nano = key_monthly_spend.cost_nano + excluded.cost_nano`,
+    [sums.map((sum) => sum.id), sums.map((sum) => sum.month), sums.map((sum) => sum.nano.toString())],
+  );
+}
+
+/** Keys' limits, per-key spend and the audit log on PostgreSQL; `query` checks the store is migrated. */
+export function postgresAdminTables(db: PostgresConnection, query: Query, assertReady: () => void) {
+  const getKey = async (id: string): Promise<ApiKeyInfo | undefined> =>
+    apiKeyRow.optional().parse((await query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`, [id]))[0]);
+  return {
+    getKey,
+    async updateKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyInfo | undefined> {
+      assertReady();
+      let updated: ApiKeyInfo | undefined;
+      await db.transaction(async (client) => {
+        const sql = `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 FOR UPDATE`;
+        const key = apiKeyRow.optional().parse((await client.query<Row>(sql, [id])).rows[0]);
+        if (!key) return;
+        const next = patchedKey(key, patch);
+        const v = keyLimitValues(next);
+        await client.query(
+          `UPDATE api_keys SET name = $2, monthly_limit_usd = $3, requests_per_minute = $4, models = $5,
+             expires_at = $6 WHERE id = $1`,
+          [id, next.name, v.monthlyLimitUsd, v.requestsPerMinute, v.models, v.expiresAt],
+        );
+        updated = next;
+      });
+      return updated;
+    },
+    async rotateKey(id: string, secret: KeySecretHash): Promise<ApiKeyInfo | undefined> {
+      const rows = await query(
+        `UPDATE api_keys SET prefix = $2, key_hash = $3 WHERE id = $1 AND revoked_at IS NULL
+         RETURNING ${KEY_COLUMNS}`,
+        [id, secret.prefix, secret.keyHash],
+      );
+      return apiKeyRow.optional().parse(rows[0]);
+    },
+    async keySpend(keyId: string, month: string): Promise<number> {
+      const sql = 'SELECT cost_nano FROM key_monthly_spend WHERE key_id = $1 AND month = $2';
+      const row = (await query(sql, [keyId, month]))[0];
+      return row ? Number(row.cost_nano) : 0;
+    },
+    async appendAudit(entry: NewAuditEntry, at: string): Promise<AuditEntry> {
+      const rows = await query(
+        `INSERT INTO admin_audit (at, actor, action, target, before, after) VALUES ($1, $2, $3, $4, $5, $6)
+         RETURNING ${AUDIT_COLUMNS}`,
+        [at, entry.actor, entry.action, entry.target, auditJson(entry.before), auditJson(entry.after)],
+      );
+      return auditRow.parse(rows[0]);
+    },
+    async listAudit(limit: number, before?: string): Promise<AuditEntry[]> {
+      const rows =
+        before === undefined
+          ? await query(`SELECT ${AUDIT_COLUMNS} FROM admin_audit ORDER BY id DESC LIMIT $1`, [limit])
+          : await query(`SELECT ${AUDIT_COLUMNS} FROM admin_audit WHERE id < $1 ORDER BY id DESC LIMIT $2`, [
+              before,
+              limit,
+            ]);
+      return rows.map((row) => auditRow.parse(row));
+    },
+  };
+}

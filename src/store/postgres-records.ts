@@ -1,0 +1,240 @@
+import { DatabaseError, type PoolClient } from 'pg';
+import { z } from 'zod';
+import type { GenerationRecord } from '../records/generation-record.js';
+import { generationRecordSchema } from '../records/generation-record-schema.js';
+import { addKeySpend } from './postgres-admin-tables.js';
+import type { PostgresConnection, Row } from './postgres-connection.js';
+import {
+  createPartitionSql,
+  LIST_PARTITIONS,
+  monthOfPartition,
+  nextMonth,
+  partitionName,
+} from './postgres-schema.js';
+import { batchTotals, RECORD_COLUMNS, type RecordRow } from './record-columns.js';
+import {
+  type CheckedFilter,
+  type Cursor,
+  checkFilter,
+  checkGroupBy,
+  checkLimit,
+  decodeCursor,
+  encodeCursor,
+  GROUP_COLUMN,
+  reportDays,
+} from './record-query.js';
+import { keySpendTotals } from './spend-sums.js';
+import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
+
+/** Rows deleted per statement while pruning what is left after whole partitions are dropped. */
+export const POSTGRES_PRUNE_BATCH = 10_000;
+/** Key of the advisory lock that serialises partition creation and dropping across instances. */
+const PARTITION_LOCK_KEY = 7_204_117_734_002;
+
+const genIdRow = z.object({ gen_id: z.string() });
+const listedRow = z.object({ body: z.string(), created_ms: z.string().regex(/^\d+$/), gen_id: z.string() });
+const nameRow = z.object({ name: z.string() });
+const countRow = z.object({ count: z.string().regex(/^\d+$/) });
+/** node-postgres returns SUM and BIGINT as decimal strings. */
+const decimal = z
+  .string()
+  .regex(/^-?\d+$/)
+  .transform(Number);
+const spendRow = z.object({
+  grp: z.string(),
+  requests: decimal,
+  errors: decimal,
+  input_tokens: decimal,
+  output_tokens: decimal,
+  cost_nano: decimal,
+});
+
+const INSERT_RECORDS = `INSERT INTO records (${RECORD_COLUMNS.map((c) => c.name).join(', ')})
+SELECT * FROM unnest(${RECORD_COLUMNS.map((c, i) => `$${i + 1}::${c.pgType}[]`).join(', ')})
+ON CONFLICT DO NOTHING RETURNING gen_id`;
+
+const ADD_SPEND = `INSERT INTO monthly_spend (org_id, month, cost_nano)
+SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+ON CONFLICT (org_id, month) DO UPDATE SET cost_nano = monthly_spend.cost_nano + excluded.cost_nano`;
+
+const ADD_ROLLUPS = `INSERT INTO record_rollups AS r
+  (org_id, day, key_id, model, provider, requests, errors, input_tokens, output_tokens, cost_nano)
+SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[],
+  $8::bigint[], $9::bigint[], $10::bigint[])
+ON CONFLICT (org_id, day, key_id, model, provider) DO UPDATE SET requests = r.requests + excluded.requests,
+  errors = r.errors + excluded.errors, input_tokens = r.input_tokens + excluded.input_tokens,
+  output_tokens = r.output_tokens + excluded.output_tokens, cost_nano = r.cost_nano + excluded.cost_nano`;
+
+const big = (value: number) => BigInt(value).toString();
+
+/**
+ * Inserts the rows, adds the monthly spend and daily rollups of those actually inserted (a retried batch
+ * counts nothing twice), inside the caller's transaction. Rows must be sorted by genId (lock order).
+ */
+export async function insertRecordRows(client: PoolClient, rows: RecordRow[]): Promise<void> {
+  const result = await client.query<Row>(
+    INSERT_RECORDS,
+    RECORD_COLUMNS.map((column) => rows.map((row) => column.value(row))),
+  );
+  const byId = new Map(rows.map((row) => [row.record.genId, row]));
+  const inserted = result.rows.flatMap((row) => byId.get(genIdRow.parse(row).gen_id) ?? []);
+  const { spend, rollups } = batchTotals(inserted);
+  if (spend.length > 0) {
+    await client.query(ADD_SPEND, [
+      spend.map((s) => s.orgId),
+      spend.map((s) => s.month),
+      spend.map((s) => big(s.nano)),
+    ]);
+  }
+  await addKeySpend(client, keySpendTotals(rollups));
+  if (rollups.length === 0) return;
+  await client.query(ADD_ROLLUPS, [
+    ...[rollups.map((r) => r.orgId), rollups.map((r) => r.day), rollups.map((r) => r.keyId)],
+    ...[rollups.map((r) => r.model), rollups.map((r) => r.provider), rollups.map((r) => big(r.requests))],
+    ...[rollups.map((r) => big(r.errors)), rollups.map((r) => big(r.inputTokens))],
+    ...[rollups.map((r) => big(r.outputTokens)), rollups.map((r) => big(r.costNano))],
+  ]);
+}
+
+function recordConditions(filter: CheckedFilter, cursor: Cursor | undefined) {
+  const params: unknown[] = [new Date(filter.fromMs).toISOString(), new Date(filter.toMs).toISOString()];
+  const where = ['created_at >= $1::timestamptz', 'created_at < $2::timestamptz'];
+  for (const [column, value] of [
+    ['org_id', filter.orgId],
+    ['key_id', filter.keyId],
+    ['model', filter.model],
+    ['provider', filter.provider],
+    ['status', filter.status],
+  ] as const) {
+    if (value === undefined) continue;
+    params.push(value);
+    where.push(`${column} = $${params.length}`);
+  }
+  if (cursor) {
+    // A row comparison on consecutive index columns: the index range starts at the cursor.
+    params.push(new Date(cursor.createdMs).toISOString(), cursor.genId);
+    where.push(`(created_at, gen_id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+  }
+  return { where: where.join(' AND '), params };
+}
+
+/** A page of records, newest first, by keyset on (created_at, gen_id). */
+export async function listRecordRows(
+  db: PostgresConnection,
+  filter: RecordFilter,
+  page: { limit: number; cursor?: string },
+): Promise<RecordPage> {
+  const checked = checkFilter(filter);
+  const limit = checkLimit(page.limit);
+  const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  const { where, params } = recordConditions(checked, cursor);
+  const sql = `SELECT body, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms, gen_id FROM records
+    WHERE ${where} ORDER BY created_at DESC, gen_id DESC LIMIT ${limit + 1}`;
+  const rows = (await db.query(sql, params)).map((row) => listedRow.parse(row));
+  const more = rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
+  const last = shown.at(-1);
+  const records: GenerationRecord[] = shown.map((row) => generationRecordSchema.parse(JSON.parse(row.body)));
+  return {
+    records,
+    nextCursor:
+      more && last ? encodeCursor({ createdMs: Number(last.created_ms), genId: last.gen_id }) : null,
+  };
+}
+
+/** A spend report from the daily rollups. */
+export async function spendReportRows(
+  db: PostgresConnection,
+  filter: Omit<RecordFilter, 'status'>,
+  groupBy: SpendGroupBy,
+): Promise<SpendRow[]> {
+  const column = GROUP_COLUMN[checkGroupBy(groupBy)];
+  const checked = checkFilter({ ...filter, status: undefined });
+  const { firstDay, endDay } = reportDays(checked);
+  const params: string[] = [firstDay, endDay];
+  const where = ['day >= $1', 'day < $2'];
+  for (const [name, value] of [
+    ['org_id', checked.orgId],
+    ['key_id', checked.keyId],
+    ['model', checked.model],
+    ['provider', checked.provider],
+  ] as const) {
+    if (value === undefined) continue;
+    params.push(value);
+    where.push(`${name} = $${params.length}`);
+  }
+  const sql = `SELECT ${column} AS grp, sum(requests)::text AS requests, sum(errors)::text AS errors,
+      sum(input_tokens)::text AS input_tokens, sum(output_tokens)::text AS output_tokens,
+      sum(cost_nano)::text AS cost_nano
+    FROM record_rollups WHERE ${where.join(' AND ')} GROUP BY grp ORDER BY grp`;
+  return (await db.query(sql, params)).map((raw) => {
+    const row = spendRow.parse(raw);
+    return {
+      group: row.grp,
+      requests: row.requests,
+      errors: row.errors,
+      inputTokens: row.input_tokens,
+      outputTokens: row.output_tokens,
+      costNanoUsd: row.cost_nano,
+    };
+  });
+}
+
+/**
+ * Creates the partitions of `months` that do not exist yet, each in its own transaction. A month whose rows
+ * already sit in the default partition cannot get one (PostgreSQL refuses); its records stay in the default
+ * partition, which every query and the pruning read too.
+ */
+export async function ensurePartitions(db: PostgresConnection, months: Iterable<string>): Promise<void> {
+  for (const month of months) {
+    try {
+      await db.transaction(async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [PARTITION_LOCK_KEY]);
+        await client.query(createPartitionSql(month));
+      });
+    } catch (error) {
+      // 23514: rows of this month in the default partition. Anything else (an outage) is the caller's.
+      if (!(error instanceof DatabaseError && error.code === '23514')) throw error;
+    }
+  }
+}
+
+/**
+ * Deletes the records created before `beforeMs`: partitions wholly before it are dropped (their rows counted
+ * first), the rest is deleted in steps of POSTGRES_PRUNE_BATCH rows. Returns the dropped months too, so that
+ * the caller forgets them.
+ */
+export async function pruneRecordRows(
+  db: PostgresConnection,
+  beforeMs: number,
+): Promise<{ deleted: number; droppedMonths: string[] }> {
+  const before = new Date(beforeMs).toISOString();
+  const droppedMonths: string[] = [];
+  let deleted = 0;
+  for (const { name } of (await db.query(LIST_PARTITIONS)).map((row) => nameRow.parse(row))) {
+    const month = monthOfPartition(name);
+    if (`${nextMonth(month)}-01T00:00:00.000Z` > before) break;
+    const table = partitionName(month);
+    let dropped = 0;
+    await db.transaction(async (client) => {
+      dropped = 0;
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [PARTITION_LOCK_KEY]);
+      const exists = await client.query('SELECT to_regclass($1) IS NOT NULL AS present', [table]);
+      if (exists.rows[0]?.present !== true) return;
+      const count = await client.query(`SELECT count(*)::text AS count FROM ${table}`);
+      await client.query(`DROP TABLE ${table}`);
+      dropped = Number(countRow.parse(count.rows[0]).count);
+    });
+    deleted += dropped;
+    droppedMonths.push(month);
+  }
+  for (;;) {
+    const rows = await db.query(
+      `DELETE FROM records WHERE (gen_id, created_at) IN (SELECT gen_id, created_at FROM records
+         WHERE created_at < $1::timestamptz LIMIT ${POSTGRES_PRUNE_BATCH}) RETURNING 1`,
+      [before],
+    );
+    deleted += rows.length;
+    if (rows.length < POSTGRES_PRUNE_BATCH) return { deleted, droppedMonths };
+  }
+}

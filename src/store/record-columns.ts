@@ -1,0 +1,116 @@
+import type { GenerationRecord } from '../records/generation-record.js';
+import { createdMsOf, dayOf } from './record-query.js';
+import { insertableMonth } from './store-rows.js';
+
+/**
+ * The columns of the `records` table, in one list both stores insert from. Each record is also kept whole as
+ * JSON (`body`), which `getRecord` and `listRecords` return; the columns are what listings filter and sort
+ * on. A new column is one migration step (`ALTER TABLE records ADD COLUMN …` in each store's migration list)
+ * plus one entry here.
+ */
+export interface RecordColumn {
+  name: string;
+  /** PostgreSQL type of the `unnest` array the column is inserted from. */
+  pgType: 'text' | 'bigint' | 'double precision' | 'boolean' | 'timestamptz';
+  value: (row: RecordRow) => string | number | boolean;
+}
+
+/** A record checked for insertion, with what the columns and rollups derive from it. */
+export interface RecordRow {
+  record: GenerationRecord;
+  createdMs: number;
+  /** `YYYY-MM` (UTC): the monthly spend it adds to. */
+  month: string;
+  /** `YYYY-MM-DD` (UTC): the daily rollup it adds to. */
+  day: string;
+  body: string;
+}
+
+export const RECORD_COLUMNS: readonly RecordColumn[] = [
+  { name: 'gen_id', pgType: 'text', value: (row) => row.record.genId },
+  { name: 'org_id', pgType: 'text', value: (row) => row.record.orgId },
+  { name: 'key_id', pgType: 'text', value: (row) => row.record.apiKeyId },
+  { name: 'model', pgType: 'text', value: (row) => row.record.model },
+  { name: 'provider', pgType: 'text', value: (row) => row.record.provider },
+  { name: 'path', pgType: 'text', value: (row) => row.record.path },
+  { name: 'status', pgType: 'text', value: (row) => row.record.status },
+  { name: 'http_status', pgType: 'bigint', value: (row) => row.record.httpStatus },
+  { name: 'streamed', pgType: 'boolean', value: (row) => row.record.streamed },
+  { name: 'input_tokens', pgType: 'bigint', value: (row) => row.record.inputTokens },
+  { name: 'output_tokens', pgType: 'bigint', value: (row) => row.record.outputTokens },
+  { name: 'cached_input_tokens', pgType: 'bigint', value: (row) => row.record.cachedInputTokens },
+  { name: 'reasoning_tokens', pgType: 'bigint', value: (row) => row.record.reasoningTokens },
+  { name: 'cost_nano', pgType: 'bigint', value: (row) => row.record.costNanoUsd },
+  { name: 'total_duration_ms', pgType: 'double precision', value: (row) => row.record.totalDurationMs },
+  { name: 'first_token_ms', pgType: 'double precision', value: (row) => row.record.durationMsToFirstToken },
+  { name: 'created_at', pgType: 'timestamptz', value: (row) => new Date(row.createdMs).toISOString() },
+  { name: 'tag', pgType: 'text', value: (row) => row.record.tag },
+  { name: 'score', pgType: 'double precision', value: (row) => row.record.score },
+  {
+    name: 'planning_status',
+    pgType: 'text',
+    // Records written before planning existed lack it.
+    value: (row) => row.record.planningStatus ?? 'none',
+  },
+  { name: 'body', pgType: 'text', value: (row) => row.body },
+];
+
+/** Checks a record and derives its row; throws InvalidRecordError for a cost or time no store can hold. */
+export function recordRow(record: GenerationRecord): RecordRow {
+  const month = insertableMonth(record);
+  const createdMs = createdMsOf(record);
+  return { record, createdMs, month, day: dayOf(createdMs), body: JSON.stringify(record) };
+}
+
+/** One daily rollup's increments. */
+export interface RollupDelta {
+  day: string;
+  orgId: string;
+  keyId: string;
+  model: string;
+  provider: string;
+  requests: number;
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  costNano: number;
+}
+
+/** One monthly spend increment. */
+export interface SpendDelta {
+  orgId: string;
+  month: string;
+  nano: number;
+}
+
+/**
+ * The monthly spend and daily rollup increments of the rows a batch actually inserted, one per key, sorted
+ * so that concurrent batches lock the same rows in the same order.
+ */
+export function batchTotals(inserted: readonly RecordRow[]): { spend: SpendDelta[]; rollups: RollupDelta[] } {
+  const spend = new Map<string, SpendDelta>();
+  const rollups = new Map<string, RollupDelta>();
+  for (const { record, month, day } of inserted) {
+    if (record.costNanoUsd > 0) {
+      const key = `${record.orgId}\u0000${month}`;
+      const entry = spend.get(key) ?? { orgId: record.orgId, month, nano: 0 };
+      entry.nano += record.costNanoUsd;
+      spend.set(key, entry);
+    }
+    const { orgId, apiKeyId: keyId, model, provider } = record;
+    const key = [day, orgId, keyId, model, provider].join('\u0000');
+    const entry = rollups.get(key) ?? {
+      ...{ day, orgId, keyId, model, provider },
+      ...{ requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, costNano: 0 },
+    };
+    entry.requests += 1;
+    if (record.status === 'error') entry.errors += 1;
+    entry.inputTokens += record.inputTokens;
+    entry.outputTokens += record.outputTokens;
+    entry.costNano += record.costNanoUsd;
+    rollups.set(key, entry);
+  }
+  const sorted = <T>(map: Map<string, T>) =>
+    [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
+  return { spend: sorted(spend), rollups: sorted(rollups) };
+}

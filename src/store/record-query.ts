@@ -1,0 +1,145 @@
+import type { GenerationRecord } from '../records/generation-record.js';
+import type { RecordFilter, RecordStatus, SpendGroupBy } from './store.js';
+import { InvalidQueryError, InvalidRecordError } from './store-errors.js';
+
+/**
+ * What both stores check and compute the same way for record queries: the filter, the page size, the cursor
+ * (a keyset position: creation time in ms and genId), the day range of a report, and the column each grouping
+ * of a report reads. Pure functions, so that SQLite and PostgreSQL answer identically.
+ */
+
+/** Largest page of `listRecords`. */
+export const MAX_PAGE_LIMIT = 1000;
+/** Longest cursor accepted; a real one is under 100 characters. */
+const MAX_CURSOR_CHARS = 512;
+/** Longest id, slug or name a filter may hold. */
+const MAX_FILTER_VALUE_CHARS = 512;
+/** Latest instant stored: the end of year 9999, so days and months keep their `YYYY-MM-DD` shape. */
+const MAX_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+const STATUSES: readonly RecordStatus[] = ['success', 'error', 'cancelled', 'interrupted'];
+
+/** Rollup column each report grouping reads; a fixed table, so no caller text reaches SQL. */
+export const GROUP_COLUMN: Readonly<Record<SpendGroupBy, string>> = {
+  day: 'day',
+  model: 'model',
+  key: 'key_id',
+  provider: 'provider',
+};
+
+/** A checked filter: times as epoch milliseconds, text fields as given (undefined: no filter). */
+export interface CheckedFilter {
+  orgId?: string;
+  keyId?: string;
+  model?: string;
+  provider?: string;
+  status?: RecordStatus;
+  fromMs: number;
+  toMs: number;
+}
+
+/** A keyset position: the last record of a page. */
+export interface Cursor {
+  createdMs: number;
+  genId: string;
+}
+
+function parseTime(name: string, value: unknown): number {
+  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new InvalidQueryError(`${name} must be an ISO-8601 time, got ${String(value)}`);
+  return Math.min(Math.max(ms, 0), MAX_TIME_MS + 1);
+}
+
+function checkText(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length > MAX_FILTER_VALUE_CHARS) {
+    throw new InvalidQueryError(`${name} must be a string of at most ${MAX_FILTER_VALUE_CHARS} characters`);
+  }
+  return value;
+}
+
+/** The filter with its times parsed; throws InvalidQueryError for a time that is not a date or a bad status. */
+export function checkFilter(filter: Partial<RecordFilter>): CheckedFilter {
+  const status = filter.status;
+  if (status !== undefined && !STATUSES.includes(status)) {
+    throw new InvalidQueryError(`status must be one of ${STATUSES.join(', ')}, got ${String(status)}`);
+  }
+  const checked: CheckedFilter = { fromMs: parseTime('from', filter.from), toMs: parseTime('to', filter.to) };
+  const orgId = checkText('orgId', filter.orgId);
+  const keyId = checkText('keyId', filter.keyId);
+  const model = checkText('model', filter.model);
+  const provider = checkText('provider', filter.provider);
+  if (orgId !== undefined) checked.orgId = orgId;
+  if (keyId !== undefined) checked.keyId = keyId;
+  if (model !== undefined) checked.model = model;
+  if (provider !== undefined) checked.provider = provider;
+  if (status !== undefined) checked.status = status;
+  return checked;
+}
+
+/** The page size, checked: an integer 1..MAX_PAGE_LIMIT. */
+export function checkLimit(limit: unknown): number {
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
+    throw new InvalidQueryError(`limit must be an integer from 1 to ${MAX_PAGE_LIMIT}, got ${String(limit)}`);
+  }
+  return limit;
+}
+
+/** The report grouping, checked. */
+export function checkGroupBy(groupBy: unknown): SpendGroupBy {
+  if (typeof groupBy === 'string' && Object.hasOwn(GROUP_COLUMN, groupBy)) return groupBy as SpendGroupBy;
+  throw new InvalidQueryError(`groupBy must be one of day, model, key, provider, got ${String(groupBy)}`);
+}
+
+/** The opaque cursor of a position: base64url of `[createdMs, genId]`. */
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdMs, cursor.genId])).toString('base64url');
+}
+
+/** The position a cursor names; throws InvalidQueryError for anything `encodeCursor` did not make. */
+export function decodeCursor(text: unknown): Cursor {
+  const invalid = () => new InvalidQueryError('cursor is not one this store returned');
+  if (typeof text !== 'string' || text.length === 0 || text.length > MAX_CURSOR_CHARS) throw invalid();
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw invalid();
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(value) || value.length !== 2) throw invalid();
+  const [createdMs, genId] = value;
+  if (typeof createdMs !== 'number' || !Number.isSafeInteger(createdMs) || createdMs < 0) throw invalid();
+  if (typeof genId !== 'string' || genId.length > MAX_FILTER_VALUE_CHARS) throw invalid();
+  return { createdMs, genId };
+}
+
+/** `YYYY-MM-DD` (UTC) of an instant. */
+export function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * The rollup days a report covers: every UTC day that overlaps [from, to), as `[firstDay, endDay)` strings.
+ * Empty (first = end) when `to` is not after `from`.
+ */
+export function reportDays(filter: CheckedFilter): { firstDay: string; endDay: string } {
+  const day = 86_400_000;
+  const firstMs = Math.floor(filter.fromMs / day) * day;
+  const endMs = Math.max(firstMs, Math.ceil(filter.toMs / day) * day);
+  return { firstDay: dayOf(firstMs), endDay: dayOf(Math.min(endMs, MAX_TIME_MS)) };
+}
+
+/**
+ * Creation time of a record as the stores index it (epoch ms); InvalidRecordError when it is not a date
+ * or lies outside years 1970..9999.
+ */
+export function createdMsOf(record: GenerationRecord): number {
+  const ms = Date.parse(record.createdAt);
+  if (Number.isNaN(ms) || ms < 0 || ms > MAX_TIME_MS) {
+    throw new InvalidRecordError(
+      `generation record ${record.genId}: createdAt is not a date from 1970 to 9999: "${record.createdAt}"`,
+    );
+  }
+  return ms;
+}

@@ -1,0 +1,159 @@
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { ADMIN_SCHEMA, migrateKeyColumns } from './sqlite-admin-tables.js';
+import { BACKFILL_KEY_SPEND } from './store-rows.js';
+
+/**
+ * The SQLite schema as a list of numbered migrations, applied in order, each in its own transaction, and
+ * tracked in `schema_migrations`. A database made before migrations were tracked holds the tables of
+ * version 1 (every statement of which is `IF NOT EXISTS`), so it is upgraded in place like any other.
+ */
+export interface SqliteMigration {
+  version: number;
+  name: string;
+  up: (db: Database.Database) => void;
+}
+
+const BASE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS organizations (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  monthly_limit_usd TEXT,
+  requests_per_minute INTEGER,
+  created_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL REFERENCES organizations(id),
+  name TEXT NOT NULL,
+  prefix TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS api_keys_org_id ON api_keys (org_id);
+CREATE TABLE IF NOT EXISTS generation_records (
+  gen_id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS generation_records_org_id ON generation_records (org_id);
+CREATE TABLE IF NOT EXISTS conversations (
+  gen_id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  items TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS monthly_spend (
+  org_id TEXT NOT NULL,
+  month TEXT NOT NULL,
+  cost_nano INTEGER NOT NULL,
+  PRIMARY KEY (org_id, month)
+);
+`;
+
+/**
+ * Records in columns (creation time as epoch ms, so the time indexes stay small) with the whole record kept
+ * as JSON; indexes for listing by organization, key, model (each with time) and by time alone; daily rollups.
+ */
+const RECORD_TABLES = `
+CREATE TABLE records (
+  gen_id TEXT PRIMARY KEY, org_id TEXT NOT NULL, key_id TEXT NOT NULL, model TEXT NOT NULL,
+  provider TEXT NOT NULL, path TEXT NOT NULL, status TEXT NOT NULL, http_status INTEGER NOT NULL,
+  streamed INTEGER NOT NULL, input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
+  cached_input_tokens INTEGER NOT NULL, reasoning_tokens INTEGER NOT NULL, cost_nano INTEGER NOT NULL,
+  total_duration_ms REAL NOT NULL, first_token_ms REAL NOT NULL, created_at INTEGER NOT NULL,
+  tag TEXT NOT NULL, score REAL NOT NULL, planning_status TEXT NOT NULL, body TEXT NOT NULL
+);
+CREATE TABLE record_rollups (
+  org_id TEXT NOT NULL, day TEXT NOT NULL, key_id TEXT NOT NULL, model TEXT NOT NULL, provider TEXT NOT NULL,
+  requests INTEGER NOT NULL, errors INTEGER NOT NULL, input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL, cost_nano INTEGER NOT NULL,
+  PRIMARY KEY (org_id, day, key_id, model, provider)
+) WITHOUT ROWID;
+CREATE INDEX record_rollups_day ON record_rollups (day);
+`;
+
+/** The index set of `records`, created after a backfill (faster than maintaining them row by row). */
+export const RECORD_INDEXES = `
+CREATE INDEX IF NOT EXISTS records_org_time ON records (org_id, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_key_time ON records (key_id, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_model_time ON records (model, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_time ON records (created_at, gen_id);
+`;
+
+/** Rebuilds every rollup from the records (a backfill; the seed script uses it too). */
+export const REBUILD_ROLLUPS = `
+DELETE FROM record_rollups;
+INSERT INTO record_rollups
+SELECT org_id, strftime('%Y-%m-%d', created_at / 1000, 'unixepoch'), key_id, model, provider, count(*),
+  sum(status = 'error'), sum(input_tokens), sum(output_tokens), sum(cost_nano)
+FROM records GROUP BY 1, 2, 3, 4, 5;
+`;
+
+/** Every record of the version-1 table, moved into the columns (its JSON is the source of truth). */
+const BACKFILL_RECORDS = `
+INSERT OR IGNORE INTO records
+SELECT gen_id, org_id, json_extract(body, '$.apiKeyId'), json_extract(body, '$.model'),
+  json_extract(body, '$.provider'), json_extract(body, '$.path'), json_extract(body, '$.status'),
+  json_extract(body, '$.httpStatus'), json_extract(body, '$.streamed'), json_extract(body, '$.inputTokens'),
+  json_extract(body, '$.outputTokens'), json_extract(body, '$.cachedInputTokens'),
+  json_extract(body, '$.reasoningTokens'), json_extract(body, '$.costNanoUsd'),
+  json_extract(body, '$.totalDurationMs'), json_extract(body, '$.durationMsToFirstToken'),
+  CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER), json_extract(body, '$.tag'),
+  json_extract(body, '$.score'), coalesce(json_extract(body, '$.planningStatus'), 'none'), body
+FROM generation_records;
+DROP TABLE generation_records;
+`;
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  {
+    version: 1,
+    name: 'organizations, keys, records, conversations, monthly spend',
+    up: (db) => db.exec(BASE_SCHEMA),
+  },
+  {
+    version: 2,
+    name: 'records in columns, indexed for listing, with daily rollups',
+    up: (db) => {
+      db.exec(RECORD_TABLES);
+      db.exec(BACKFILL_RECORDS);
+      db.exec(RECORD_INDEXES);
+      db.exec(REBUILD_ROLLUPS);
+    },
+  },
+  {
+    version: 3,
+    name: 'keys’ own limits, per-key monthly spend, admin audit log',
+    up: (db) => {
+      db.exec(ADMIN_SCHEMA);
+      migrateKeyColumns(db);
+      db.exec(BACKFILL_KEY_SPEND);
+    },
+  },
+];
+
+const versionRow = z.object({ version: z.number().int().nullable() });
+
+/** Applies the migrations the database has not seen yet; returns the versions applied. Idempotent. */
+export function migrateSqlite(db: Database.Database, now: () => Date): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const applied: number[] = [];
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const current = db.prepare('SELECT max(version) AS version FROM schema_migrations');
+  for (const migration of SQLITE_MIGRATIONS) {
+    // Read inside the (immediate) transaction, so two processes migrating at once apply each step once.
+    const step = db.transaction(() => {
+      const at = versionRow.parse(current.get()).version ?? 0;
+      if (at >= migration.version) return;
+      migration.up(db);
+      record.run(migration.version, migration.name, now().toISOString());
+      applied.push(migration.version);
+    });
+    step.immediate();
+  }
+  return applied;
+}

@@ -1,0 +1,192 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRecord } from '../../src/store/store-contract.js';
+import {
+  OTHER_ORG_KEY,
+  startTestGateway,
+  TEST_KEY,
+  type TestGateway,
+  testConfig,
+} from '../../src/test-support/start-test-gateway.js';
+
+/** Records (JSON and CSV), spend reports, skills, the effective catalog and configuration, over the admin API. */
+const ADMIN_TOKEN = 'admin-token-for-report-tests-0123456789';
+let env: TestGateway;
+
+beforeAll(async () => {
+  const skillsDir = join(mkdtempSync(join(tmpdir(), 'gateway-admin-skills-')), 'skills');
+  env = await startTestGateway((url) => ({ ...testConfig(url), skills: { dir: skillsDir } }), {
+    adminToken: ADMIN_TOKEN,
+  });
+  const chat = (key: string, model: string) =>
+    fetch(`${env.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+  for (let i = 0; i < 3; i += 1) expect((await chat(TEST_KEY, 'acme/chat-large')).status).toBe(200);
+  expect((await chat(TEST_KEY, 'acme/missing')).status).toBe(404);
+  expect((await chat(OTHER_ORG_KEY, 'acme/chat-large')).status).toBe(200);
+  await env.gateway.deps.records.flush();
+});
+afterAll(() => env.stop());
+
+type Json = Record<string, unknown> & {
+  data?: unknown;
+  next_cursor?: string | null;
+  error?: { message: string };
+};
+
+async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+  const response = await fetch(`${env.gateway.url}/admin/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+interface RecordJson {
+  genId: string;
+  orgId: string;
+  status: string;
+  model: string;
+  apiKeyId: string;
+}
+
+describe('records', () => {
+  it('lists records of every organization or one, newest first, page by page, failures included', async () => {
+    const all = (await admin('GET', '/records')).body.data as RecordJson[];
+    expect(all).toHaveLength(5);
+    const acme = await admin('GET', '/records?org=acme&limit=2');
+    expect(acme.body.data).toHaveLength(2);
+    const next = await admin('GET', `/records?org=acme&limit=2&cursor=${acme.body.next_cursor}`);
+    const pages = [...(acme.body.data as RecordJson[]), ...(next.body.data as RecordJson[])];
+    expect(pages.map((r) => r.orgId)).toEqual(['acme', 'acme', 'acme', 'acme']);
+    expect(next.body.next_cursor).toBeNull();
+    const errors = (await admin('GET', '/records?status=error')).body.data as RecordJson[];
+    expect(errors.map((r) => `${r.orgId} ${r.status}`)).toEqual(['acme error']);
+    const keyId = pages[0]?.apiKeyId ?? '';
+    expect(((await admin('GET', `/records?key=${keyId}`)).body.data as unknown[]).length).toBe(4);
+  });
+
+  it('covers the current month by default, and any range given', async () => {
+    const old = await admin('GET', '/records?from=2001-01-01T00:00:00Z&to=2001-02-01T00:00:00Z');
+    expect(old.body).toEqual({ data: [], next_cursor: null });
+  });
+
+  it.each([
+    '/records?from=yesterday',
+    '/records?status=lost',
+    '/records?limit=5000',
+    '/records?cursor=bm90LW91cnM',
+    '/records?orgs=acme',
+  ])('answers %s with 400', async (path) => {
+    const { status, body } = await admin('GET', path);
+    expect(status).toBe(400);
+    expect(body.error?.message).toBeTruthy();
+  });
+
+  it('streams every record as CSV over several store pages, guarding formula cells', async () => {
+    const month = new Date().toISOString().slice(0, 8);
+    const many = Array.from({ length: 1_100 }, (_, i) =>
+      makeRecord({
+        orgId: 'bulk',
+        createdAt: `${month}01T00:00:${String(i % 60).padStart(2, '0')}.${String(i).padStart(3, '0')}Z`,
+        model: i === 0 ? '=HYPERLINK("http://evil")' : 'acme/chat-large',
+      }),
+    );
+    await env.gateway.deps.store.insertRecords(many);
+    const response = await fetch(`${env.gateway.url}/admin/v1/records?org=bulk`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'text/csv' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await response.text()).split('\r\n').filter(Boolean);
+    expect(lines[0]).toMatch(/^genId,createdAt,orgId,apiKeyId,model,provider,/);
+    expect(lines).toHaveLength(1_101);
+    expect(new Set(lines.slice(1).map((line) => line.split(',')[0])).size).toBe(1_100);
+    expect(lines.join('\n')).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(lines.some((line) => /(^|,)=/.test(line))).toBe(false);
+  });
+
+  it('answers a bad CSV query with a JSON error before any CSV', async () => {
+    const response = await fetch(`${env.gateway.url}/admin/v1/records?from=nope`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'text/csv' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/json/);
+  });
+});
+
+describe('spend', () => {
+  it('groups requests, errors, tokens and cost by key, model or day', async () => {
+    const byKey = (await admin('GET', '/spend?org=acme&group_by=key')).body;
+    const rows = byKey.data as { group: string; requests: number; errors: number; costNanoUsd: number }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ requests: 4, errors: 1, costNanoUsd: 3 * 80_000 });
+    const byModel = (await admin('GET', '/spend?group_by=model&org=other')).body.data;
+    expect(byModel).toEqual([expect.objectContaining({ group: 'acme/chat-large', requests: 1 })]);
+    expect((await admin('GET', '/spend?group_by=week')).status).toBe(400);
+  });
+});
+
+describe('skills', () => {
+  const skill = {
+    id: 'release-notes',
+    files: {
+      'SKILL.md': '---\nname: release-notes\ndescription: Write release notes.\n---\n\n# Do it\n',
+      'scripts/run.sh': 'echo hi\n',
+    },
+  };
+
+  it('adds, lists and removes a skill, audited', async () => {
+    expect((await admin('POST', '/skills', skill)).status).toBe(201);
+    expect((await admin('POST', '/skills', skill)).status).toBe(400);
+    expect((await admin('POST', '/skills', { ...skill, replace: true })).status).toBe(201);
+    const listed = (await admin('GET', '/skills')).body.data as { id: string; files: string[] }[];
+    expect(listed).toEqual([expect.objectContaining({ id: 'release-notes' })]);
+    expect(listed[0]?.files).toContain('scripts/run.sh');
+    expect((await admin('DELETE', '/skills/release-notes')).status).toBe(200);
+    expect((await admin('DELETE', '/skills/release-notes')).status).toBe(404);
+    const audit = (await admin('GET', '/audit?limit=3')).body.data as { action: string }[];
+    expect(audit.map((entry) => entry.action)).toEqual(['skill.remove', 'skill.replace', 'skill.add']);
+  });
+
+  it.each([
+    { ...skill, files: { ...skill.files, '../escape.md': 'x' } },
+    { ...skill, files: { ...skill.files, '/abs.md': 'x' } },
+    { ...skill, files: { 'README.md': 'no SKILL.md' } },
+    { ...skill, files: { 'SKILL.md': 'no front matter' } },
+    { ...skill, id: 'Bad_Id' },
+  ])('refuses an invalid skill with 400 (%#)', async (body) => {
+    expect((await admin('POST', '/skills', body)).status).toBe(400);
+    expect(((await admin('GET', '/skills')).body.data as unknown[]).length).toBe(0);
+  });
+});
+
+describe('effective settings', () => {
+  it('shows the catalog with providers, credentials redacted', async () => {
+    const { body } = await admin('GET', '/catalog');
+    const text = JSON.stringify(body);
+    expect(text).not.toContain('sk-upstream-secret');
+    const models = body.data as { id: string; endpoints: { provider: string }[] }[];
+    expect(models.find((m) => m.id === 'acme/chat-large')?.endpoints[0]?.provider).toBe('fake-cloud');
+    expect(body.providers).toContainEqual(
+      expect.objectContaining({ id: 'fake-cloud', apiKey: '[redacted]' }),
+    );
+  });
+
+  it('shows the configuration without any secret', async () => {
+    const { body } = await admin('GET', '/config');
+    const text = JSON.stringify(body);
+    for (const secret of ['sk-upstream-secret', TEST_KEY, OTHER_ORG_KEY, ADMIN_TOKEN]) {
+      expect(text).not.toContain(secret);
+    }
+    const data = body.data as { config: { server: unknown }; environment: { databaseUrl: string } };
+    expect(data.config.server).toBeDefined();
+    expect(data.environment.databaseUrl).toBe(env.databaseUrl);
+  });
+});
