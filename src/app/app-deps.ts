@@ -6,6 +6,7 @@ import type { Authenticator } from '../auth/authenticate.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
+import type { Dashboard } from '../dashboard/create-dashboard.js';
 import type { ReadinessCheck } from '../health/readiness.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
@@ -76,4 +77,6 @@ export interface AppDeps {
   version?: string;
   /** The response cache (per-organization opt-in; memory, or Redis with REDIS_URL). */
   responseCache: ResponseCache | undefined;
+  /** The operator dashboard at `/dashboard`; absent (404) unless `GATEWAY_ADMIN_TOKEN` is set. */
+  dashboard: Dashboard | undefined;
 }

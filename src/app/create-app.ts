@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ADMIN_ROUTES } from '../admin/http/admin-routes.js';
 import { isGeminiPath } from '../codecs/gemini/gemini-path.js';
 import { isMessagesPath } from '../codecs/messages/messages-error.js';
+import { DASHBOARD_ROUTES } from '../dashboard/dashboard-routes.js';
 import { sendGeminiError } from '../endpoints/gemini.js';
 import { sendMessagesError } from '../endpoints/messages.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
@@ -26,11 +27,16 @@ const OPENAPI_ROUTE: AppRoute = {
 };
 
 /** Every route of the gateway, as `GET /openapi.json` describes them (the admin API's included). */
-export const ALL_ROUTES: readonly AppRoute[] = [...PUBLIC_ROUTES, ...ADMIN_ROUTES, OPENAPI_ROUTE];
+export const ALL_ROUTES: readonly AppRoute[] = [
+  ...PUBLIC_ROUTES,
+  ...ADMIN_ROUTES,
+  ...DASHBOARD_ROUTES,
+  OPENAPI_ROUTE,
+];
 
 /**
- * The router of one app: the public routes, the admin API when it is on (without it, /admin/v1 paths are
- * unknown: 404), and the OpenAPI document (made once, when the app is made). Each handler knows its route's
+ * The router of one app: the public routes, the admin API and the dashboard when they are on (without them,
+ * /admin/v1 and /dashboard paths are unknown: 404), and the OpenAPI document (made once, when the app is made). Each handler knows its route's
  * pattern: the bounded `endpoint` of logs and metrics.
  */
 function appRouter(deps: AppDeps) {
@@ -45,7 +51,12 @@ function appRouter(deps: AppDeps) {
       },
     },
   };
-  const routes = [...PUBLIC_ROUTES, ...(deps.admin ? ADMIN_ROUTES : []), openApi];
+  const routes = [
+    ...PUBLIC_ROUTES,
+    ...(deps.admin ? ADMIN_ROUTES : []),
+    ...(deps.dashboard ? DASHBOARD_ROUTES : []),
+    openApi,
+  ];
   return createRouter(routes.map((r) => ({ ...r, handler: { ...r.handler, pattern: r.pattern } })));
 }
 

@@ -15,6 +15,7 @@ import { fetchModelList } from '../catalog/fetch-model-list.js';
 import { providerPresets } from '../catalog/provider-presets.js';
 import type { GatewayConfig, LimitsConfig } from '../config/config-schema.js';
 import type { OtelEnv } from '../config/env.js';
+import { createDashboard } from '../dashboard/create-dashboard.js';
 import { checkReadiness, type ReadinessCheck } from '../health/readiness.js';
 import { createHttpServer } from '../http/create-http-server.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
@@ -59,7 +60,7 @@ export interface GatewayOptions {
   keySecret?: string;
   /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given (default: beside the database). */
   keySecretFile?: string;
-  /** `GATEWAY_ADMIN_TOKEN`: turns the admin API (`/admin/v1`) on. */
+  /** `GATEWAY_ADMIN_TOKEN`: turns the admin API (`/admin/v1`) and the dashboard (`/dashboard`) on. */
   adminToken?: string;
   /** Injected HTTP dispatcher for upstream calls (tests); default: a keep-alive undici Agent. */
   dispatcher?: Dispatcher;
@@ -145,6 +146,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     now,
     log,
   });
+  // The admin API and the dashboard share one operations module (and so one audit log and cache reset).
+  const admin = createAdminApi({ ...options, state: { store, keyHasher, authenticate }, log });
   const deps: AppDeps = {
     config,
     catalog,
@@ -172,9 +175,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ? createMetrics(config, records, [storeCheck(store), ...readinessChecks], responseCache)
       : undefined,
     tracing,
-    admin: createAdminApi({ ...options, state: { store, keyHasher, authenticate }, log }),
+    admin,
     version: options.version,
     responseCache,
+    dashboard: admin
+      ? await createDashboard({
+          adminToken: options.adminToken,
+          config: config.dashboard,
+          authFailures: config.server.authFailures,
+          log,
+          operations: admin.operations,
+        })
+      : undefined,
   };
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
   const server = createHttpServer(createApp(deps), config.server);

@@ -321,6 +321,28 @@ const boundedServerSchema = serverSchema.refine(
   },
 );
 
+/** The operator dashboard at `/dashboard` (on only when `GATEWAY_ADMIN_TOKEN` is set). */
+const dashboardSchema = z.strictObject({
+  /** How long a dashboard login lasts. */
+  sessionTtlSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(8 * 3600),
+  /** Dashboard sessions held at most; the oldest is ended to make room. */
+  maxSessions: z.number().int().positive().max(100_000).default(100),
+  /** Largest form body a dashboard page accepts (413 beyond). */
+  maxFormBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024)
+    .default(16 * 1024),
+  /** Mark the session cookie `Secure` (set it when the dashboard is reached over HTTPS). */
+  secureCookie: z.boolean().default(false),
+});
+
 export const configSchema = z.strictObject({
   server: boundedServerSchema.default(serverSchema.parse({})),
   providers: z.array(providerSchema).default([]),
@@ -337,6 +359,7 @@ export const configSchema = z.strictObject({
   discovery: discoverySchema.default(discoverySchema.parse({})),
   aliases: aliasesSchema.default({}),
   cache: cacheSchema.default(cacheSchema.parse({})),
+  dashboard: dashboardSchema.default(dashboardSchema.parse({})),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;
@@ -350,3 +373,4 @@ export type LimitsConfig = z.infer<typeof limitsSchema>;
 export type MetricsConfig = z.infer<typeof metricsSchema>;
 export type TracingConfig = z.infer<typeof tracingSchema>;
 export type CacheConfig = z.infer<typeof cacheSchema>;
+export type DashboardConfig = z.infer<typeof dashboardSchema>;

@@ -11,7 +11,7 @@ export interface GatewayEnv {
   keySecret: string | undefined;
   /** `GATEWAY_KEY_SECRET_FILE`: where that secret is kept when not given directly. */
   keySecretFile: string | undefined;
-  /** `GATEWAY_ADMIN_TOKEN`: turns the admin API (`/admin/v1`) on; its bearer token. Absent: no admin API. */
+  /** `GATEWAY_ADMIN_TOKEN`: turns the admin API (`/admin/v1`) and the dashboard on; their token. Absent: neither. */
   adminToken: string | undefined;
   /** `LOG_LEVEL` (default info) and `LOG_FORMAT` (`json`, `pretty`; default pretty on a terminal, else json). */
   logging: LoggingEnv;

@@ -32,7 +32,7 @@ export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits)
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = await readBytes(req, maxBytes);
+  const bytes = await readBodyBytes(req, maxBytes);
   if (bytes.length === 0) throw badRequest('The request body is empty; a JSON object is expected.');
   return parseJsonText(bytes, maxJsonDepth);
 }
@@ -64,8 +64,11 @@ export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
   return parsed;
 }
 
-/** The whole body, with 'data'/'end' events (cheaper than async iteration); rejects past `maxBytes`. */
-function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+/**
+ * The whole body, with 'data'/'end' events (cheaper than async iteration); rejects with 413 past `maxBytes`
+ * (checked as it arrives) and 400 when the body cannot be read.
+ */
+export function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

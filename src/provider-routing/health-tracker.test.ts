@@ -52,8 +52,10 @@ describe('HealthTracker', () => {
     health.observe('m', 'p', { ok: false, retryAfterMs: 5_000 });
     expect(health.health('m', 'p').coolingDown).toBe(true);
     expect(health.health('other-model', 'p').coolingDown).toBe(true);
+    expect(health.cooldownRemainingMs('p')).toBe(5_000);
     advance(5_001);
     expect(health.health('m', 'p').coolingDown).toBe(false);
+    expect(health.cooldownRemainingMs('p')).toBe(0);
   });
 
   it('cools a provider down after three failures in a row, not after two', () => {

@@ -109,6 +109,11 @@ export class HealthTracker {
     };
   }
 
+  /** Milliseconds until the provider's cool-down ends (0 when it is not cooling down), for the dashboard. */
+  cooldownRemainingMs(providerId: string): number {
+    return Math.max(0, (this.cooldownUntil.get(providerId) ?? 0) - this.now());
+  }
+
   /** Figures for `GET /v1/models`; recomputed at most once a second per key (routing reads them per request). */
   statsFor(modelId: string, providerId: string): HealthStats {
     const key = `${modelId}\u0000${providerId}`;

@@ -57,6 +57,12 @@ export interface CrashMeasure {
   cutOffRecordsNano: number;
   /** Σ cost of every record in the store. */
   recordsNano: number;
+  /**
+   * Records of requests whose client never learned their generation id (the kill came after the record was
+   * journaled, before the answer reached the client): billed, as the provider billed them.
+   */
+  unseenRecords: number;
+  unseenRecordsNano: number;
   /** The organization's spend of the month in the store. */
   storeSpendNano: number;
   /** The month's spent amount in Redis after the restart (with Redis only). */
@@ -179,7 +185,10 @@ async function measureAfterRestart(
   } finally {
     await store.close();
   }
-  const recordsNano = await sumRecordCosts(databaseUrl);
+  const costs = await recordCosts(databaseUrl);
+  const recordsNano = [...costs.values()].reduce((sum, cost) => sum + cost, 0);
+  const known = new Set(wanted);
+  const unseen = [...costs].filter(([genId]) => !known.has(genId));
   const recordOf = (outcome: Outcome) => records.get(outcome.genId ?? '');
   return {
     requests: seen.length,
@@ -197,6 +206,8 @@ async function measureAfterRestart(
     shownNano: done.reduce((sum, o) => sum + (o.shownCost ?? 0), 0),
     cutOffRecordsNano: cut.reduce((sum, o) => sum + (recordOf(o)?.costNanoUsd ?? 0), 0),
     recordsNano,
+    unseenRecords: unseen.length,
+    unseenRecordsNano: unseen.reduce((sum, [, cost]) => sum + cost, 0),
     storeSpendNano,
     redisSpendNano,
   };
@@ -219,15 +230,15 @@ async function waitForRecords(store: Store, genIds: string[], into: Map<string, 
 }
 
 /** Σ cost of every record of the organization in the store, read from its table. */
-async function sumRecordCosts(databaseUrl: string): Promise<number> {
-  const bodies: unknown[] = [];
+/** The cost of every record of the organization in the store, by generation id. */
+async function recordCosts(databaseUrl: string): Promise<Map<string, number>> {
+  const rows: unknown[] = [];
+  const query = "SELECT gen_id, body FROM records WHERE org_id = 'acme'";
   const filename = sqliteFilename(databaseUrl);
   if (filename !== undefined) {
     const db = new Database(filename, { readonly: true });
     try {
-      for (const row of db.prepare("SELECT body FROM records WHERE org_id = 'acme'").all()) {
-        bodies.push(row);
-      }
+      rows.push(...db.prepare(query).all());
     } finally {
       db.close();
     }
@@ -235,12 +246,17 @@ async function sumRecordCosts(databaseUrl: string): Promise<number> {
     const client = new Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      bodies.push(...(await client.query("SELECT body FROM records WHERE org_id = 'acme'")).rows);
+      rows.push(...(await client.query(query)).rows);
     } finally {
       await client.end();
     }
   }
-  return bodies.reduce<number>((sum, row) => sum + costOfRow(row), 0);
+  const costs = new Map<string, number>();
+  for (const row of rows) {
+    const genId = typeof row === 'object' && row !== null && 'gen_id' in row ? String(row.gen_id) : '';
+    costs.set(genId, costOfRow(row));
+  }
+  return costs;
 }
 
 function costOfRow(row: unknown): number {
