@@ -57,6 +57,10 @@ export interface AppDeps {
   readinessChecks: readonly ReadinessCheck[];
   /** Monotonic milliseconds. */
   now: () => number;
+  /** A number in [0, 1): spreads first attempts by provider weight and jitters retry waits (default Math.random). */
+  random?: () => number;
+  /** Waits before a retry; rejects when `signal` aborts (default: a timer). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** One line for the operator (outages, failures): a `warn` entry of `logger`. */
   log: (message: string) => void;
   /** The tokenizer, loaded on first use (billing streams cut short). */

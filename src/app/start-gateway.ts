@@ -10,6 +10,8 @@ import { loadKeySecret } from '../auth/key-secret.js';
 import { createResponseCache, type ResponseCache } from '../cache/response-cache.js';
 import { bundledModels } from '../catalog/bundled-models.js';
 import { buildCatalog } from '../catalog/catalog.js';
+import { startDiscovery } from '../catalog/discovery-loop.js';
+import { fetchModelList } from '../catalog/fetch-model-list.js';
 import { providerPresets } from '../catalog/provider-presets.js';
 import type { GatewayConfig, LimitsConfig } from '../config/config-schema.js';
 import type { OtelEnv } from '../config/env.js';
@@ -109,6 +111,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     catalog.providers.values(),
     createUpstreamClient(dispatcher, upstreamLimits),
   );
+  // Providers that list their own models are asked now (bounded by discovery.timeoutMs) and then regularly.
+  const discovery = await startDiscovery({
+    catalog,
+    list: (provider, signal) => fetchModelList(dispatcher, provider, { ...config.discovery, signal }),
+    log,
+  });
   const { journal, records } = openRecords(config, store, options.databaseUrl, log);
   const retention = startRecordRetention({
     store,
@@ -185,6 +193,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   server.on('upgrade', sockets.upgrade);
   const stop = async (): Promise<StopReport> => {
     stopWatchingSkills();
+    discovery.stop();
     const closing = closeServer(server, config.server.shutdownGraceMs);
     await sockets.close(config.server.shutdownGraceMs);
     await closing;

@@ -19,6 +19,8 @@ export interface CachedAnswer {
   costNano: number;
   /** The provider that made it. */
   provider: string;
+  /** The model that made it (with `models` fallbacks, not always the first one); absent in older entries. */
+  model?: string;
   /** Parameters the provider could not take: the hit reports them as the miss did. */
   warnings: string[];
   /** False when the answer carries members a replayed stream could not carry: it then answers plain requests only. */
@@ -44,6 +46,7 @@ const cachedAnswerSchema = z.object({
   usage: usageSchema,
   costNano: count,
   provider: z.string(),
+  model: z.string().max(500).optional(),
   warnings: z.array(z.string()).max(100),
   streamable: z.boolean(),
 });
@@ -53,8 +56,8 @@ const cachedAnswerSchema = z.object({
  * could change the objects it shares with the answer).
  */
 export function encodeAnswer(answer: Omit<CachedAnswer, 'body'>, bodyJson: string): string {
-  const { form, orgId, usage, costNano, provider, warnings, streamable } = answer;
-  const head = JSON.stringify({ form, orgId, usage, costNano, provider, warnings, streamable });
+  const { form, orgId, usage, costNano, provider, model, warnings, streamable } = answer;
+  const head = JSON.stringify({ form, orgId, usage, costNano, provider, model, warnings, streamable });
   return `${head.slice(0, -1)},"body":${bodyJson}}`;
 }
 

@@ -42,6 +42,8 @@ export interface ModelEndpoint {
   provider: string;
   model: string;
   pricing: Pricing;
+  /** Share of first attempts among equally healthy providers (config); absent: catalog order. */
+  weight?: number;
 }
 
 export interface CatalogModel {
@@ -58,4 +60,6 @@ export interface CatalogModel {
   endpoints: ModelEndpoint[];
   /** ISO date (YYYY-MM-DD) on which the prices were checked against the vendor's price page. */
   pricesCheckedOn?: string;
+  /** The provider whose own model list this model came from (discovery); its price is unknown, billed 0. */
+  discoveredOn?: string;
 }

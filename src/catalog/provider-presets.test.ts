@@ -60,4 +60,17 @@ describe('provider presets', () => {
       'https://generativelanguage.googleapis.com/v1beta',
     );
   });
+
+  it('Ollama and vLLM list their own models (discover); hosted presets do not', () => {
+    const active = activePresets({
+      OLLAMA_BASE_URL: 'http://gpu:11434',
+      VLLM_BASE_URL: 'http://v:8000',
+      OPENAI_API_KEY: 'k',
+    });
+    expect(Object.fromEntries(active.map((p) => [p.id, p.discover === true]))).toEqual({
+      openai: false,
+      ollama: true,
+      vllm: true,
+    });
+  });
 });

@@ -19,6 +19,8 @@ export interface ProviderPreset {
   needsBoth?: boolean;
   supports?: EndpointKind[];
   quirks?: ProviderQuirks;
+  /** The server lists its own models (Ollama, vLLM): they are served as `<id>/<name>`. */
+  discover?: boolean;
 }
 
 export const providerPresets: readonly ProviderPreset[] = [
@@ -106,6 +108,7 @@ export const providerPresets: readonly ProviderPreset[] = [
     baseUrlVar: 'OLLAMA_BASE_URL',
     baseUrlSuffix: '/v1',
     supports: ['chat', 'embeddings'],
+    discover: true,
   },
   {
     // vLLM's OpenAI-compatible server; VLLM_API_KEY when it was started with --api-key.
@@ -116,6 +119,7 @@ export const providerPresets: readonly ProviderPreset[] = [
     baseUrlSuffix: '/v1',
     keyVar: 'VLLM_API_KEY',
     supports: ['chat', 'responses', 'embeddings'],
+    discover: true,
   },
 ];
 
@@ -135,6 +139,7 @@ export function activePresets(vars: Readonly<Record<string, string | undefined>>
       zdr: false,
       supports: preset.supports,
       quirks: preset.quirks,
+      ...(preset.discover ? { discover: true } : {}),
     });
   }
   return active;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeCapUsd } from '../accounting/usd-amount.js';
+import { aliasesSchema, discoverySchema, providerRoutingShape, routingSchema } from './routing-schema.js';
 
 /**
  * The config file's schema (contract §2). Strict: an unknown key is an error naming its path.
@@ -51,6 +52,7 @@ const providerSchema = z.strictObject({
   supports: z.array(endpointKind).optional(),
   headers: z.record(z.string(), z.string()).optional(),
   quirks: quirksSchema.optional(),
+  ...providerRoutingShape,
 });
 
 const modelSchema = z.strictObject({
@@ -72,6 +74,8 @@ const modelSchema = z.strictObject({
         provider: z.string(),
         model: z.string().min(1),
         pricing: pricingSchema.default({}),
+        /** Share of first attempts among equally healthy providers (weighted random); absent: catalog order. */
+        weight: z.number().min(0).max(1_000_000).optional(),
       }),
     )
     .optional(),
@@ -354,6 +358,9 @@ export const configSchema = z.strictObject({
   limits: limitsSchema.default(limitsSchema.parse({})),
   metrics: metricsSchema.default(metricsSchema.parse({})),
   tracing: tracingSchema.default(tracingSchema.parse({})),
+  routing: routingSchema.default(routingSchema.parse({})),
+  discovery: discoverySchema.default(discoverySchema.parse({})),
+  aliases: aliasesSchema.default({}),
   cache: cacheSchema.default(cacheSchema.parse({})),
   dashboard: dashboardSchema.default(dashboardSchema.parse({})),
 });

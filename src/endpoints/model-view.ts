@@ -30,7 +30,8 @@ function apiCompatibility(model: ResolvedModel) {
 /**
  * A model as `GET /v1/models` shows it: every field of the spec's Model, plus `object` and `owned_by` so that
  * OpenAI clients read it. Prices are those of the first serving provider; health figures are the gateway's own
- * over the last 30 minutes (0 ms and 100% uptime before any traffic).
+ * over the last 30 minutes (0 ms and 100% uptime before any traffic). A model listed by a discovering provider
+ * adds `discovered: true` and `pricing_known: false` (its prices are zero: it is billed nothing).
  */
 export function modelView(model: ResolvedModel, health: HealthTracker) {
   const creator = model.id.split('/')[0] ?? model.id;
@@ -62,5 +63,7 @@ export function modelView(model: ResolvedModel, health: HealthTracker) {
     throughput_p50_last_30m: best?.throughput_p50_last_30m ?? 0,
     uptime_last_30m: best?.uptime_last_30m ?? 100,
     providers,
+    // A model a provider listed of its own has no known price: its pricing is zero, and says why.
+    ...(model.discoveredOn ? { discovered: true, pricing_known: false } : {}),
   };
 }

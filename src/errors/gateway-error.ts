@@ -66,6 +66,8 @@ export interface GatewayErrorInit {
   /** Set when a limit refused the request (FORBIDDEN errors are `forbidden` without saying so). */
   refusal?: LimitRefusal;
   cause?: unknown;
+  /** The upstream could not be reached at all (refused, reset, DNS): worth one more try on the same provider. */
+  connectionFailed?: boolean;
 }
 
 /** The `error` member of an error answer: the contract's four members, plus upstream facts when known. */
@@ -95,6 +97,7 @@ export class GatewayError extends Error {
   readonly headers: Record<string, string> | undefined;
   readonly specCode: string | undefined;
   readonly refusal: LimitRefusal | undefined;
+  readonly connectionFailed: boolean;
 
   constructor(message: string, init: GatewayErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -113,6 +116,7 @@ export class GatewayError extends Error {
     this.headers = init.headers;
     this.specCode = init.specCode;
     this.refusal = init.refusal ?? (init.code === 'FORBIDDEN' ? 'forbidden' : undefined);
+    this.connectionFailed = init.connectionFailed === true;
   }
 
   /** The contract's error body: `{error: {message, code, type, param}}` and the upstream facts that are set. */

@@ -136,7 +136,13 @@ export function executeOrReplay<T>(
 }
 
 async function replay<T>(run: Run, target: ExecutionTarget<T>, answer: CachedAnswer): Promise<Served<T>> {
-  const endpoint = target.plan.find((e) => e.provider === answer.provider) ?? target.plan[0];
+  // The endpoint that made the answer: its provider, and its model when a `models` fallback made it.
+  const endpoint =
+    target.plan.find(
+      (e) => e.provider === answer.provider && e.modelId === (answer.model ?? target.model.id),
+    ) ??
+    target.plan.find((e) => e.provider === answer.provider) ??
+    target.plan[0];
   if (!endpoint) throw internalError('No provider endpoint to answer a cached request under.');
   const call: UpstreamCall = {
     provider: { ...endpoint.providerConfig, supportsSet: new Set([FORM_CAPABILITY[answer.form]]) },
@@ -148,7 +154,9 @@ async function replay<T>(run: Run, target: ExecutionTarget<T>, answer: CachedAns
   };
   const value = await target.attempt(replayAdapter(answer), endpoint, call);
   const cached = { savedNano: answer.costNano, provider: answer.provider };
-  return { value, endpoint, model: target.model, target, cached };
+  const model =
+    [target.model, ...(target.fallbacks ?? [])].find((m) => m.id === endpoint.modelId) ?? target.model;
+  return { value, endpoint, model, target, cached };
 }
 
 /**
@@ -169,9 +177,9 @@ export async function finishCache(
     if (captured && cache && execution && !execution.untrusted && !execution.cached) {
       const { form, usage, warnings, streamable } = captured;
       const orgId = run.principal.org.id;
-      const { costNano, provider } = execution;
+      const { costNano, provider, model } = execution;
       text = encodeAnswer(
-        { form, orgId, usage, costNano, provider, warnings, streamable },
+        { form, orgId, usage, costNano, provider, model, warnings, streamable },
         captured.bodyJson,
       );
       await cache.write(step.key, text, step.ttlMs);

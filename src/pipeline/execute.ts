@@ -4,9 +4,10 @@ import type { Usage } from '../accounting/usage.js';
 import type { WorstCaseTokens } from '../accounting/worst-case.js';
 import { assertModelAllowed } from '../auth/model-access.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
-import { type GatewayError, internalError } from '../errors/gateway-error.js';
+import { internalError } from '../errors/gateway-error.js';
 import type { AttemptSpan } from '../observability/tracing.js';
-import { executeWithFallback } from '../provider-routing/execute-with-fallback.js';
+import { executeWithFallback, retryReason } from '../provider-routing/execute-with-fallback.js';
+import { sleepFor } from '../provider-routing/retry-policy.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
 import { reserveSpend, worstCaseNano } from './reserve-spend.js';
 import type { Reservation, Run } from './run.js';
@@ -14,8 +15,11 @@ import type { Reservation, Run } from './run.js';
 /** One model call to make: the executor's answer, the planner's plan, or the image fallback's picture. */
 export interface ExecutionTarget<T> {
   role: Reservation['role'];
+  /** The model asked for (first in the plan). */
   model: ResolvedModel;
-  /** The provider endpoints to try, in order. */
+  /** Models tried after it (a request's `models`), whose endpoints follow its own in the plan. */
+  fallbacks?: readonly ResolvedModel[];
+  /** The provider endpoints to try, in order (each names its model). */
   plan: readonly ResolvedEndpoint[];
   /** The most this call can be billed (reserved against the monthly cap; billed when usage is absurd). */
   worstCase: () => WorstCaseTokens;
@@ -28,6 +32,7 @@ export interface ExecutionTarget<T> {
 export interface Served<T> {
   value: T;
   endpoint: ResolvedEndpoint;
+  /** The model that served: the one asked for, or a fallback. */
   model: ResolvedModel;
   target: ExecutionTarget<T>;
   /** Served from the response cache, not by a provider: what the original answer cost (nano-USD) and who made it. */
@@ -48,13 +53,16 @@ export interface ExecutionReport {
 
 /**
  * The execution step, the same for every call a request makes: reserve the worst case against the monthly
- * cap, then try the plan's providers in order until one answers. Every attempt goes to the run's list (and
- * failures to the health figures).
+ * cap, then try the plan's providers in order until one answers (retrying a provider that failed to connect
+ * or answered 5xx, within the request's deadline). Every attempt goes to the run's list (and failures to the
+ * health figures).
  */
 export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<Served<T>> {
   const { deps, ctx } = run;
-  // Whatever chose the model (the request, a tag, the planner pair, the image fallback), the key must allow it.
-  assertModelAllowed(run.principal, target.model.id);
+  // Whatever chose the model (the request, a tag, the planner pair, the image fallback), the key must allow it,
+  // and every fallback model of the request's `models` too.
+  for (const model of [target.model, ...(target.fallbacks ?? [])])
+    assertModelAllowed(run.principal, model.id);
   await reserveSpend(run, target.role, target.plan, target.worstCase);
   // Attempts run one after the other: the span of the one under way, ended when it is reported.
   let span: AttemptSpan | undefined;
@@ -64,6 +72,13 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
     requestId: ctx.requestId,
     defaultTimeoutMs: deps.config.server.upstreamTimeoutMs,
     now: deps.now,
+    retry: {
+      baseMs: deps.config.routing.retryBaseMs,
+      maxMs: deps.config.routing.retryMaxMs,
+      deadline: run.startedAt + deps.config.routing.deadlineMs,
+      random: deps.random ?? Math.random,
+      sleep: deps.sleep ?? sleepFor,
+    },
     run: (endpoint, call) => {
       span = run.span.attempt(endpoint.provider, endpoint.model, target.role);
       const adapter = deps.adapters.get(endpoint.provider);
@@ -76,19 +91,16 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
       span = undefined;
       run.attempts.push(target.role === 'planner' ? { ...attempt, role: 'planner' } : attempt);
       if (error && error.type !== 'request_cancelled' && error.retryable) {
-        deps.health.observe(target.model.id, attempt.provider, {
+        deps.health.observe(attempt.model, attempt.provider, {
           ok: false,
           retryAfterMs: error.retryAfterMs,
         });
       }
     },
   });
-  return { ...result, model: target.model, target };
-}
-
-/** Why an attempt failed over to the next provider: the error's type and the upstream's status. */
-function retryReason(error: GatewayError): string {
-  return error.upstreamStatus === undefined ? error.type : `${error.type} ${error.upstreamStatus}`;
+  const models = [target.model, ...(target.fallbacks ?? [])];
+  const model = models.find((candidate) => candidate.id === result.endpoint.modelId) ?? target.model;
+  return { ...result, model, target };
 }
 
 export interface Timing {

@@ -3,7 +3,6 @@ import { outputTokenBound, worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import { assertModelAllowed } from '../auth/model-access.js';
-import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
@@ -16,11 +15,13 @@ import { chooseModel } from '../preparation/choose-model.js';
 import { imageTarget, readGeneratedImage, wantsImage } from '../preparation/image-fallback.js';
 import { latestPrompt } from '../preparation/latest-prompt.js';
 import { parseModelSpec } from '../preparation/model-spec.js';
+import { largestOutput, type ModelPlan, planRequestModels } from '../preparation/plan-models.js';
 import { withPlan } from '../preparation/planner-prompt.js';
 import { resolveModel } from '../preparation/resolve-model.js';
+import { type RoutingRequest, readRoutingRequest } from '../preparation/routing-request.js';
 import { plannerUsage, runPlanner } from '../preparation/run-planner.js';
 import { redactRequest } from '../privacy/redact-request.js';
-import { planProviders } from '../provider-routing/plan-providers.js';
+import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
 import { type CacheStep, executeOrReplay, finishCache, lookUpCache } from './cache-step.js';
 import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
@@ -51,10 +52,13 @@ type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & {
   cache?: CacheStep;
 };
 
-/** What preparation hands to execution: a model with its providers and the body to send, or an image. */
+/**
+ * What preparation hands to execution: the models to try (the one asked for, then `models` fallbacks) with
+ * their providers and the body to send, or an image.
+ */
 type Prepared =
-  | { kind: 'model'; model: ResolvedModel; plan: ResolvedEndpoint[]; body: JsonObject }
-  | { kind: 'image'; imageModel: string; prompt: string };
+  | { kind: 'model'; models: ModelPlan; body: JsonObject }
+  | { kind: 'image'; imageModel: string; prompt: string; choice: ProviderChoice };
 
 /**
  * THE request pipeline, the same for every inference endpoint (after authentication and the rate limit at
@@ -137,6 +141,10 @@ async function serve<R extends ParsedRequest, Part>(
   // Parse: the endpoint's codec.
   const request = await endpoint.parse(await run.transport.body(deps.config.server), run);
   facts.streamed = request.stream;
+  // The `models` list and the `provider` object (OpenRouter's habits), merged with the `gateway` members.
+  const routing = readRoutingRequest(request.body, request.settings, deps.config.routing.maxModels);
+  if (routing.choice.zdr !== request.settings.zdr)
+    request.settings = { ...request.settings, zdr: routing.choice.zdr };
   facts.zdr = request.settings.zdr === true;
   facts.requestBody = request.body;
   let sent: JsonObject = request.body;
@@ -161,18 +169,20 @@ async function serve<R extends ParsedRequest, Part>(
     deps.metrics?.streamOpened();
   }
   // Prepare.
-  const prepared = await run.span.step('prepare', () => prepare(run, endpoint, request, facts));
+  const prepared = await run.span.step('prepare', () => prepare(run, endpoint, { request, routing }, facts));
   deps.records.progress(run.genId, { model: facts.model, streamed: request.stream });
   if (prepared.kind === 'image') {
-    return serveImage(run, endpoint, prepared, request, facts, live.stream, beforeLastByte);
+    return serveImage(run, endpoint, prepared, facts, live.stream, beforeLastByte);
   }
-  const { model, plan, body } = prepared;
+  const { models, body } = prepared;
+  const { primary: model, fallbacks, plan } = models;
   sent = body;
   facts.sent = body;
-  facts.outputTokenBound = outputTokenBound(endpoint.kind, body, { max_tokens: model.max_tokens });
+  const maxTokens = largestOutput([model, ...fallbacks]);
+  facts.outputTokenBound = outputTokenBound(endpoint.kind, body, { max_tokens: maxTokens });
   const cache = await lookUpCache(run, endpoint.cacheName, request, { model: model.id, body });
   facts.cache = cache;
-  const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: model.max_tokens });
+  const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: maxTokens });
   const completions = typeof body.n === 'number' ? body.n : undefined;
   // Execute, then answer or stream; account.
   if (live.stream && codec && scope) {
@@ -182,6 +192,7 @@ async function serve<R extends ParsedRequest, Part>(
       {
         role: 'executor',
         model,
+        fallbacks,
         plan,
         worstCase,
         completions,
@@ -190,6 +201,8 @@ async function serve<R extends ParsedRequest, Part>(
       },
       cache,
     );
+    // A fallback model may have served: the stream's chunks and the record carry the one that did.
+    facts.model = served.model.id;
     return streamAnswer(run, served, live.stream, {
       facts,
       meta: () => answerMeta(run, facts),
@@ -203,6 +216,7 @@ async function serve<R extends ParsedRequest, Part>(
     {
       role: 'executor',
       model,
+      fallbacks,
       plan,
       worstCase,
       completions,
@@ -225,22 +239,25 @@ async function serve<R extends ParsedRequest, Part>(
 async function prepare<R extends ParsedRequest>(
   run: Run,
   endpoint: Endpoint<R, unknown>,
-  request: R,
+  parsed: { request: R; routing: RoutingRequest },
   facts: Facts,
 ): Promise<Prepared> {
   const { deps } = run;
+  const { request, routing } = parsed;
   const { settings } = request;
   const kind = endpoint.conversation;
+  const requested = stringMember(request.body, 'model') ?? routing.models[0];
   if (!kind) {
-    const model = resolveModel(deps.catalog, stringMember(request.body, 'model'), endpoint.kind);
+    const model = resolveModel(deps.catalog, requested, endpoint.kind);
     facts.model = model.id;
     assertModelAllowed(run.principal, model.id);
-    return {
-      kind: 'model',
-      model,
-      plan: planProviders(deps, model, endpoint.kind, settings),
-      body: request.body,
-    };
+    const models = planRequestModels(run, {
+      primary: model,
+      name: requested ?? '',
+      kind: endpoint.kind,
+      routing,
+    });
+    return { kind: 'model', models, body: request.body };
   }
   const scorer = deps.scorers();
   try {
@@ -251,7 +268,7 @@ async function prepare<R extends ParsedRequest>(
       promptText ??= latestPrompt(redacted, kind);
       return promptText;
     };
-    const choice = await chooseModel(redacted, settings, prompt, scorer);
+    const choice = await chooseModel(requested, settings, prompt, scorer);
     facts.choice = choice;
     const spec = parseModelSpec(choice.slug, choice.param);
     const model = resolveModel(deps.catalog, spec.executor, endpoint.kind);
@@ -260,9 +277,14 @@ async function prepare<R extends ParsedRequest>(
     const imageModel = settings.imageGenerationModel;
     if (endpoint.imageAnswer && imageModel && !model.capabilities.includes('image-generation')) {
       if (await wantsImage(redacted, prompt(), scorer))
-        return { kind: 'image', imageModel, prompt: prompt() };
+        return { kind: 'image', imageModel, prompt: prompt(), choice: routing.choice };
     }
-    const plan = planProviders(deps, model, endpoint.kind, settings);
+    const models = planRequestModels(run, {
+      primary: model,
+      name: choice.slug,
+      kind: endpoint.kind,
+      routing,
+    });
     const optimized = await runOptimizations(redacted, kind, settings, scorer);
     facts.optimization = optimized.report;
     const withSkills = await addSkills(deps.skills, kind, optimized.request, settings.skills, prompt, scorer);
@@ -275,13 +297,13 @@ async function prepare<R extends ParsedRequest>(
         const messages = kind === 'chat' ? body.messages : responsesRequestToChat(body).body.messages;
         const plannerModel = spec.planner;
         const planned = await run.span.step('planner', () =>
-          runPlanner(run, plannerModel, Array.isArray(messages) ? messages : [], settings),
+          runPlanner(run, plannerModel, Array.isArray(messages) ? messages : [], routing.choice),
         );
         facts.planner = { status: planned.plan ? 'used' : 'failed', score, execution: planned.execution };
         if (planned.plan) body = withPlan(body, kind, planned.plan);
       }
     }
-    return { kind: 'model', model, plan, body };
+    return { kind: 'model', models, body };
   } finally {
     facts.routingCostNano = scorer.spentNano();
   }
@@ -292,12 +314,11 @@ async function serveImage<R extends ParsedRequest, Part>(
   run: Serving,
   endpoint: Endpoint<R, Part>,
   prepared: Extract<Prepared, { kind: 'image' }>,
-  request: R,
   facts: Facts,
   live: Live<Part> | undefined,
   beforeLastByte: () => Promise<void>,
 ): Promise<void> {
-  const target = imageTarget(run, prepared.imageModel, prepared.prompt, request.settings);
+  const target = imageTarget(run, prepared.imageModel, prepared.prompt, prepared.choice);
   facts.model = target.model.id;
   const served = await execute(run, target);
   facts.firstTokenAt = run.deps.now();

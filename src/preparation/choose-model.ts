@@ -1,6 +1,5 @@
 import { badRequest, invalidGatewaySettings } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
-import type { JsonObject } from '../json/json.js';
 import { matchTag } from '../scoring/match-tag.js';
 import type { RequestScorer } from '../scoring/scorer.js';
 import { indexForScore } from './model-spec.js';
@@ -19,15 +18,15 @@ export interface ModelChoice {
 
 /**
  * The tags step: with `gateway.tags`, the tag whose description fits the prompt picks the model by
- * complexity (strongest first: `round((1 - score)(n - 1))`); otherwise, or when no tag fits, `model`.
+ * complexity (strongest first: `round((1 - score)(n - 1))`); otherwise, or when no tag fits, the model the
+ * request names (`model`, else the first of `models`).
  */
 export async function chooseModel(
-  request: JsonObject,
+  requested: string | undefined,
   settings: GatewaySettings,
   prompt: () => string,
   scorer: RequestScorer,
 ): Promise<ModelChoice> {
-  const requested = typeof request.model === 'string' ? request.model : undefined;
   const tags = settings.tags ?? [];
   if (tags.length > 0) {
     const match = await matchTag(prompt(), tags, scorer);

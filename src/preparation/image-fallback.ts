@@ -1,10 +1,10 @@
 import { worstCaseTokens } from '../accounting/worst-case.js';
 import { toDataUri } from '../codecs/images/images-response.js';
 import { GatewayError, internalError } from '../errors/gateway-error.js';
-import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, stringMember } from '../json/json.js';
 import type { ExecutionTarget } from '../pipeline/execute.js';
 import type { Run } from '../pipeline/run.js';
+import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
 import { planProviders } from '../provider-routing/plan-providers.js';
 import type { JsonResult } from '../providers/provider-adapter.js';
 import type { Scorer } from '../scoring/scorer.js';
@@ -36,7 +36,7 @@ export function imageTarget(
   run: Run,
   imageModel: string,
   prompt: string,
-  settings: GatewaySettings,
+  settings: ProviderChoice,
 ): ExecutionTarget<JsonResult> {
   const model = resolveModel(run.deps.catalog, imageModel, 'images');
   return {

@@ -2,10 +2,10 @@ import type { Usage } from '../accounting/usage.js';
 import { DEFAULT_OUTPUT_BOUND, worstCaseTokens } from '../accounting/worst-case.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { toGatewayError } from '../errors/gateway-error.js';
-import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, recordMember, stringMember } from '../json/json.js';
 import { account, type ExecutionReport, execute } from '../pipeline/execute.js';
 import type { Run } from '../pipeline/run.js';
+import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
 import { planProviders } from '../provider-routing/plan-providers.js';
 import { plannerRequest } from './planner-prompt.js';
 import { resolveModel } from './resolve-model.js';
@@ -36,7 +36,7 @@ export async function runPlanner(
   run: Run,
   plannerSlug: string,
   messages: readonly unknown[],
-  settings: GatewaySettings,
+  settings: ProviderChoice,
 ): Promise<{ plan: string | undefined; execution: ExecutionReport | undefined }> {
   let execution: ExecutionReport | undefined;
   try {

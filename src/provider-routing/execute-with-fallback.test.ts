@@ -3,13 +3,19 @@ import { compilePricing } from '../accounting/compile-pricing.js';
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
-import { upstreamStatusError, upstreamTimeout } from '../providers/shared/upstream-errors.js';
+import {
+  upstreamInvalid,
+  upstreamStatusError,
+  upstreamTimeout,
+  upstreamUnreachable,
+} from '../providers/shared/upstream-errors.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { allFailed, executeWithFallback } from './execute-with-fallback.js';
 
 function endpoint(id: string, timeoutMs?: number): ResolvedEndpoint {
   return {
     provider: id,
+    modelId: 'acme/m',
     model: `m-${id}`,
     pricing: {},
     compiledPricing: compilePricing({}),
@@ -185,5 +191,147 @@ describe('allFailed', () => {
   it('turns an unexpected thrown value into a record without leaking it', async () => {
     const { error } = await execute(() => new Error('internal detail'), { endpoints: [endpoint('a')] });
     expect(error).toMatchObject({ status: 500, code: 'INTERNAL_SERVER_ERROR' });
+  });
+});
+
+describe('executeWithFallback: retries', () => {
+  const unreachable = (id: string) => upstreamUnreachable(id, new Error('connect ECONNREFUSED'));
+  const serverError = (id: string, status = 503) =>
+    upstreamStatusError(status, '{"error":{"message":"busy"}}', id);
+
+  function withRetries(id: string, retries: number | undefined): ResolvedEndpoint {
+    const base = endpoint(id);
+    return { ...base, providerConfig: { ...base.providerConfig, retries } };
+  }
+
+  /** Runs with a retry policy whose sleeper records the waits and advances the clock instead of waiting. */
+  async function retrying(
+    outcomes: Record<string, (string | Error)[]>,
+    options: {
+      endpoints?: ResolvedEndpoint[];
+      deadline?: number;
+      random?: number;
+      abortInSleep?: boolean;
+    } = {},
+  ) {
+    const seen: AttemptRecord[] = [];
+    const waits: number[] = [];
+    const controller = new AbortController();
+    let clock = 0;
+    const result = await executeWithFallback({
+      plan: options.endpoints ?? [withRetries('a', undefined), withRetries('b', undefined)],
+      run: async (target) => {
+        clock += 10;
+        const next = outcomes[target.provider]?.shift() ?? 'ok';
+        if (next instanceof Error) throw next;
+        return `${target.provider}:${next}`;
+      },
+      signal: controller.signal,
+      requestId: 'req_1',
+      defaultTimeoutMs: 5_000,
+      onAttempt: (attempt) => seen.push(attempt),
+      now: () => clock,
+      retry: {
+        baseMs: 100,
+        maxMs: 250,
+        deadline: options.deadline ?? 10_000,
+        random: () => options.random ?? 0.5,
+        sleep: async (ms) => {
+          waits.push(ms);
+          clock += ms;
+          if (options.abortInSleep) {
+            controller.abort();
+            throw new Error('aborted');
+          }
+        },
+      },
+    }).then(
+      (value) => ({ value: value.value, error: undefined }),
+      (error: unknown) => ({ value: undefined, error: error as GatewayError }),
+    );
+    const summary = seen.map((a) => [a.provider, a.outcome, a.retry ?? 0, a.retryReason ?? '']);
+    return { ...result, seen, summary, waits };
+  }
+
+  it('a connection error is retried once on the same provider (default retries 1), then succeeds', async () => {
+    const { value, summary, waits } = await retrying({ a: [unreachable('a')] });
+    expect(value).toBe('a:ok');
+    expect(summary).toEqual([
+      ['a', 'error', 0, ''],
+      ['a', 'success', 1, 'upstream_error'],
+    ]);
+    // Equal jitter: half the cap plus random (0.5) times the other half of 100 ms.
+    expect(waits).toEqual([75]);
+  });
+
+  it('a 5xx is retried with its status as the reason; two failures move on to the next provider', async () => {
+    const { value, summary } = await retrying({ a: [serverError('a'), serverError('a', 500)] });
+    expect(value).toBe('b:ok');
+    expect(summary).toEqual([
+      ['a', 'error', 0, ''],
+      ['a', 'error', 1, 'upstream_error 503'],
+      ['b', 'success', 0, ''],
+    ]);
+  });
+
+  it.each([
+    ['a 429', () => rateLimited('a')],
+    ['a timeout', () => upstreamTimeout('a', 5)],
+    ['an unreadable answer', () => upstreamInvalid('a', 'not JSON')],
+  ])('%s is not retried: the next provider is tried at once', async (_name, error) => {
+    const { value, summary, waits } = await retrying({ a: [error()] });
+    expect(value).toBe('b:ok');
+    expect(summary.map(([provider]) => provider)).toEqual(['a', 'b']);
+    expect(waits).toEqual([]);
+  });
+
+  it('a caller error is neither retried nor failed over', async () => {
+    const { error, summary } = await retrying({
+      a: [upstreamStatusError(400, '{"error":{"message":"bad"}}', 'a')],
+    });
+    expect(error?.status).toBe(400);
+    expect(summary).toHaveLength(1);
+  });
+
+  it('waits grow exponentially with jitter, bounded by maxMs, up to the provider’s retries', async () => {
+    const endpoints = [withRetries('a', 3)];
+    const failures = { a: [unreachable('a'), unreachable('a'), unreachable('a'), unreachable('a')] };
+    const { error, waits, summary } = await retrying(failures, { endpoints, random: 1 });
+    expect(waits).toEqual([100, 200, 250]);
+    expect(summary.map(([, , retry]) => retry)).toEqual([0, 1, 2, 3]);
+    expect(error?.status).toBe(502);
+    expect(error?.attempts).toHaveLength(4);
+  });
+
+  it('retries 0 never retries', async () => {
+    const { summary } = await retrying(
+      { a: [unreachable('a')] },
+      { endpoints: [withRetries('a', 0), endpoint('b')] },
+    );
+    expect(summary.map(([provider]) => provider)).toEqual(['a', 'b']);
+  });
+
+  it('no retry whose wait would end past the deadline: the next provider is tried instead', async () => {
+    const { summary, waits } = await retrying({ a: [unreachable('a')] }, { deadline: 50 });
+    expect(summary.map(([provider]) => provider)).toEqual(['a', 'b']);
+    expect(waits).toEqual([]);
+  });
+
+  it('a client that goes away during the wait cancels the request', async () => {
+    const { error, summary } = await retrying({ a: [unreachable('a')] }, { abortInSleep: true });
+    expect(error?.type).toBe('request_cancelled');
+    expect(summary).toHaveLength(1);
+  });
+
+  it('without a retry policy nothing is retried', async () => {
+    const { seen } = await execute((p) => (p === 'a' ? unreachable('a') : 'ok'), {
+      endpoints: [withRetries('a', 3), endpoint('b')],
+    });
+    expect(seen.map(({ attempt }) => attempt.provider)).toEqual(['a', 'b']);
+  });
+
+  it('attempts name the gateway model and the provider’s own name', async () => {
+    const { seen } = await retrying({});
+    expect(seen[0]).toMatchObject({ provider: 'a', model: 'acme/m', upstreamModel: 'm-a' });
   });
 });

@@ -3,6 +3,7 @@ import { withoutUpstreamText } from '../errors/error-text-for-records.js';
 import { GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
 import type { AttemptRecord } from './attempt-record.js';
+import { backoffMs, DEFAULT_RETRIES, type RetryPolicy, worthRetrying } from './retry-policy.js';
 
 export interface ExecuteOptions<T> {
   plan: readonly ResolvedEndpoint[];
@@ -14,12 +15,21 @@ export interface ExecuteOptions<T> {
   /** Called after every attempt, successful or not. */
   onAttempt: (attempt: AttemptRecord, error: GatewayError | undefined) => void;
   now: () => number;
+  /** Retries of one provider (its `retries`, default 1) before the next; without a policy, none. */
+  retry?: RetryPolicy;
+}
+
+/** Why the attempt before a retry failed (its retry reason). */
+interface RetryOf {
+  retry: number;
+  reason: string;
 }
 
 /**
  * Tries the plan's endpoints in order until one succeeds. A retryable failure (timeout, connection error,
- * 408, 429, 5xx) moves on to the next; any other error is returned at once. When all fail, the error lists
- * every attempt.
+ * 408, 429, 5xx) moves on to the next; a connection error or 5xx is first retried on the same provider (its
+ * `retries`, after a jittered exponential wait, never past the request's deadline); any other error is
+ * returned at once. When all fail, the error lists every attempt.
  */
 export async function executeWithFallback<T>(
   options: ExecuteOptions<T>,
@@ -27,39 +37,82 @@ export async function executeWithFallback<T>(
   const attempts: AttemptRecord[] = [];
   const errors: GatewayError[] = [];
   for (const endpoint of options.plan) {
-    if (options.signal.aborted) throw requestCancelled();
-    const started = options.now();
-    const call: UpstreamCall = {
-      provider: endpoint.providerConfig,
-      upstreamModel: endpoint.model,
-      signal: options.signal,
-      timeoutMs: endpoint.providerConfig.timeoutMs ?? options.defaultTimeoutMs,
-      requestId: options.requestId,
-      maxOutputTokens: endpoint.maxOutputTokens,
-    };
-    try {
-      const value = await options.run(endpoint, call);
-      const attempt = attemptRecord(endpoint, 'success', null, options.now() - started);
-      attempts.push(attempt);
-      options.onAttempt(attempt, undefined);
-      return { value, endpoint };
-    } catch (thrown) {
-      const error = options.signal.aborted ? requestCancelled() : toGatewayError(thrown);
-      const attempt = attemptRecord(
-        endpoint,
-        outcomeOf(error),
-        upstreamStatus(error),
-        options.now() - started,
-      );
-      // The attempt list reaches clients and records (zdr ones too): the gateway's words, never the vendor's.
-      attempt.error = withoutUpstreamText(error);
-      attempts.push(attempt);
+    const retries = options.retry ? (endpoint.providerConfig.retries ?? DEFAULT_RETRIES) : 0;
+    let retryOf: RetryOf | undefined;
+    for (let retry = 0; retry <= retries; retry++) {
+      if (options.signal.aborted) throw requestCancelled();
+      const outcome = await attemptOnce(options, endpoint, retryOf);
+      attempts.push(outcome.attempt);
+      if (outcome.ok) return { value: outcome.value, endpoint };
+      const error = outcome.error;
       errors.push(error);
-      options.onAttempt(attempt, error);
       if (!error.retryable) throw error;
+      if (retry === retries || !worthRetrying(error) || !(await waitToRetry(options, retry + 1))) break;
+      retryOf = { retry: retry + 1, reason: retryReason(error) };
     }
   }
   throw allFailed(errors, attempts);
+}
+
+/** One attempt, reported to `onAttempt`: its value, or the error it failed with. */
+async function attemptOnce<T>(
+  options: ExecuteOptions<T>,
+  endpoint: ResolvedEndpoint,
+  retryOf: RetryOf | undefined,
+): Promise<
+  { attempt: AttemptRecord; ok: true; value: T } | { attempt: AttemptRecord; ok: false; error: GatewayError }
+> {
+  const started = options.now();
+  const call: UpstreamCall = {
+    provider: endpoint.providerConfig,
+    upstreamModel: endpoint.model,
+    signal: options.signal,
+    timeoutMs: endpoint.providerConfig.timeoutMs ?? options.defaultTimeoutMs,
+    requestId: options.requestId,
+    maxOutputTokens: endpoint.maxOutputTokens,
+  };
+  try {
+    const value = await options.run(endpoint, call);
+    const attempt = attemptRecord(endpoint, 'success', null, options.now() - started, retryOf);
+    options.onAttempt(attempt, undefined);
+    return { attempt, ok: true, value };
+  } catch (thrown) {
+    const error = options.signal.aborted ? requestCancelled() : toGatewayError(thrown);
+    const attempt = attemptRecord(
+      endpoint,
+      outcomeOf(error),
+      upstreamStatus(error),
+      options.now() - started,
+      retryOf,
+    );
+    // The attempt list reaches clients and records (zdr ones too): the gateway's words, never the vendor's.
+    attempt.error = withoutUpstreamText(error);
+    options.onAttempt(attempt, error);
+    return { attempt, ok: false, error };
+  }
+}
+
+/**
+ * Waits before retry number `retry`; false when the wait would end past the request's deadline (the next
+ * provider is tried instead). A client that goes away during the wait cancels the request.
+ */
+async function waitToRetry<T>(options: ExecuteOptions<T>, retry: number): Promise<boolean> {
+  const policy = options.retry;
+  if (!policy) return false;
+  const wait = backoffMs(policy, retry);
+  if (options.now() + wait >= policy.deadline) return false;
+  try {
+    await policy.sleep(wait, options.signal);
+  } catch {
+    throw requestCancelled();
+  }
+  if (options.signal.aborted) throw requestCancelled();
+  return true;
+}
+
+/** Why an attempt failed over or was retried: the error's type and the upstream's status. */
+export function retryReason(error: GatewayError): string {
+  return error.upstreamStatus === undefined ? error.type : `${error.type} ${error.upstreamStatus}`;
 }
 
 function attemptRecord(
@@ -67,13 +120,16 @@ function attemptRecord(
   outcome: AttemptRecord['outcome'],
   status: number | null,
   durationMs: number,
+  retryOf: RetryOf | undefined,
 ): AttemptRecord {
   return {
     provider: endpoint.provider,
-    model: endpoint.model,
+    model: endpoint.modelId,
+    upstreamModel: endpoint.model,
     outcome,
     status,
     durationMs: Math.round(durationMs),
+    ...(retryOf ? { retry: retryOf.retry, retryReason: retryOf.reason } : {}),
   };
 }
 

@@ -19,7 +19,12 @@ describe('HealthTracker', () => {
       uptimePercent: 75,
       samples: 4,
     });
-    expect(health.health('m', 'p')).toEqual({ uptime: 0.75, latencyP50Ms: 200, coolingDown: false });
+    expect(health.health('m', 'p')).toEqual({
+      uptime: 0.75,
+      latencyP50Ms: 200,
+      throughputP50: 100,
+      coolingDown: false,
+    });
   });
 
   it('forgets samples older than 30 minutes', () => {

@@ -104,6 +104,7 @@ export class HealthTracker {
     return {
       uptime: stats.uptimePercent === undefined ? 1 : stats.uptimePercent / 100,
       latencyP50Ms: stats.latencyP50Ms,
+      throughputP50: stats.throughputP50,
       coolingDown: (this.cooldownUntil.get(providerId) ?? 0) > this.now(),
     };
   }

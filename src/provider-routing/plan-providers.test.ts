@@ -26,6 +26,7 @@ const withImages: ProviderAdapter = { ...chatOnly, generateImage: chatOnly.chat 
 function model(compat: ResolvedModel['api_compatibility'], supports: EndpointKind[]): ResolvedModel {
   const endpoint: ResolvedEndpoint = {
     provider: 'p',
+    modelId: 'acme/m',
     model: 'm',
     pricing: {},
     compiledPricing: compilePricing({}),

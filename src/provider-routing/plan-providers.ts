@@ -1,22 +1,21 @@
 import type { AppDeps } from '../app/app-deps.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import type { EndpointKind } from '../config/config-schema.js';
-import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { COMPATIBILITY } from '../preparation/resolve-model.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
-import { planAttempts } from './plan-attempts.js';
+import { type ProviderChoice, planAttempts } from './plan-attempts.js';
 
 const ENDPOINT_KINDS: readonly EndpointKind[] = ['chat', 'responses', 'embeddings', 'images'];
 
-/** The provider choices of the `gateway` object (the members every endpoint accepts). */
-export type ProviderChoice = Pick<GatewaySettings, 'zdr' | 'order' | 'only'>;
+export type { ProviderChoice };
 
 /**
- * How the provider is chosen: the ordered endpoints to try for one request, the `gateway` object's `order`,
- * `only` and `zdr` applied over the providers that can serve this endpoint kind, ranked by health.
+ * How the provider is chosen: the ordered endpoints to try for one request, the request's provider choice
+ * (`gateway` members and the `provider` object) applied over the providers that can serve this endpoint kind,
+ * ranked by health (or the request's `sort`), the first attempt spread by configured weights.
  */
 export function planProviders(
-  deps: Pick<AppDeps, 'adapters' | 'health' | 'knownProviders'>,
+  deps: Pick<AppDeps, 'adapters' | 'health' | 'knownProviders' | 'random'>,
   model: ResolvedModel,
   kind: EndpointKind,
   choice: ProviderChoice,
@@ -27,6 +26,11 @@ export function planProviders(
     zdr: choice.zdr,
     order: choice.order,
     only: choice.only,
+    ignore: choice.ignore,
+    allowFallbacks: choice.allowFallbacks,
+    sort: choice.sort,
+    names: choice.names,
+    random: deps.random ?? Math.random,
     knownProviders: deps.knownProviders,
     canServe: (endpoint, wanted) => canServe(deps.adapters, endpoint, wanted),
     health: (modelId, providerId) => deps.health.health(modelId, providerId),

@@ -18,7 +18,10 @@ export interface TestGateway {
   stop(): Promise<void>;
 }
 
-/** Config of a gateway in front of one fake OpenAI-protocol upstream, with two organizations. */
+/**
+ * Config of a gateway in front of one fake OpenAI-protocol upstream, with two organizations. The fake's faults
+ * apply to one request each, so its provider does not retry (`retries: 0`): a fault is what the client sees.
+ */
 export function testConfig(upstreamUrl: string, extra: Record<string, unknown> = {}) {
   return {
     providers: [
@@ -28,6 +31,7 @@ export function testConfig(upstreamUrl: string, extra: Record<string, unknown> =
         baseUrl: upstreamUrl,
         apiKey: 'sk-upstream-secret',
         timeoutMs: 2000,
+        retries: 0,
       },
     ],
     models: [

@@ -14,7 +14,15 @@ let client: OpenAI;
 function configFor(anthropicUrl: string) {
   return {
     providers: [
-      { id: 'claude-cloud', api: 'anthropic', baseUrl: anthropicUrl, apiKey: 'sk-ant-test', timeoutMs: 2000 },
+      {
+        id: 'claude-cloud',
+        api: 'anthropic',
+        baseUrl: anthropicUrl,
+        apiKey: 'sk-ant-test',
+        timeoutMs: 2000,
+        // One fault per request: a fault is what the client sees (retries are tested apart).
+        retries: 0,
+      },
     ],
     models: [
       {

@@ -36,15 +36,24 @@ beforeAll(async () => {
     const pricing = { input: '0.000002', output: '0.000008' };
     return {
       ...config,
+      // retries: 0: these tests are about failing over to the next provider (retries are tested apart).
       providers: [
-        { id: 'primary', api: 'openai', baseUrl: url, apiKey: 'k1', timeoutMs: 300 },
-        { id: 'secondary', api: 'openai', baseUrl: secondary.url, apiKey: 'k2', timeoutMs: 300 },
+        { id: 'primary', api: 'openai', baseUrl: url, apiKey: 'k1', timeoutMs: 300, retries: 0 },
+        {
+          id: 'secondary',
+          api: 'openai',
+          baseUrl: secondary.url,
+          apiKey: 'k2',
+          timeoutMs: 300,
+          retries: 0,
+        },
         {
           id: 'dead',
           api: 'openai',
           baseUrl: `http://127.0.0.1:${deadPort}/v1`,
           apiKey: 'k3',
           timeoutMs: 300,
+          retries: 0,
         },
       ],
       models: [

@@ -22,6 +22,8 @@ beforeAll(async () => {
         baseUrl: `${gemini.url}/v1beta`,
         apiKey: 'gem-test',
         timeoutMs: 2000,
+        // One fault per request: a fault is what the client sees (retries are tested apart).
+        retries: 0,
       },
     ],
     models: [

@@ -26,7 +26,14 @@ const genIds: Record<string, string> = {};
 /** Two providers in front of the same fake upstream, so that a failed attempt falls over to the other. */
 function twoProviders(upstreamUrl: string) {
   const base = testConfig(upstreamUrl, { tracing: { captureContent: true } });
-  const provider = { api: 'openai', baseUrl: upstreamUrl, apiKey: 'sk-upstream-secret', timeoutMs: 2000 };
+  // retries: 0: each fault makes one attempt span (retries are tested apart).
+  const provider = {
+    api: 'openai',
+    baseUrl: upstreamUrl,
+    apiKey: 'sk-upstream-secret',
+    timeoutMs: 2000,
+    retries: 0,
+  };
   const [chat, ...others] = base.models;
   return {
     ...base,

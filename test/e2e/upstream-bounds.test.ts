@@ -34,8 +34,17 @@ beforeAll(async () => {
           apiKey: PRIMARY_KEY,
           timeoutMs: 5_000,
           idleTimeoutMs: 200,
+          // One fault per request: these tests are about one failed answer, not about retries (tested apart).
+          retries: 0,
         },
-        { id: 'secondary', api: 'openai', baseUrl: secondary.url, apiKey: 'k2', timeoutMs: 5_000 },
+        {
+          id: 'secondary',
+          api: 'openai',
+          baseUrl: secondary.url,
+          apiKey: 'k2',
+          timeoutMs: 5_000,
+          retries: 0,
+        },
       ],
       models: [
         {

@@ -29,14 +29,23 @@ beforeAll(async () => {
     return {
       ...testConfig(url),
       providers: [
-        { id: 'primary', api: 'openai', baseUrl: url, apiKey: 'k1', timeoutMs: 2_000 },
-        { id: 'secondary', api: 'openai', baseUrl: secondary.url, apiKey: 'k2', timeoutMs: 2_000 },
+        // retries: 0: one fault per request fails over at once (retries are tested apart).
+        { id: 'primary', api: 'openai', baseUrl: url, apiKey: 'k1', timeoutMs: 2_000, retries: 0 },
+        {
+          id: 'secondary',
+          api: 'openai',
+          baseUrl: secondary.url,
+          apiKey: 'k2',
+          timeoutMs: 2_000,
+          retries: 0,
+        },
         {
           id: 'claude-cloud',
           api: 'anthropic',
           baseUrl: anthropic.url,
           apiKey: 'sk-ant-test',
           timeoutMs: 2_000,
+          retries: 0,
         },
       ],
       models: [

@@ -20,9 +20,12 @@ export function parseBody<Schema extends z.ZodType>(
   return body as JsonObject & z.infer<Schema>;
 }
 
-/** The request without `gateway` and with the upstream's model name: what goes to the provider. */
+/**
+ * The request without the gateway's own members (`gateway`, and the `models` fallbacks and `provider` routing
+ * object clients send as OpenRouter takes them) and with the upstream's model name: what goes to the provider.
+ */
 export function upstreamBody(body: JsonObject, upstreamModel: string): JsonObject {
-  const { gateway: _gateway, ...rest } = body;
+  const { gateway: _gateway, models: _models, provider: _provider, ...rest } = body;
   rest.model = upstreamModel;
   return rest;
 }

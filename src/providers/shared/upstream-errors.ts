@@ -153,6 +153,7 @@ export const upstreamUnreachable = (providerId: string, cause: unknown): Gateway
     retryable: true,
     provider: providerId,
     cause,
+    connectionFailed: true,
   });
 
 /** An upstream that answered 2xx with a body we cannot read. */

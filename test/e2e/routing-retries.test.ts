@@ -1,0 +1,230 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HealthTracker } from '../../src/provider-routing/health-tracker.js';
+import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
+import {
+  startTestGateway,
+  TEST_KEY,
+  type TestGateway,
+  testConfig,
+} from '../../src/test-support/start-test-gateway.js';
+
+/**
+ * Retries of one provider before failing over (connection errors and 5xx, `retries` per provider, default 1),
+ * counted in the record's attempts with their reason; never after the first byte; bounded by the deadline.
+ * Waits are configured to 1–2 ms: these tests count attempts, they never measure time. Also: spreading first
+ * attempts by provider weight.
+ */
+let env: TestGateway;
+let backup: FakeUpstream;
+let deadPort: number;
+const pricing = { input: '0.000002', output: '0.000008' };
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  backup = await startFakeOpenAIUpstream();
+  backup.reply = 'Answer from the backup.';
+  deadPort = await closedPort();
+  env = await startTestGateway((url) => ({
+    ...testConfig(url),
+    routing: { retryBaseMs: 1, retryMaxMs: 2 },
+    providers: [
+      // No `retries`: the default, one retry.
+      { id: 'flaky', api: 'openai', baseUrl: url, apiKey: 'k1', timeoutMs: 2_000 },
+      { id: 'backup', api: 'openai', baseUrl: backup.url, apiKey: 'k2', timeoutMs: 2_000, retries: 0 },
+      { id: 'dead', api: 'openai', baseUrl: `http://127.0.0.1:${deadPort}/v1`, apiKey: 'k3', retries: 2 },
+    ],
+    models: [
+      {
+        id: 'acme/duo',
+        endpoints: [
+          { provider: 'flaky', model: 'duo-f', pricing },
+          { provider: 'backup', model: 'duo-b', pricing },
+        ],
+      },
+      {
+        id: 'acme/dead-first',
+        endpoints: [
+          { provider: 'dead', model: 'x', pricing },
+          { provider: 'backup', model: 'df-b', pricing },
+        ],
+      },
+      {
+        id: 'acme/weighted',
+        endpoints: [
+          { provider: 'flaky', model: 'w-f', pricing, weight: 0 },
+          { provider: 'backup', model: 'w-b', pricing, weight: 1 },
+        ],
+      },
+    ],
+  }));
+});
+afterAll(async () => {
+  await env.stop();
+  await backup.close();
+});
+beforeEach(() => {
+  env.upstream.faults.length = 0;
+  backup.faults.length = 0;
+  env.gateway.deps.health = new HealthTracker();
+});
+
+async function chat(model: string, extra: Record<string, unknown> = {}) {
+  return fetch(`${env.baseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }], ...extra }),
+  });
+}
+
+interface Attempt {
+  provider: string;
+  outcome: string;
+  status: number | null;
+  retry?: number;
+  retryReason?: string;
+}
+
+async function attempts(response: Response): Promise<Attempt[]> {
+  await env.gateway.deps.records.flush();
+  const genId = response.headers.get('x-generation-id');
+  const view = await fetch(`${env.baseURL}/generation/${genId}`, {
+    headers: { authorization: `Bearer ${TEST_KEY}` },
+  });
+  return ((await view.json()) as { data: { attempts: Attempt[] } }).data.attempts;
+}
+
+const summary = (list: Attempt[]) =>
+  list.map((a) => [a.provider, a.outcome, a.retry ?? 0, a.retryReason ?? '']);
+const first = { gateway: { order: ['flaky'] } };
+
+describe('retries before failing over', () => {
+  it('a 503 is retried once on the same provider, which then answers', async () => {
+    env.upstream.faults.push({ kind: 'status', status: 503 });
+    const response = await chat('acme/duo', first);
+    expect(response.status).toBe(200);
+    expect(summary(await attempts(response))).toEqual([
+      ['flaky', 'error', 0, ''],
+      ['flaky', 'success', 1, 'upstream_error 503'],
+    ]);
+    expect(env.upstream.received.filter((r) => r.body.model === 'duo-f').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('two 500s spend the retry, then the next provider answers', async () => {
+    env.upstream.faults.push({ kind: 'status', status: 500 }, { kind: 'status', status: 500 });
+    const response = await chat('acme/duo', first);
+    expect(response.status).toBe(200);
+    expect(summary(await attempts(response))).toEqual([
+      ['flaky', 'error', 0, ''],
+      ['flaky', 'error', 1, 'upstream_error 500'],
+      ['backup', 'success', 0, ''],
+    ]);
+  });
+
+  it('a refused connection is retried `retries` times (2 here), then fails over', async () => {
+    const response = await chat('acme/dead-first');
+    expect(response.status).toBe(200);
+    expect(summary(await attempts(response))).toEqual([
+      ['dead', 'error', 0, ''],
+      ['dead', 'error', 1, 'upstream_error'],
+      ['dead', 'error', 2, 'upstream_error'],
+      ['backup', 'success', 0, ''],
+    ]);
+  });
+
+  it('a 429 is not retried: it fails over at once', async () => {
+    env.upstream.faults.push({ kind: 'status', status: 429 });
+    const response = await chat('acme/duo', first);
+    expect(summary(await attempts(response)).map(([provider]) => provider)).toEqual(['flaky', 'backup']);
+  });
+
+  it('a 400 is neither retried nor failed over', async () => {
+    env.upstream.faults.push({ kind: 'status', status: 400, body: { error: { message: 'bad parameter' } } });
+    const response = await chat('acme/duo', first);
+    expect(response.status).toBe(400);
+    expect(await attempts(response)).toHaveLength(1);
+  });
+
+  it('a stream is never retried after its first byte reached the client', async () => {
+    env.upstream.faults.push({ kind: 'reset-mid-stream', afterChunks: 1 });
+    const before = env.upstream.received.length;
+    const backupBefore = backup.received.length;
+    const response = await chat('acme/duo', { ...first, stream: true });
+    const text = await response.text();
+    expect(text).toContain('"error"');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    expect(env.upstream.received.length - before).toBe(1);
+    expect(backup.received.length).toBe(backupBefore);
+    expect(await attempts(response)).toHaveLength(1);
+  });
+
+  it('a stream failing before its first byte is retried like a plain request', async () => {
+    env.upstream.faults.push({ kind: 'status', status: 502 });
+    const response = await chat('acme/duo', { ...first, stream: true });
+    const text = await response.text();
+    expect(text).toContain('Hello from the fake upstream!'.split(' ')[0] ?? '');
+    expect(summary(await attempts(response))).toEqual([
+      ['flaky', 'error', 0, ''],
+      ['flaky', 'success', 1, 'upstream_error 502'],
+    ]);
+  });
+});
+
+describe('spreading by weight', () => {
+  it('a provider of weight 0 is never tried first while the other is healthy', async () => {
+    for (let i = 0; i < 5; i++) {
+      const response = await chat('acme/weighted');
+      expect(response.status).toBe(200);
+      expect((await attempts(response))[0]?.provider).toBe('backup');
+    }
+    expect(env.upstream.received.some((r) => r.body.model === 'w-f')).toBe(false);
+  });
+});
+
+it('no retry whose wait would pass the deadline (routing.deadlineMs): the next provider instead', async () => {
+  const other = await startFakeOpenAIUpstream();
+  const slow = await startTestGateway((url) => ({
+    ...testConfig(url),
+    // Every wait is 5–10 s, far past the 100 ms deadline: no retry is ever made, and none is waited for.
+    routing: { retryBaseMs: 10_000, retryMaxMs: 60_000, deadlineMs: 100 },
+    providers: [
+      { id: 'one', api: 'openai', baseUrl: url, apiKey: 'k1', retries: 5 },
+      { id: 'two', api: 'openai', baseUrl: other.url, apiKey: 'k2' },
+    ],
+    models: [
+      {
+        id: 'acme/pair',
+        endpoints: [
+          { provider: 'one', model: 'p1', pricing },
+          { provider: 'two', model: 'p2', pricing },
+        ],
+      },
+    ],
+  }));
+  try {
+    slow.upstream.faults.push({ kind: 'status', status: 503 });
+    const response = await fetch(`${slow.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'acme/pair',
+        messages: [{ role: 'user', content: 'hi' }],
+        gateway: { order: ['one'] },
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(slow.upstream.received).toHaveLength(1);
+    expect(other.received).toHaveLength(1);
+  } finally {
+    await slow.stop();
+    await other.close();
+  }
+});
