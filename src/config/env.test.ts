@@ -33,6 +33,12 @@ describe('readEnv: logging and OpenTelemetry', () => {
       headers: { 'x-token': 'a b', 'x-other': 'c' },
       protocol: 'http/protobuf',
       serviceName: 'edge-gateway',
+      batch: {
+        maxQueueSize: 8192,
+        maxExportBatchSize: 2048,
+        scheduledDelayMillis: 5000,
+        exportTimeoutMillis: 30_000,
+      },
       sampler: 'parentbased_traceidratio',
       samplerArg: '0.25',
     });
@@ -58,6 +64,26 @@ describe('readEnv: logging and OpenTelemetry', () => {
     };
     expect(readEnv(both, []).otel?.protocol).toBe('http/protobuf');
     expect(() => readEnv({ ...vars, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, [])).toThrow(/grpc/);
+  });
+
+  it('reads the batch span processor variables, bounded', () => {
+    const vars = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+      OTEL_BSP_MAX_QUEUE_SIZE: '100',
+      OTEL_BSP_SCHEDULE_DELAY: '250',
+    };
+    expect(readEnv(vars, []).otel?.batch).toEqual({
+      maxQueueSize: 100,
+      maxExportBatchSize: 100,
+      scheduledDelayMillis: 250,
+      exportTimeoutMillis: 30_000,
+    });
+    expect(() => readEnv({ ...vars, OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '0' }, [])).toThrow(
+      /OTEL_BSP_MAX_EXPORT_BATCH_SIZE/,
+    );
+    expect(() => readEnv({ ...vars, OTEL_BSP_EXPORT_TIMEOUT: 'soon' }, [])).toThrow(
+      /OTEL_BSP_EXPORT_TIMEOUT/,
+    );
   });
 
   it('keeps a header value that is not valid percent-encoding as it is', () => {

@@ -43,9 +43,22 @@ export interface OtelEnv {
   protocol: 'http/protobuf' | 'http/json';
   /** `OTEL_SERVICE_NAME`, default `model-gateway`. */
   serviceName: string;
+  /** The batch span processor's `OTEL_BSP_*` settings. */
+  batch?: OtelBatch;
   /** `OTEL_TRACES_SAMPLER` (default `parentbased_always_on`) and `OTEL_TRACES_SAMPLER_ARG`. */
   sampler: string;
   samplerArg: string | undefined;
+}
+
+/**
+ * `OTEL_BSP_MAX_QUEUE_SIZE` (default 2048), `OTEL_BSP_MAX_EXPORT_BATCH_SIZE` (512), `OTEL_BSP_SCHEDULE_DELAY`
+ * (5000 ms), `OTEL_BSP_EXPORT_TIMEOUT` (30000 ms): the specification's variables and defaults.
+ */
+export interface OtelBatch {
+  maxQueueSize: number;
+  maxExportBatchSize: number;
+  scheduledDelayMillis: number;
+  exportTimeoutMillis: number;
 }
 
 /** What the command line asks for: `--help`, `--version`, or to run the gateway. */
@@ -118,8 +131,27 @@ function readOtel(env: Readonly<Record<string, string | undefined>>): OtelEnv | 
       ...parseOtelHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS),
     },
     serviceName: env.OTEL_SERVICE_NAME || 'model-gateway',
+    batch: readOtelBatch(env),
     sampler: (env.OTEL_TRACES_SAMPLER || 'parentbased_always_on').toLowerCase(),
     samplerArg: env.OTEL_TRACES_SAMPLER_ARG || undefined,
+  };
+}
+
+function readOtelBatch(env: Readonly<Record<string, string | undefined>>): OtelBatch {
+  const number = (name: string, fallback: number, max: number): number => {
+    const text = env[name];
+    if (text === undefined || text === '') return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 1 || value > max)
+      throw new Error(`${name} must be an integer from 1 to ${max}, not "${text}"`);
+    return value;
+  };
+  const maxQueueSize = number('OTEL_BSP_MAX_QUEUE_SIZE', 2048, 1_000_000);
+  return {
+    maxQueueSize,
+    maxExportBatchSize: Math.min(maxQueueSize, number('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512, 1_000_000)),
+    scheduledDelayMillis: number('OTEL_BSP_SCHEDULE_DELAY', 5000, 3_600_000),
+    exportTimeoutMillis: number('OTEL_BSP_EXPORT_TIMEOUT', 30_000, 3_600_000),
   };
 }
 

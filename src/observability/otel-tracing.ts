@@ -43,7 +43,7 @@ export function createOtelTracing(options: OtelTracingOptions): Tracing {
       'service.version': options.version,
     }),
     sampler: samplerFromEnv(otel.sampler, otel.samplerArg),
-    spanProcessors: [new BatchSpanProcessor({ exporter })],
+    spanProcessors: [new BatchSpanProcessor({ exporter, ...otel.batch })],
   });
   const tracer = provider.getTracer('model-gateway', options.version);
   const propagator = new W3CTraceContextPropagator();
