@@ -34,8 +34,8 @@ describe('readEnv: logging and OpenTelemetry', () => {
       protocol: 'http/protobuf',
       serviceName: 'edge-gateway',
       batch: {
-        maxQueueSize: 8192,
-        maxExportBatchSize: 2048,
+        maxQueueSize: 2048,
+        maxExportBatchSize: 512,
         scheduledDelayMillis: 5000,
         exportTimeoutMillis: 30_000,
       },
