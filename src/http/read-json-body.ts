@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { badRequest, GatewayError } from '../errors/gateway-error.js';
 import { exceedsJsonDepth } from '../json/json-depth.js';
@@ -44,7 +45,8 @@ export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits)
 export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
   let text: string;
   try {
-    text = utf8.decode(bytes);
+    // Most bodies are ASCII, which decodes several times faster than checked UTF-8.
+    text = isAscii(bytes) ? bytes.toString('ascii') : utf8.decode(bytes);
   } catch {
     throw badRequest('The request body is not valid UTF-8.');
   }
