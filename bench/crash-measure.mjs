@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Crash measurement (issue 11, item 4): SIGKILL of `node dist/main.js` under a 200-request burst (half
+// Crash measurement: SIGKILL of `node dist/main.js` under a 200-request burst (half
 // streamed), 5 times on SQLite and 5 times on PostgreSQL + Redis (real servers started for each run), and per
 // run: completed answers, completed without record (must be 0), interrupted records, spend in the store and
 // in Redis against what clients were shown. The measuring code is TypeScript shared with the e2e test

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Never-reading clients (issue 11, item 1 "show it"): the built gateway (`node dist/main.js`) in front of an
+// Never-reading clients: the built gateway (`node dist/main.js`) in front of an
 // endless, as-fast-as-you-read upstream stream; N clients open a streamed chat request each and never read a
 // byte of the body. Meanwhile one normal client sends small sequential requests, and the gateway's RSS is read
 // from /proc every second. Prints baseline RSS, the largest growth (must stay under --max-growth-mb) and the

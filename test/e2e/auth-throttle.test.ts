@@ -8,7 +8,7 @@ import {
   testConfig,
 } from '../../src/test-support/start-test-gateway.js';
 
-/** Failed authentications are throttled per client address; keys are stored as keyed hashes (issue 11, item 7). */
+/** Failed authentications are throttled per client address; keys are stored as keyed hashes. */
 let env: TestGateway;
 
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import {
   testConfig,
 } from '../../src/test-support/start-test-gateway.js';
 
-/** Clients that hold sockets, trickle bytes or nest deep: the HTTP edge bounds them all (issue 11, items 1 and 8). */
+/** Clients that hold sockets, trickle bytes or nest deep: the HTTP edge bounds them all. */
 const HEADERS_TIMEOUT = 300;
 const REQUEST_TIMEOUT = 800;
 const KEEP_ALIVE_TIMEOUT = 300;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-/** Startup problems are one clear line on stderr and a non-zero exit, never a stack trace (issue 11, item 9). */
+/** Startup problems are one clear line on stderr and a non-zero exit, never a stack trace. */
 interface Outcome {
   code: number | null;
   stdout: string;
