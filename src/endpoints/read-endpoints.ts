@@ -1,9 +1,10 @@
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import { assertModelAllowed, modelAllowed } from '../auth/model-access.js';
-import { modelNotFound, notFound } from '../errors/gateway-error.js';
+import { notFound } from '../errors/gateway-error.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendJson } from '../http/respond.js';
+import { canonicalId, unknownModel } from '../preparation/resolve-model.js';
 import { isCallable } from '../provider-routing/plan-providers.js';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { modelView } from './model-view.js';
@@ -20,9 +21,9 @@ export function listModels(ctx: RequestContext, deps: AppDeps, principal: Princi
 /** GET /v1/models/{id}: the slug raw (`a/b`) or encoded (`a%2Fb`). */
 export function getModel(ctx: RequestContext, deps: AppDeps, principal: Principal): void {
   const slug = ctx.params.id ?? '';
-  const model = deps.catalog.get(slug);
-  if (!model || !isCallable(deps.adapters, model))
-    throw modelNotFound(`Model ${slug} does not exist or no configured provider serves it.`, null);
+  // An alias or a bare name answers with the model it stands for (its canonical id in `id`).
+  const model = deps.catalog.get(canonicalId(deps.catalog, slug, 'id'));
+  if (!model || !isCallable(deps.adapters, model)) throw unknownModel(deps.catalog, slug, null);
   assertModelAllowed(principal, model.id);
   sendJson(ctx.res, 200, modelView(model, deps.health), ctx.headers);
 }

@@ -2,7 +2,7 @@ import type { Catalog, ResolvedModel } from '../catalog/catalog.js';
 import type { ApiCompatibility } from '../catalog/catalog-types.js';
 import { closestIds } from '../catalog/closest-ids.js';
 import type { EndpointKind } from '../config/config-schema.js';
-import { badRequest, modelNotFound } from '../errors/gateway-error.js';
+import { badRequest, type GatewayError, modelNotFound } from '../errors/gateway-error.js';
 
 /** The catalog's `api_compatibility` value that offers a model for each endpoint kind. */
 export const COMPATIBILITY: Record<EndpointKind, ApiCompatibility> = {
@@ -36,22 +36,18 @@ export function resolveModel(
       param,
     );
   }
-  if (!model) {
-    const near = closestIds(slug, [...catalog.list().map((m) => m.id), ...catalog.aliases.keys()]);
-    const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : '';
-    throw modelNotFound(
-      `Model ${shown(slug)} does not exist or no configured provider serves it.${hint}`,
-      param,
-    );
-  }
+  if (!model) throw unknownModel(catalog, slug, param);
   if (!model.api_compatibility.includes(COMPATIBILITY[kind])) {
     throw modelNotFound(`Model ${model.id} is not offered for ${COMPATIBILITY[kind]}.`, param);
   }
   return model;
 }
 
-/** The catalog id a name stands for (the name itself when nothing matches: the caller reports it). */
-function canonicalId(catalog: Catalog, name: string, param: string): string {
+/**
+ * The catalog id a name stands for: the slug, a config alias or an unambiguous bare name (the name itself
+ * when nothing matches: the caller reports it); 400 naming the candidates when a bare name is ambiguous.
+ */
+export function canonicalId(catalog: Catalog, name: string, param: string): string {
   if (catalog.get(name)) return name;
   const aliased = catalog.aliases.get(name);
   if (aliased !== undefined) return aliased;
@@ -64,6 +60,16 @@ function canonicalId(catalog: Catalog, name: string, param: string): string {
     throw badRequest(`${param}: "${shown(name)}" is ambiguous; name one of ${named}${more}.`, param);
   }
   return candidates[0] ?? name;
+}
+
+/** 404 MODEL_NOT_FOUND for a name no model has, suggesting up to three close ids or aliases. */
+export function unknownModel(catalog: Catalog, name: string, param: string | null): GatewayError {
+  const near = closestIds(name, [...catalog.list().map((m) => m.id), ...catalog.aliases.keys()]);
+  const hint = near.length > 0 ? ` Did you mean ${near.join(', ')}?` : '';
+  return modelNotFound(
+    `Model ${shown(name)} does not exist or no configured provider serves it.${hint}`,
+    param,
+  );
 }
 
 /** A name as error messages quote it: cut to 200 characters. */

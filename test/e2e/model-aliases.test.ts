@@ -48,6 +48,27 @@ describe('names a request may give as model', () => {
     expect(env.upstream.received.at(-1)?.body.model).toBe(upstream);
   });
 
+  it.each([
+    ['an alias', 'fast', 'acme/chat-large'],
+    ['a bare name', 'gpt-4o', 'openai/gpt-4o'],
+  ])('GET /v1/models/{id} reads %s as the model it stands for', async (_name, name, id) => {
+    const response = await fetch(`${env.baseURL}/models/${name}`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { id: string }).id).toBe(id);
+  });
+
+  it('GET /v1/models/{id} of an unknown or ambiguous name: 404 with suggestions, 400 naming the candidates', async () => {
+    const headers = { authorization: `Bearer ${TEST_KEY}` };
+    const unknown = await fetch(`${env.baseURL}/models/gpt-4x`, { headers });
+    expect(unknown.status).toBe(404);
+    expect(JSON.stringify(await unknown.json())).toContain('openai/gpt-4o');
+    const ambiguous = await fetch(`${env.baseURL}/models/llama-3`, { headers });
+    expect(ambiguous.status).toBe(400);
+    expect(JSON.stringify(await ambiguous.json())).toContain('meta/llama-3');
+  });
+
   it('a bare name several models have is 400 naming the candidates', async () => {
     const response = await chat('llama-3');
     expect(response.status).toBe(400);
