@@ -82,6 +82,8 @@ export class AnswerRecorder {
     return watched(parts, {
       see: (part) => {
         if (part.type === 'usage') usage = part.usage;
+        // A content-delta chunk read without parsing stays unparsed (see `ChatStreamPart.text`).
+        else if (part.text !== undefined && assembler.started) assembler.addContent(part.text);
         else assembler.add(part.chunk);
       },
       end: () => {

@@ -53,6 +53,24 @@ describe('ChatAssembler', () => {
     expect(again.completion()).toEqual(completion);
   });
 
+  it('takes content deltas read without parsing as add() takes their chunks, size bound included', () => {
+    const parsed = new ChatAssembler(1_000);
+    const unparsed = new ChatAssembler(1_000);
+    for (const assembler of [parsed, unparsed]) assembler.add(chunk({ role: 'assistant', content: '' }));
+    expect(unparsed.started).toBe(true);
+    for (const text of ['Hel', 'lo "quoted"\n', ' world']) {
+      parsed.add(chunk({ content: text }));
+      unparsed.addContent(text);
+    }
+    for (const assembler of [parsed, unparsed]) assembler.add(chunk({}, 'stop'));
+    expect(unparsed.completion()).toEqual(parsed.completion());
+    const small = new ChatAssembler(40);
+    small.add(chunk({ role: 'assistant', content: '' }));
+    small.addContent('z'.repeat(50));
+    small.add(chunk({}, 'stop'));
+    expect(small.completion()).toBeUndefined();
+  });
+
   it('stops assembling past its size bound', () => {
     const assembler = new ChatAssembler(100);
     assembler.add(chunk({ role: 'assistant', content: 'x'.repeat(60) }));

@@ -73,6 +73,22 @@ export class ChatAssembler {
     }
   }
 
+  /** True once a chunk was added (its id, model and such are the completion's). */
+  get started(): boolean {
+    return this.choices.size > 0;
+  }
+
+  /** Choice 0's content delta of a chunk that carries nothing else: as `add` would take it, unparsed. */
+  addContent(text: string): void {
+    if (this.unsupported) return;
+    this.size += JSON.stringify({ content: text }).length;
+    if (this.size > this.maxChars) {
+      this.unsupported = true;
+      return;
+    }
+    this.choice(0).content += text;
+  }
+
   /** The whole completion, or undefined when the stream did not end complete or carried what cannot be kept. */
   completion(): JsonObject | undefined {
     const choices = [...this.choices.values()].sort((a, b) => a.index - b.index);

@@ -34,8 +34,9 @@ export interface JsonResult {
 /**
  * A streamed chat answer: canonical `chat.completion.chunk` objects, and the usage once known. `raw` is the
  * upstream's exact JSON text of `chunk` when the two are the same (OpenAI-protocol pass-through): the chat
- * codec may then rewrite the text instead of serialising the object again. `text` is the chunk's generated
- * text when the producer read it without parsing (then `chunk` may be parsed only when first read).
+ * codec may then rewrite the text instead of serialising the object again. `text` is set only on a chunk
+ * that carries nothing but choice 0's content delta, read without parsing: it is that delta (and `chunk` is
+ * parsed only when first read).
  */
 export type ChatStreamPart =
   | { type: 'chunk'; chunk: JsonObject; raw?: string; text?: string }
