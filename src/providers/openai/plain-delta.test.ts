@@ -52,4 +52,10 @@ describe('plainDeltaPart', () => {
   ])('leaves %s to the full parse', (_name, raw) => {
     expect(plainDeltaPart(raw)).toBeUndefined();
   });
+
+  it('leaves a chunk of many megabytes to the full parse instead of overflowing the pattern', () => {
+    const raw = chunk({ content: 'a"'.repeat(5_000_000) });
+    expect(plainDeltaPart(raw)).toBeUndefined();
+    expect(() => JSON.parse(raw)).not.toThrow();
+  });
 });

@@ -11,12 +11,17 @@ const PLAIN_DELTA =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters, so the class must exclude them.
   /^\{"id":"[^"\\]*","object":"chat\.completion\.chunk","created":\d+,"model":"[^"\\]*",(?:"service_tier":"[^"\\]*",)?(?:"system_fingerprint":(?:"[^"\\]*"|null),)?"choices":\[\{"index":0,"delta":\{"content":("(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")\}(?:,"logprobs":null)?,"finish_reason":null(?:,"stop_reason":null)?\}\](?:,"usage":null)?(?:,"obfuscation":"[^"\\]*")?\}$/;
 
+/** Longer chunks (never a token's worth of text) take the full parse. */
+const MAX_PLAIN_DELTA_CHARS = 64 * 1024;
+
 /**
  * Most events of a long stream are content deltas like this: their generated text is read from the JSON
  * text without parsing it, and the chunk object is parsed only if a consumer asks for it (a translating
  * codec does; the chat codec rewrites the text). Undefined for any other event, which is parsed in full.
  */
 export function plainDeltaPart(raw: string): ChatStreamPart | undefined {
+  // The pattern backtracks per character: past a few megabytes it would overflow the regexp stack.
+  if (raw.length > MAX_PLAIN_DELTA_CHARS) return undefined;
   const literal = PLAIN_DELTA.exec(raw)?.[1];
   if (literal === undefined) return undefined;
   return new PlainDeltaPart(
