@@ -23,7 +23,7 @@ beforeAll(async () => {
     const config = testConfig(firehose.url, {
       server: {
         stalledClientTimeoutMs: 300,
-        webSocket: { idleTimeoutMs: 400, maxConnectionMs: 1_000, maxSockets: 8 },
+        webSocket: { idleTimeoutMs: 1_000, maxConnectionMs: 1_000, maxSockets: 8 },
       },
     });
     // The firehose speaks chat only: Responses are translated over it.
