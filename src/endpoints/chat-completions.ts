@@ -47,7 +47,9 @@ function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatStreamPart
         usage = part.usage;
         return '';
       }
-      texts.add(part.text ?? chatChunkText(part.chunk));
+      if (texts.wants()) texts.add(part.text ?? chatChunkText(part.chunk));
+      const pieces = chunks().pieces(part);
+      if (pieces) return [`data: ${pieces[0]}`, pieces[1], '\n\n'];
       return `data: ${chunks().part(part)}\n\n`;
     },
     partial: () => ({ usage, text: texts }),

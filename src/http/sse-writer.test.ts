@@ -55,6 +55,42 @@ describe('SseWriter', () => {
     expect(rest.replaceAll(': keep-alive\n\n', '')).toBe('data: {"a":1}\n\nevent: x\ndata: {}\n\n');
   });
 
+  it('writes frames made of text and bytes in order, gathered with text frames', async () => {
+    const { res, client: responded } = await setup();
+    const sse = new SseWriter(res, {}, 60_000);
+    const bytes = Buffer.from('"é😀 bytes"}');
+    sse.raw(['data: {"first":', new Uint8Array(bytes), '\n\n']);
+    sse.data('{"second":1}');
+    sse.raw(['data: {"third":', bytes.subarray(1), '\n\n']);
+    sse.raw('data: {"fourth":2}\n\n');
+    sse.end();
+    expect(await readAll(await responded)).toBe(
+      'data: {"first":"é😀 bytes"}\n\ndata: {"second":1}\n\ndata: {"third":é😀 bytes"}\n\ndata: {"fourth":2}\n\n',
+    );
+  });
+
+  it('copies bytes that wait for a client that is behind, so they hold no more memory than their size', async () => {
+    const { res, client: responded } = await setup();
+    const sse = new SseWriter(res, {}, 60_000);
+    sse.comment('start');
+    const client = await responded;
+    client.pause();
+    await fillUntilBlocked(sse, res);
+    const written: Uint8Array[] = [];
+    const write = res.write.bind(res);
+    res.write = ((piece: Uint8Array | string, ...rest: never[]) => {
+      if (typeof piece !== 'string') written.push(piece);
+      return write(piece, ...rest);
+    }) as typeof res.write;
+    const read = Buffer.alloc(64 * 1024, 'y');
+    sse.raw(['data: ', read.subarray(0, 100), '\n\n']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toHaveLength(1);
+    expect(written[0]?.byteLength).toBe(100);
+    expect(written[0]?.buffer.byteLength).toBeLessThan(read.buffer.byteLength);
+    client.destroy();
+  });
+
   it('answers false once the client stops reading, and drained() waits until it reads again', async () => {
     const { res, client: responded } = await setup();
     const sse = new SseWriter(res, {}, 60_000);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Frame } from './frame.js';
 
 /**
  * Writes a server-sent event stream to the client, LF framing. An event is never split across writes; events
@@ -14,8 +15,12 @@ export class SseWriter {
   private timer: NodeJS.Timeout | undefined;
   private headersSent = false;
   private closed = false;
-  /** Events gathered in this turn of the event loop, not yet handed to the response. */
+  /** Events gathered in this turn of the event loop, not yet handed to the response: text, then bytes. */
   private pending = '';
+  /** Pieces gathered before `pending` (where a frame held bytes), in order. */
+  private queued: (string | Uint8Array)[] = [];
+  /** Size of what is gathered (characters of text plus bytes). */
+  private pendingSize = 0;
   /** True once the first event left (it goes at once; later ones are gathered per turn). */
   private firstSent = false;
   /** True after a write found the client's buffer full, until it drains. */
@@ -51,7 +56,7 @@ export class SseWriter {
   }
 
   /** An already framed event (e.g. `event: x\ndata: y\n\n`); false when the client's buffer is full. */
-  raw(frame: string): boolean {
+  raw(frame: Frame): boolean {
     this.stopKeepAlive();
     return this.write(frame);
   }
@@ -88,8 +93,11 @@ export class SseWriter {
     if (this.closed) return;
     this.closed = true;
     if (!this.headersSent) this.sendHeaders();
+    for (const piece of this.queued) this.res.write(piece);
     const rest = this.pending;
+    this.queued = [];
     this.pending = '';
+    this.pendingSize = 0;
     if (rest === '') this.res.end();
     else this.res.end(rest);
   }
@@ -107,30 +115,61 @@ export class SseWriter {
   }
 
   /**
-   * The stream's first text leaves at once (the first token is never held back); later text is gathered
+   * The stream's first frame leaves at once (the first token is never held back); later frames are gathered
    * until the turn of the event loop ends. False (wait for `drained()`) once what is gathered and what the
    * response still buffers reach its high-water mark, as a direct write would answer.
    */
-  private write(text: string): boolean {
+  private write(frame: Frame): boolean {
     if (this.isClosed) return true;
     if (!this.headersSent) this.sendHeaders();
     if (!this.firstSent) {
       this.firstSent = true;
-      if (!this.res.write(text)) this.needDrain = true;
+      this.gather(frame);
+      this.flush();
       return !this.needDrain;
     }
-    if (this.pending === '') setImmediate(this.flush);
-    this.pending += text;
+    if (this.pendingSize === 0) setImmediate(this.flush);
+    this.gather(frame);
     if (this.needDrain) return false;
-    return this.pending.length + this.res.writableLength < this.res.writableHighWaterMark;
+    return this.pendingSize + this.res.writableLength < this.res.writableHighWaterMark;
   }
 
-  /** Hands what was gathered to the response as one chunk. */
+  private gather(frame: Frame): void {
+    if (typeof frame === 'string') {
+      this.pending += frame;
+      this.pendingSize += frame.length;
+      return;
+    }
+    for (const piece of frame) {
+      if (typeof piece === 'string') {
+        this.pending += piece;
+        this.pendingSize += piece.length;
+        continue;
+      }
+      if (this.pending !== '') this.queued.push(this.pending);
+      this.pending = '';
+      this.queued.push(piece);
+      this.pendingSize += piece.byteLength;
+    }
+  }
+
+  /**
+   * Hands what was gathered to the response (text as one chunk, bytes as they came). Bytes that will wait in
+   * the response's buffer (the client is behind) are copied first: a slice of a network read would hold the
+   * whole read in memory while it waits.
+   */
   private readonly flush = (): void => {
-    if (this.pending === '' || this.isClosed) return;
-    const text = this.pending;
+    if (this.pendingSize === 0 || this.isClosed) return;
+    let full = false;
+    for (const piece of this.queued) {
+      const held = typeof piece !== 'string' && this.res.writableLength > 0;
+      full = !this.res.write(held ? Buffer.from(piece) : piece) || full;
+    }
+    if (this.pending !== '') full = !this.res.write(this.pending) || full;
+    this.queued = [];
     this.pending = '';
-    if (!this.res.write(text)) this.needDrain = true;
+    this.pendingSize = 0;
+    if (full) this.needDrain = true;
   };
 
   private sendHeaders(): void {

@@ -2,6 +2,7 @@ import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { WebSocket } from 'ws';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { EventSink } from '../pipeline/transport.js';
+import { type Frame, frameText } from './frame.js';
 
 /**
  * An event stream over a WebSocket (the Responses WebSocket mode): each event the endpoint's framer wrote is
@@ -38,9 +39,9 @@ export class WebSocketSink implements EventSink {
     return this.ended || this.socket.readyState !== WebSocket.OPEN;
   }
 
-  raw(frame: string): boolean {
+  raw(frame: Frame): boolean {
     if (this.isClosed) return true;
-    this.parser.feed(frame);
+    this.parser.feed(frameText(frame));
     return this.socket.bufferedAmount <= this.highWaterBytes;
   }
 

@@ -15,6 +15,7 @@ import type {
   UpstreamCall,
 } from '../providers/provider-adapter.js';
 import type { Run } from './run.js';
+import type { Frame } from './transport.js';
 
 /** What every endpoint's parse step returns: the request in its canonical shape and its `gateway` settings. */
 export interface ParsedRequest {
@@ -108,7 +109,7 @@ export interface StreamScope<R extends ParsedRequest> {
 
 export interface StreamFramer<Part> {
   /** The frames for one part ('' for none); `settle` accounts the usage when the part carries it. */
-  frame(part: Part, settle: Settle): string | Promise<string>;
+  frame(part: Part, settle: Settle): Frame | Promise<Frame>;
   /** Closing frames after the last part (the usage chunk and `[DONE]`, say). */
   end(settle: Settle): string;
   /** Frames reporting a failure after the stream started; the stream ends after them. */

@@ -1,9 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
+import type { Frame } from '../http/frame.js';
 import { type JsonBodyLimits, readJsonBody } from '../http/read-json-body.js';
 import { sendError, sendJson } from '../http/respond.js';
 import { SseWriter } from '../http/sse-writer.js';
 import type { ErrorWriter } from './endpoint.js';
+
+export type { Frame } from '../http/frame.js';
 
 /**
  * Where a stream's frames go: an SSE response, or a WebSocket. Frames are what the endpoint's framer wrote
@@ -15,7 +18,7 @@ export interface EventSink {
   readonly started: boolean;
   /** True when the client went away or the stream ended. */
   readonly isClosed: boolean;
-  raw(frame: string): boolean;
+  raw(frame: Frame): boolean;
   drained(stalledMs: number, onStall: () => Error, onClose: () => Error): Promise<void>;
   end(): void;
   /** Cuts the client off (one that stopped reading cannot be sent a proper end). */

@@ -36,10 +36,17 @@ export interface JsonResult {
  * upstream's exact JSON text of `chunk` when the two are the same (OpenAI-protocol pass-through): the chat
  * codec may then rewrite the text instead of serialising the object again. `text` is set only on a chunk
  * that carries nothing but choice 0's content delta, read without parsing: it is that delta (and `chunk` is
- * parsed only when first read).
+ * parsed only when first read). `rewritten`, on such a chunk read from its bytes, gives the chunk with
+ * another id and model as a new head and the upstream's own bytes for the rest (nothing decoded or copied).
  */
 export type ChatStreamPart =
-  | { type: 'chunk'; chunk: JsonObject; raw?: string; text?: string }
+  | {
+      type: 'chunk';
+      chunk: JsonObject;
+      raw?: string;
+      text?: string;
+      rewritten?: (idJson: string, modelJson: string) => [string, Uint8Array];
+    }
   | { type: 'usage'; usage: Usage };
 
 /**

@@ -28,7 +28,16 @@ export function chatChunkWriter(genId: string, model: string) {
   let first = true;
   let created = Math.floor(Date.now() / 1000);
   let rewrite: ((raw: string) => string | undefined) | undefined;
+  const idJson = JSON.stringify(genId);
+  const modelJson = JSON.stringify(model);
   return {
+    /**
+     * A content delta read from its bytes (`rewritten`), with our id and model: the new head, then the
+     * upstream's bytes. Undefined before the first chunk went out (it is checked for `role`) or for others.
+     */
+    pieces(part: { rewritten?: (idJson: string, modelJson: string) => [string, Uint8Array] }) {
+      return first ? undefined : part.rewritten?.(idJson, modelJson);
+    },
     /** A part's chunk as text; `part.chunk` is read only when the raw text cannot be rewritten. */
     part(part: { chunk: JsonObject; raw?: string }): string {
       if (!first && part.raw !== undefined && rewrite) {

@@ -41,6 +41,8 @@ export function messagesEventText(event: JsonObject): string {
 
 /** Counts the tokens of a stream's text as it passes, holding at most about `FLUSH_CHARS` of it. */
 export interface TextMeter {
+  /** False once the bound is reached: text added from then on is not counted (callers may skip reading it). */
+  wants(): boolean;
   add(text: string): void;
   /** Tokens of everything added (the rest counted now). */
   tokens(count: TextTokenCounter): number;
@@ -70,6 +72,7 @@ export function textMeter(
     heldChars = 0;
   };
   return {
+    wants: () => counted < bound(),
     add(text) {
       if (text === '' || counted >= bound()) return;
       held.push(text);

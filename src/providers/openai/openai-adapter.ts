@@ -15,6 +15,7 @@ import { sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody, type UpstreamClient } from '../shared/upstream-client.js';
 import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
 import { plainDeltaPart } from './plain-delta.js';
+import { plainDeltaBytes } from './plain-delta-bytes.js';
 import { scrubResponsesErrorText } from './responses-error-text.js';
 
 /**
@@ -131,6 +132,12 @@ function chatChunkParts(
     onEnd() {
       if (!finished && !sawFinishReason)
         throw upstreamInvalid(providerId, 'the stream ended before it finished');
+    },
+    onBytes(json, emit) {
+      if (finished) return true;
+      const part = plainDeltaBytes(json);
+      if (part) emit(part);
+      return part !== undefined;
     },
     onEvent(event, emit) {
       if (finished) return;

@@ -1,33 +1,33 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { SseSlicer } from './sse-slicer.js';
 
 export interface SsePartsOptions<Part> {
   /** Classifies a failed read (connection reset, abort). */
   mapError: (error: unknown) => unknown;
   /** Turns one event into zero or more parts; throwing fails the stream. */
   onEvent: (event: EventSourceMessage, emit: (part: Part) => void) => void;
+  /**
+   * Reads a large single-line `data:` event from its JSON bytes (see sse-slicer.ts), or answers false to have
+   * it parsed as text and given to `onEvent`. Optional; throwing fails the stream.
+   */
+  onBytes?: (json: Buffer, emit: (part: Part) => void) => boolean;
   /** Called when the body ended; may emit last parts or throw (a stream cut short). */
   onEnd?: (emit: (part: Part) => void) => void;
 }
 
 /**
- * An upstream SSE body as a web stream of parts, in ONE stream layer: each network read is parsed by
- * eventsource-parser (events split across reads are joined) and translated at once, so a chunk costs one
- * queue hop instead of one per layer. Cancelling destroys the upstream body, closing the upstream request.
+ * An upstream SSE body as a web stream of parts, in ONE stream layer: each network read is cut into pieces
+ * (sse-slicer.ts), parsed by eventsource-parser (events split across reads are joined) and translated at
+ * once, so a chunk costs one queue hop instead of one per layer. Cancelling destroys the upstream body,
+ * closing the upstream request.
  */
-/**
- * A network read (up to 64 KiB) is parsed this much at a time: the parts of one slice wait for the client,
- * not those of a whole read, so a stream whose client stopped reading holds a few parsed events, not dozens.
- */
-const FEED_BYTES = 4_096;
-
 export function sseParts<Part>(
   body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void },
   options: SsePartsOptions<Part>,
 ): ReadableStream<Part> {
   const iterator = body[Symbol.asyncIterator]();
   const decoder = new TextDecoder();
-  /** The rest of the last network read, parsed a slice at a time (see FEED_BYTES). */
-  let unparsed: Uint8Array | undefined;
+  const slicer = new SseSlicer(options.onBytes !== undefined);
   let ready: Part[] = [];
   const emit = (part: Part) => ready.push(part);
   let failure: unknown;
@@ -41,15 +41,23 @@ export function sseParts<Part>(
       }
     },
   });
+  /** Hands one piece of the body on: an event's bytes to `onBytes` when it takes them, else text to the parser. */
+  const take = (bytes: Buffer, event: boolean) => {
+    try {
+      if (event && options.onBytes?.(bytes, emit)) return;
+    } catch (error) {
+      failure = error;
+      return;
+    }
+    parser.feed(decoder.decode(bytes, { stream: true }));
+  };
   return new ReadableStream<Part>(
     {
       async pull(controller) {
-        while (ready.length === 0) {
-          if (unparsed !== undefined) {
-            const slice = unparsed.subarray(0, FEED_BYTES);
-            unparsed = unparsed.byteLength > FEED_BYTES ? unparsed.subarray(FEED_BYTES) : undefined;
-            parser.feed(decoder.decode(slice, { stream: true }));
-            if (failure !== undefined) break;
+        while (ready.length === 0 && failure === undefined) {
+          const piece = slicer.next();
+          if (piece) {
+            take(piece.bytes, piece.event);
             continue;
           }
           let next: IteratorResult<Uint8Array>;
@@ -65,7 +73,7 @@ export function sseParts<Part>(
             controller.close();
             return;
           }
-          unparsed = next.value;
+          slicer.put(next.value);
         }
         flush(controller);
       },

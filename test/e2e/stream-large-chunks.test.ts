@@ -1,0 +1,94 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startTestGateway,
+  TEST_KEY,
+  type TestGateway,
+  testConfig,
+} from '../../src/test-support/start-test-gateway.js';
+
+/**
+ * Content deltas of kilobytes (read from their bytes and passed on without decoding, see plain-delta-bytes.ts)
+ * reach every client exactly, whatever they hold: escapes, quotes, control characters, characters outside
+ * ASCII, text that looks like the end of a chunk.
+ */
+let env: TestGateway;
+beforeAll(async () => {
+  env = await startTestGateway((url) => ({
+    ...testConfig(url),
+    organizations: [{ id: 'acme', apiKeys: [TEST_KEY], cache: { ttlSeconds: 300 } }],
+  }));
+  const words = [
+    'plain'.repeat(400),
+    'é😀"\\\n\t\u0001/'.repeat(300),
+    '"},"finish_reason":null}]}'.repeat(80),
+    `${'x'.repeat(3_000)}\\`,
+    'ü'.repeat(1_100),
+    'short',
+  ];
+  // The fake streams one chunk per word (split after spaces): chunks from 6 bytes to 5 KB.
+  env.upstream.reply = Array.from({ length: 12 }, (_v, n) => words[n % words.length]).join(' ');
+});
+afterAll(async () => env.stop());
+
+const openai = () => new OpenAI({ apiKey: TEST_KEY, baseURL: env.baseURL, maxRetries: 0 });
+
+describe('streams of large content deltas', () => {
+  it('reach the openai client exactly, with our id and model on every chunk and the usage at the end', async () => {
+    const { data: stream, response } = await openai()
+      .chat.completions.create({
+        model: 'acme/chat-large',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'large chunks, openai' }],
+      })
+      .withResponse();
+    let text = '';
+    const ids = new Set<string>();
+    const models = new Set<string>();
+    let usage: OpenAI.CompletionUsage | undefined | null;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      ids.add(chunk.id);
+      models.add(chunk.model);
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toBe(env.upstream.reply);
+    expect([...ids]).toEqual([response.headers.get('x-generation-id')]);
+    expect([...models]).toEqual(['acme/chat-large']);
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('are cached and answered again from the cache with the same text', async () => {
+    const ask = async () => {
+      const { data: stream, response } = await openai()
+        .chat.completions.create({
+          model: 'acme/chat-large',
+          stream: true,
+          messages: [{ role: 'user', content: 'large chunks, cached' }],
+        })
+        .withResponse();
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      return { text, cache: response.headers.get('x-gateway-cache') };
+    };
+    const first = await ask();
+    expect(first).toEqual({ text: env.upstream.reply, cache: 'miss' });
+    expect(await ask()).toEqual({ text: env.upstream.reply, cache: 'hit' });
+  });
+
+  it('are translated for the Messages ingress exactly', async () => {
+    const client = new Anthropic({
+      apiKey: TEST_KEY,
+      baseURL: env.baseURL.replace(/\/v1$/, ''),
+      maxRetries: 0,
+    });
+    const stream = client.messages.stream({
+      model: 'acme/chat-large',
+      max_tokens: 4096,
+      messages: [{ role: 'user', content: 'large chunks, messages' }],
+    });
+    expect(await stream.finalText()).toBe(env.upstream.reply);
+  });
+});
