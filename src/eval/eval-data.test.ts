@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createUncachedLocalScorers } from '../scoring/local-scorer.js';
-import { EVAL_FILES, type EvalData, findEvalDir, loadEvalData } from './eval-data.js';
+import {
+  EVAL_FILES,
+  type EvalData,
+  findEvalDir,
+  loadComplexityCases,
+  loadEvalData,
+  SECOND_COMPLEXITY_FILE,
+} from './eval-data.js';
 import {
   evaluateComplexity,
   evaluateDependence,
@@ -46,6 +53,18 @@ describe('the labelled evaluation set', () => {
     );
     expect(lookAlikes.length).toBeGreaterThanOrEqual(15);
     expect(data.tagIntent.some((entry) => entry.expected === null)).toBe(true);
+  });
+
+  it('has a second held-out complexity set: 60+ cases, every band, four languages, pasted code', () => {
+    const cases = loadComplexityCases(join(dir, 'holdout'), SECOND_COMPLEXITY_FILE);
+    expect(cases.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(cases.map((entry) => entry.label))).toEqual(new Set(['low', 'medium', 'high']));
+    for (const language of ['fr', 'es', 'de']) {
+      expect(cases.filter((entry) => entry.id.includes(`-${language}-`)).length).toBeGreaterThanOrEqual(5);
+    }
+    expect(cases.filter((entry) => entry.prompt.includes('```')).length).toBeGreaterThanOrEqual(5);
+    const ids = new Set([...cases, ...holdout.complexity, ...data.complexity].map((entry) => entry.id));
+    expect(ids.size).toBe(cases.length + holdout.complexity.length + data.complexity.length);
   });
 
   it('rejects a malformed set, naming the file and the case at fault', () => {
