@@ -74,6 +74,12 @@ export const EVAL_FILES = {
 } as const;
 
 /**
+ * The second held-out complexity set, beside the held-out `complexity.json`: written and committed before
+ * the second round of tuning of the complexity judgement, and never tuned on.
+ */
+export const SECOND_COMPLEXITY_FILE = 'complexity-2.json';
+
+/**
  * The repository's `eval/` folder: two levels above this file (`src/eval/` in tests, `dist/eval/` once
  * compiled), else under the working directory.
  */
@@ -118,6 +124,13 @@ function loadTags(dir: string): TagCase[] {
     }
     return { id: entry.id, prompt: entry.prompt, tags, expected: entry.expected };
   });
+}
+
+/** Reads and validates one complexity file (shape and unique ids), e.g. `SECOND_COMPLEXITY_FILE`. */
+export function loadComplexityCases(dir: string, file: string): ComplexityCase[] {
+  const cases = readJson(dir, file, complexityFile).cases;
+  assertUniqueIds(file, cases);
+  return cases;
 }
 
 /** Reads and validates every file; throws with the file and case at fault. */

@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { createLocalScorerFactory, createUncachedLocalScorers } from '../scoring/local-scorer.js';
 import type { ScorerFactory } from '../scoring/scorer.js';
-import { type EvalData, findEvalDir, loadEvalData } from './eval-data.js';
+import {
+  type EvalData,
+  findEvalDir,
+  loadComplexityCases,
+  loadEvalData,
+  SECOND_COMPLEXITY_FILE,
+} from './eval-data.js';
 import {
   evaluateComplexity,
   evaluateDependence,
@@ -23,9 +29,18 @@ async function evaluateAll(newScorer: ScorerFactory, data: EvalData): Promise<Ju
   ];
 }
 
+/** The held-out sets: every judgement, then the second complexity set as a row of its own. */
+async function evaluateHoldout(newScorer: ScorerFactory, holdout: EvalData, holdoutDir: string) {
+  const second = await evaluateComplexity(newScorer, loadComplexityCases(holdoutDir, SECOND_COMPLEXITY_FILE));
+  return [
+    ...(await evaluateAll(newScorer, holdout)),
+    { ...second, judgement: `complexity, second set (${SECOND_COMPLEXITY_FILE})` },
+  ];
+}
+
 /**
  * Entry of `npm run eval`: scores the labelled set under `eval/` (the heuristics were developed on it)
- * and the held-out set under `eval/holdout/` (never tuned on) with the local scorer, prints a Markdown
+ * and the held-out sets under `eval/holdout/` (never tuned on; complexity has a second one) with the local scorer, prints a Markdown
  * table for each (metric, cases, mean latency per call), then the latency of a typical request.
  * `--verbose` also lists the cases each judgement got wrong; `--dev` scores the dev set only (for tuning,
  * so that the held-out mistakes are never seen while the heuristics change). The model scorer needs a live model and is
@@ -39,13 +54,13 @@ async function main(argv: readonly string[], modelScorerRequested: boolean): Pro
   const newScorer = createUncachedLocalScorers();
   const reports = await evaluateAll(newScorer, data);
   const devOnly = argv.includes('--dev');
-  const holdoutReports = devOnly ? [] : await evaluateAll(newScorer, holdout);
+  const holdoutReports = devOnly ? [] : await evaluateHoldout(newScorer, holdout, join(dir, 'holdout'));
   console.log(
     `Dev set (eval/, the heuristics were developed on it):\n\n${formatReport('local scorer', reports)}`,
   );
   if (!devOnly) {
     console.log(
-      `\nHeld-out set (eval/holdout/, written before tuning, never tuned on):\n\n${formatReport('local scorer', holdoutReports)}`,
+      `\nHeld-out sets (eval/holdout/, written before tuning, never tuned on):\n\n${formatReport('local scorer', holdoutReports)}`,
     );
   }
   const typical = await measureTypicalRequest(newScorer, createLocalScorerFactory(), data);

@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { complexity } from './complexity.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ComplexityJudge, createComplexityJudge, createLazyComplexityJudge } from './complexity.js';
+import { createLazyStemmers } from './stemmers.js';
+
+let complexity: ComplexityJudge;
+beforeAll(async () => {
+  complexity = createComplexityJudge(await createLazyStemmers().load());
+});
 
 describe('complexity', () => {
   it.each([
@@ -95,5 +101,56 @@ describe('complexity in French, Spanish and German', () => {
     ],
   ])('"%s" → %s', (prompt, expected) => {
     expect(band(complexity(prompt))).toBe(expected);
+  });
+});
+
+describe('complexity reads the request, not the material handed over', () => {
+  const email =
+    'Hi all,\n\nThanks for the great work this quarter. As discussed, we will hold the planning session on ' +
+    'Thursday at 2:30 pm in the Harbour room on the third floor; remote folks can join via the usual link. ' +
+    'Please bring your top three priorities and any headcount requests, and plan for two hours.\n\nBest,\nDana';
+
+  it('a lookup about a pasted email stays low, however long the email', () => {
+    expect(complexity(`What time is the session?\n\n${email}`)).toBeLessThan(0.25);
+    expect(complexity(`What time is the session?\n\n${email}\n\n${email}\n\n${email}`)).toBeLessThan(0.25);
+  });
+
+  it('a task on the same email is a routine task, and a reasoning task on it is harder', () => {
+    const reply = complexity(`Reply to this email and confirm that I will attend:\n\n${email}`);
+    expect(reply).toBeGreaterThanOrEqual(0.25);
+    expect(reply).toBeLessThanOrEqual(0.75);
+    const analysis = complexity(
+      `Analyse whether this meeting plan fits our budget, compare it with a remote session and recommend one:\n\n${email}`,
+    );
+    expect(analysis).toBeGreaterThan(reply);
+  });
+});
+
+describe('complexity matches asks by their stem in every language', () => {
+  it.each([
+    ['Analysez les compromis de ce choix de base de données et justifiez votre recommandation.'],
+    ['Analyse les compromis de ce choix de base de données et justifie ta recommandation.'],
+  ])('French imperatives of either person weigh alike: %s', (prompt) => {
+    expect(complexity(prompt)).toBeGreaterThan(0.5);
+  });
+
+  it('a proof is high on its own, in each language', () => {
+    for (const prompt of [
+      'Prove that every group of prime order is cyclic.',
+      'Démontrez que tout groupe d’ordre premier est cyclique.',
+      'Demuestre que todo grupo de orden primo es cíclico.',
+      'Beweisen Sie, dass jede Gruppe von Primzahlordnung zyklisch ist.',
+    ]) {
+      expect(complexity(prompt)).toBeGreaterThan(0.75);
+    }
+  });
+
+  it('the lazy judge imports the stemmers once and judges as the eager one', async () => {
+    const lazy = createLazyComplexityJudge(createLazyStemmers());
+    const [first, second] = await Promise.all([lazy.load(), lazy.load()]);
+    expect(first).toBe(second);
+    expect(first('Design a distributed cache; discuss the consistency trade-offs.')).toBe(
+      complexity('Design a distributed cache; discuss the consistency trade-offs.'),
+    );
   });
 });

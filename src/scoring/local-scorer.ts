@@ -1,10 +1,10 @@
-import { complexity } from './complexity.js';
+import { createLazyComplexityJudge, type LazyComplexityJudge } from './complexity.js';
 import { contextDependence } from './context-dependence.js';
 import { imageIntent } from './image-intent.js';
 import { createLazyIntentReader, fieldSimilarity, type LazyIntentReader } from './intent-relevance.js';
 import { lexicalRelevance } from './relevance.js';
 import type { RequestScorer, ScorerFactory } from './scorer.js';
-import { createLazyStemmers } from './stemmers.js';
+import { createLazyStemmers, type LazyStemmers } from './stemmers.js';
 import { createTokenCache, type Tokenizer } from './token-cache.js';
 
 export interface LocalScorerOptions {
@@ -18,6 +18,8 @@ export interface LocalScorerOptions {
    * Default: one of this scorer's own.
    */
   intentReader?: LazyIntentReader;
+  /** Judges complexity; its stemmers are imported on first use. Default: one of this scorer's own. */
+  complexityJudge?: LazyComplexityJudge;
 }
 
 /**
@@ -29,7 +31,10 @@ export interface LocalScorerOptions {
  */
 export function createLocalScorer(options: LocalScorerOptions = {}): RequestScorer {
   const tokenizer = options.tokenizer ?? createTokenCache(64);
-  const intentReader = options.intentReader ?? createLazyIntentReader(createLazyStemmers(2000));
+  const { intentReader, complexityJudge } =
+    options.intentReader && options.complexityJudge
+      ? { intentReader: options.intentReader, complexityJudge: options.complexityJudge }
+      : ownReaders(options);
   return {
     relevance: async (query, documents) => lexicalRelevance(query, documents, tokenizer),
     intentRelevance: async (prompt, intents) => {
@@ -42,9 +47,27 @@ export function createLocalScorer(options: LocalScorerOptions = {}): RequestScor
       });
     },
     contextDependence: async (latest, earlier) => contextDependence(latest, earlier, tokenizer),
-    complexity: async (prompt) => complexity(prompt),
+    complexity: async (prompt) => (await complexityJudge.load())(prompt),
     imageIntent: async (prompt) => imageIntent(prompt),
     spentNano: () => 0,
+  };
+}
+
+/** The readers a scorer was not given, on stemmers of its own (a small memory of stems). */
+function ownReaders(options: LocalScorerOptions) {
+  const stemmers = createLazyStemmers(2000);
+  return {
+    intentReader: options.intentReader ?? createLazyIntentReader(stemmers),
+    complexityJudge: options.complexityJudge ?? createLazyComplexityJudge(stemmers),
+  };
+}
+
+/** One set of stemmers behind the intent reader and the complexity judge of a factory. */
+function sharedReaders(): { intentReader: LazyIntentReader; complexityJudge: LazyComplexityJudge } {
+  const stemmers: LazyStemmers = createLazyStemmers();
+  return {
+    intentReader: createLazyIntentReader(stemmers),
+    complexityJudge: createLazyComplexityJudge(stemmers),
   };
 }
 
@@ -55,8 +78,8 @@ export function createLocalScorer(options: LocalScorerOptions = {}): RequestScor
  */
 export function createLocalScorerFactory(cacheEntries = 2000): ScorerFactory {
   const tokenizer = createTokenCache(cacheEntries);
-  const intentReader = createLazyIntentReader(createLazyStemmers());
-  return () => createLocalScorer({ tokenizer, intentReader });
+  const { intentReader, complexityJudge } = sharedReaders();
+  return () => createLocalScorer({ tokenizer, intentReader, complexityJudge });
 }
 
 /**
@@ -65,6 +88,6 @@ export function createLocalScorerFactory(cacheEntries = 2000): ScorerFactory {
  * were seen before. For measurements (`npm run eval`).
  */
 export function createUncachedLocalScorers(): ScorerFactory {
-  const intentReader = createLazyIntentReader(createLazyStemmers());
-  return () => createLocalScorer({ intentReader });
+  const { intentReader, complexityJudge } = sharedReaders();
+  return () => createLocalScorer({ intentReader, complexityJudge });
 }
