@@ -73,21 +73,25 @@ function observe(deps: AppDeps, ctx: RequestContext, edgeError: GatewayError | u
 
 /** The access line of a request: the HTTP facts, and the record's figures when it is an inference request. */
 export function accessLine(ctx: RequestContext, status: number, durationMs: number): AccessLine {
-  const line: AccessLine = {
+  const principal = ctx.principal;
+  const record = ctx.outcome?.record;
+  const base = {
     requestId: ctx.requestId,
     method: ctx.req.method ?? '',
     endpoint: ctx.route,
     status,
     durationMs: Math.round(durationMs * 100) / 100,
   };
-  if (ctx.principal) {
-    line.org = ctx.principal.org.id;
-    line.keyId = ctx.principal.keyId;
-  }
-  const record = ctx.outcome?.record;
-  if (!record) return line;
-  return {
-    ...line,
+  if (!record) return principal ? { ...base, org: principal.org.id, keyId: principal.keyId } : base;
+  // One literal of fixed shape (no spreads): this line is built for every request.
+  const line: AccessLine = {
+    requestId: base.requestId,
+    method: base.method,
+    endpoint: base.endpoint,
+    status,
+    durationMs: base.durationMs,
+    org: principal?.org.id,
+    keyId: principal?.keyId,
     genId: record.genId,
     model: record.model,
     provider: record.provider,
@@ -100,12 +104,17 @@ export function accessLine(ctx: RequestContext, status: number, durationMs: numb
     reasoningTokens: record.reasoningTokens,
     costNanoUsd: record.costNanoUsd,
     attempts: record.attempts.length,
-    ...(record.cached ? { cached: true as const } : {}),
-    ...(record.errorCode ? { errorCode: record.errorCode } : {}),
   };
+  if (record.cached) line.cached = true;
+  if (record.errorCode) line.errorCode = record.errorCode;
+  return line;
 }
 
-/** The request span's attributes: the GenAI conventions' names where they exist, `gateway.*` otherwise. */
+/**
+ * The request span's attributes: the GenAI conventions' names where they exist, `gateway.*` otherwise. Figures
+ * that are zero or usual for most requests (cached and reasoning tokens, one attempt, not streamed, a success)
+ * are left out: every attribute is paid for on every exported span.
+ */
 function spanAttributes(ctx: RequestContext, outcome: RequestOutcome, status: number): SpanAttributes {
   const { record } = outcome;
   const attributes: SpanAttributes = {
@@ -115,20 +124,21 @@ function spanAttributes(ctx: RequestContext, outcome: RequestOutcome, status: nu
     'gen_ai.response.id': record.genId,
     'gen_ai.usage.input_tokens': record.inputTokens,
     'gen_ai.usage.output_tokens': record.outputTokens,
-    'gen_ai.usage.cache_read.input_tokens': record.cachedInputTokens,
-    'gateway.usage.reasoning_tokens': record.reasoningTokens,
     'gateway.generation_id': record.genId,
     'gateway.request_id': ctx.requestId,
     'gateway.org_id': record.orgId,
     'gateway.cost_nano_usd': record.costNanoUsd,
-    'gateway.attempts': record.attempts.length,
-    'gateway.streamed': record.streamed,
-    'gateway.status': record.status,
     'http.request.method': ctx.req.method ?? '',
     'http.route': ctx.route,
     'http.response.status_code': status,
   };
   if (record.provider) attributes['gen_ai.provider.name'] = record.provider;
+  if (record.cachedInputTokens > 0)
+    attributes['gen_ai.usage.cache_read.input_tokens'] = record.cachedInputTokens;
+  if (record.reasoningTokens > 0) attributes['gateway.usage.reasoning_tokens'] = record.reasoningTokens;
+  if (record.attempts.length !== 1) attributes['gateway.attempts'] = record.attempts.length;
+  if (record.streamed) attributes['gateway.streamed'] = true;
+  if (record.status !== 'success') attributes['gateway.status'] = record.status;
   if (record.durationMsToFirstToken > 0) attributes['gateway.ttft_ms'] = record.durationMsToFirstToken;
   if (outcome.error) attributes['error.type'] = record.errorCode ?? outcome.error.type;
   if (outcome.content !== undefined) attributes['gen_ai.input.messages'] = outcome.content;
