@@ -10,8 +10,8 @@ import { insertableMonth } from './store-rows.js';
  */
 export interface RecordColumn {
   name: string;
-  /** PostgreSQL type of the `unnest` array the column is inserted from. */
-  pgType: 'text' | 'bigint' | 'double precision' | 'boolean' | 'timestamptz';
+  /** PostgreSQL type of the value the column is inserted from (creation time: epoch ms, stored as timestamptz). */
+  pgType: 'text' | 'bigint' | 'double precision' | 'boolean';
   value: (row: RecordRow) => string | number | boolean;
 }
 
@@ -43,7 +43,7 @@ export const RECORD_COLUMNS: readonly RecordColumn[] = [
   { name: 'cost_nano', pgType: 'bigint', value: (row) => row.record.costNanoUsd },
   { name: 'total_duration_ms', pgType: 'double precision', value: (row) => row.record.totalDurationMs },
   { name: 'first_token_ms', pgType: 'double precision', value: (row) => row.record.durationMsToFirstToken },
-  { name: 'created_at', pgType: 'timestamptz', value: (row) => new Date(row.createdMs).toISOString() },
+  { name: 'created_at', pgType: 'bigint', value: (row) => row.createdMs },
   { name: 'tag', pgType: 'text', value: (row) => row.record.tag },
   { name: 'score', pgType: 'double precision', value: (row) => row.record.score },
   {
