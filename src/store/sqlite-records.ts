@@ -14,8 +14,8 @@ import {
   GROUP_COLUMN,
   reportDays,
 } from './record-query.js';
-import { GEN_KEY } from './sqlite-schema.js';
 import { keySpendTotals } from './spend-sums.js';
+import { GEN_KEY } from './sqlite-schema.js';
 import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
 
 /** Rows deleted per statement while pruning: each step holds the write lock for a few milliseconds only. */
