@@ -47,7 +47,13 @@ async function seedSqlite(args, dist, filename, endMs) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -1000000');
-  for (const name of ['records_org_time', 'records_key_time', 'records_model_time', 'records_time']) {
+  for (const name of [
+    'records_org_time',
+    'records_key_time',
+    'records_model_time',
+    'records_time',
+    'records_gen',
+  ]) {
     db.exec(`DROP INDEX IF EXISTS ${name}`);
   }
   const { startMs, step } = shape(args, endMs);

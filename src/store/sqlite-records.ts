@@ -18,6 +18,10 @@ import { keySpendTotals } from './spend-sums.js';
 import { GEN_KEY } from './sqlite-schema.js';
 import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
 
+/** A record by id (`@genId`) and organization (`@orgId`), through the narrow id index. */
+export const SELECT_RECORD = `SELECT body FROM records INDEXED BY records_gen
+  WHERE ${GEN_KEY} = substr(@genId, 5, 8) AND gen_id = @genId AND org_id = @orgId LIMIT 1`;
+
 /** Rows deleted per statement while pruning: each step holds the write lock for a few milliseconds only. */
 export const SQLITE_PRUNE_BATCH = 5_000;
 
@@ -105,10 +109,7 @@ export class SqliteRecords {
          errors = errors + excluded.errors, input_tokens = input_tokens + excluded.input_tokens,
          output_tokens = output_tokens + excluded.output_tokens, cost_nano = cost_nano + excluded.cost_nano`,
     );
-    this.#selectRecord = db.prepare(
-      `SELECT body FROM records INDEXED BY records_gen
-       WHERE ${GEN_KEY} = substr(@genId, 5, 8) AND gen_id = @genId AND org_id = @orgId LIMIT 1`,
-    );
+    this.#selectRecord = db.prepare(SELECT_RECORD);
     this.#pruneStep = db.prepare(
       `DELETE FROM records WHERE rowid IN
          (SELECT rowid FROM records INDEXED BY records_time WHERE created_at < ? LIMIT ${SQLITE_PRUNE_BATCH})`,
