@@ -2,7 +2,7 @@ import { DatabaseError, type PoolClient } from 'pg';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
-import type { PostgresConnection, Row } from './postgres-connection.js';
+import type { PostgresConnection } from './postgres-connection.js';
 import {
   createPartitionSql,
   LIST_PARTITIONS,
