@@ -60,7 +60,7 @@ function oldRecords(): GenerationRecord[] {
 async function expectUpgraded(store: Store, versions: number[], expected: number[]): Promise<void> {
   const old = oldRecords();
   // 3: keys' own limits, per-key spend and the admin audit log. 4: organizations' response cache setting.
-  // 5 (SQLite): records unique by time and id, found by id through a narrow index.
+  // 5: records unique by time and id, found by id through a narrow (SQLite) or hash (PostgreSQL) index.
   expect(versions).toEqual(expected);
   expect(await store.getOrganization('acme')).toMatchObject({ monthlyLimitUsd: '25', cacheTtlSeconds: null });
   expect(await store.upsertOrganization({ id: 'acme', cacheTtlSeconds: 120 })).toMatchObject({
@@ -173,7 +173,7 @@ describe('upgrading a database of the previous schema in place', () => {
         await expectUpgraded(
           store,
           versions.rows.map((row) => row.version),
-          [1, 2, 3, 4],
+          [1, 2, 3, 4, 5],
         );
         await store.close();
       } finally {
