@@ -66,14 +66,14 @@ const SOURCE_NAMES = [...ARRAY_COLUMNS.map((c) => c.name), 'body_at', 'body_byte
 const month = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM')`;
 
 /**
- * One statement per batch: the records, then the monthly
- * spend, per-key spend and daily rollups of the rows actually inserted (RETURNING), each row sorted so that
- * concurrent batches lock in the same order.
+ * One statement per batch: the records, then the monthly spend, per-key spend and daily rollups of the rows
+ * actually inserted (RETURNING), each row sorted so that concurrent batches lock in the same order. `conflict`
+ * is empty (a stored record fails the batch with unique_violation) or `ON CONFLICT DO NOTHING`.
  */
-const INSERT_BATCH = `WITH inserted AS (
+const insertBatch = (conflict: string) => `WITH inserted AS (
   INSERT INTO records (${NAMES})
   SELECT ${SELECTED} FROM ROWS FROM (${SOURCES}) AS x(${SOURCE_NAMES})
-  ON CONFLICT DO NOTHING
+  ${conflict}
   RETURNING org_id, key_id, model, provider, status, input_tokens, output_tokens, cost_nano, created_at
 ), org_spend AS (
   INSERT INTO monthly_spend (org_id, month, cost_nano)
@@ -98,11 +98,28 @@ const INSERT_BATCH = `WITH inserted AS (
 SELECT count(*)::int AS inserted FROM inserted`;
 
 /**
- * Inserts the rows and adds the monthly spend, per-key spend and daily rollups of those actually inserted (a
- * retried batch counts nothing twice), in one prepared statement inside the caller's transaction. Rows must
- * be sorted by genId (lock order).
+ * A batch's statement without conflict handling, and with it (skipping records already stored). Speculative
+ * insertion costs PostgreSQL about a tenth of the batch, and a batch rarely holds a stored record (a retry
+ * after a commit whose answer was lost, a journal replayed after a crash), so the store tries the first and
+ * falls back to the second on unique_violation.
  */
-export async function insertRecordRows(client: PoolClient, rows: RecordRow[]): Promise<void> {
+const INSERT_NEW = { name: 'gateway-insert-records', text: insertBatch('') };
+const INSERT_SKIPPING_STORED = {
+  name: 'gateway-insert-records-skipping-stored',
+  text: insertBatch('ON CONFLICT DO NOTHING'),
+};
+
+/**
+ * Inserts the rows and adds the monthly spend, per-key spend and daily rollups of those actually inserted, in
+ * one prepared statement inside the caller's transaction. With `skipStored` a record already stored is left
+ * out (a retried batch counts nothing twice); without it, it fails the statement with unique_violation
+ * (23505). Rows must be sorted by genId (lock order).
+ */
+export async function insertRecordRows(
+  client: PoolClient,
+  rows: RecordRow[],
+  skipStored: boolean,
+): Promise<void> {
   // The bodies travel as one binary parameter with each one's byte offset and length: no escaping on either
   // side (an array literal of JSON texts costs node-postgres more than the rest of the batch together).
   const at: number[] = [];
@@ -116,7 +133,7 @@ export async function insertRecordRows(client: PoolClient, rows: RecordRow[]): P
   }
   const bodies = Buffer.from(rows.map((row) => row.body).join(''));
   const values = [...ARRAY_COLUMNS.map((column) => rows.map(column.value)), at, bytes, bodies];
-  await client.query({ name: 'gateway-insert-records', text: INSERT_BATCH, values });
+  await client.query({ ...(skipStored ? INSERT_SKIPPING_STORED : INSERT_NEW), values });
 }
 
 function recordConditions(filter: CheckedFilter, cursor: Cursor | undefined) {

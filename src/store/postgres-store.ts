@@ -252,9 +252,11 @@ export class PostgresStore implements Store {
     const rows = [...byId.values()].sort((a, b) => (a.record.genId < b.record.genId ? -1 : 1));
     await this.#ensureMonths(rows.map((row) => row.month));
     try {
-      // Records are money facts: acknowledged only once durable, even where the server trades durability for
-      // speed (`synchronous_commit = off` loses the last commits of a crash).
-      await this.#db.transaction((client) => insertRecordRows(client, rows), DURABLE_BEGIN);
+      await this.#insertRows(rows, false).catch((error: unknown) => {
+        // 23505: a record of the batch is stored already (a retry); again, skipping those.
+        if (!(error instanceof DatabaseError && error.code === '23505')) throw error;
+        return this.#insertRows(rows, true);
+      });
     } catch (error) {
       // 22: data exception (a value out of range), 23: integrity constraint; the rows, not the server.
       if (error instanceof DatabaseError && /^2[23]/.test(error.code ?? '')) {
@@ -262,6 +264,12 @@ export class PostgresStore implements Store {
       }
       throw error;
     }
+  }
+
+  /** Records are money facts: acknowledged only once durable, even where the server trades durability for
+   * speed (`synchronous_commit = off` loses the last commits of a crash). */
+  #insertRows(rows: RecordRow[], skipStored: boolean): Promise<void> {
+    return this.#db.transaction((client) => insertRecordRows(client, rows, skipStored), DURABLE_BEGIN);
   }
 
   async listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage> {
