@@ -63,6 +63,22 @@ const SOURCES = [
   `unnest($${BODY_PARAMS + 2}::integer[])`,
 ].join(', ');
 const SOURCE_NAMES = [...ARRAY_COLUMNS.map((c) => c.name), 'body_at', 'body_bytes'].join(', ');
+const NEEDS_ESCAPE = /["\\]/;
+const ESCAPED = /["\\]/g;
+
+/**
+ * The text of a PostgreSQL array literal of `values`: strings quoted (`"` and `\` escaped, only where present),
+ * numbers and booleans as they print. node-postgres runs two regular expression replacements on every element;
+ * testing first costs far less on a batch's columns, where quotes and backslashes are rare.
+ */
+export function arrayLiteral(values: readonly (string | number | boolean)[]): string {
+  const parts = values.map((value) => {
+    if (typeof value !== 'string') return String(value);
+    return `"${NEEDS_ESCAPE.test(value) ? value.replace(ESCAPED, '\\$&') : value}"`;
+  });
+  return `{${parts.join(',')}}`;
+}
+
 const month = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM')`;
 
 /**
@@ -132,7 +148,12 @@ export async function insertRecordRows(
     offset += length;
   }
   const bodies = Buffer.from(rows.map((row) => row.body).join(''));
-  const values = [...ARRAY_COLUMNS.map((column) => rows.map(column.value)), at, bytes, bodies];
+  const values = [
+    ...ARRAY_COLUMNS.map((column) => arrayLiteral(rows.map(column.value))),
+    arrayLiteral(at),
+    arrayLiteral(bytes),
+    bodies,
+  ];
   await client.query({ ...(skipStored ? INSERT_SKIPPING_STORED : INSERT_NEW), values });
 }
 

@@ -109,6 +109,14 @@ if (findPostgresBinaries() === undefined) {
             expect(await store.getRecord(record.genId, 'acme')).toStrictEqual(record);
           }
           expect(await store.getMonthlySpend('acme', '2026-03')).toBe(21);
+          // The columns travel as array literals: quotes, backslashes and commas come back exact.
+          const model = 'acme/"odd",\\model{1}';
+          await store.insertRecords([makeRecord({ model, apiKeyId: 'key_a\\"b' })]);
+          const window = { from: '2026-03-01T00:00:00Z', to: '2026-04-01T00:00:00Z' };
+          const listed = await store.listRecords({ orgId: 'acme', model, ...window }, { limit: 5 });
+          expect(listed.records.map((r) => r.apiKeyId)).toEqual(['key_a\\"b']);
+          const report = await store.spendReport({ orgId: 'acme', ...window }, 'model');
+          expect(report.map((row) => row.group)).toContain(model);
         } finally {
           await store.close();
         }
