@@ -1,6 +1,6 @@
 import type { GenerationRecord } from '../records/generation-record.js';
-import { createdMsOf, dayOf } from './record-query.js';
-import { checkInsertable } from './store-rows.js';
+import { createdMsOf, recordDayOf } from './record-query.js';
+import { checkInsertableCost } from './store-rows.js';
 
 /**
  * The columns of the `records` table, in one list both stores insert from. Each record is also kept whole as
@@ -57,9 +57,9 @@ export const RECORD_COLUMNS: readonly RecordColumn[] = [
 
 /** Checks a record and derives its row; throws InvalidRecordError for a cost or time no store can hold. */
 export function recordRow(record: GenerationRecord): RecordRow {
-  checkInsertable(record);
+  checkInsertableCost(record);
   const createdMs = createdMsOf(record);
-  const day = dayOf(createdMs);
+  const day = recordDayOf(createdMs);
   return { record, createdMs, month: day.slice(0, 7), day, body: JSON.stringify(record) };
 }
 

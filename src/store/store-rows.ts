@@ -126,18 +126,13 @@ export const itemsRow = z.object({ items: z.string() });
 export const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /**
- * The checks both stores make of a record about to be inserted: a cost that is not a non-negative safe
- * integer, or a `createdAt` that is not a date, throws InvalidRecordError (retrying it cannot succeed).
+ * The cost check both stores make of a record about to be inserted: a cost that is not a non-negative safe
+ * integer throws InvalidRecordError (retrying it cannot succeed). `createdMsOf` checks the time.
  */
-export function checkInsertable(record: GenerationRecord): void {
+export function checkInsertableCost(record: GenerationRecord): void {
   if (!Number.isSafeInteger(record.costNanoUsd) || record.costNanoUsd < 0) {
     throw new InvalidRecordError(
       `generation record ${record.genId}: costNanoUsd must be a non-negative integer, got ${record.costNanoUsd}`,
-    );
-  }
-  if (Number.isNaN(Date.parse(record.createdAt))) {
-    throw new InvalidRecordError(
-      `generation record ${record.genId}: createdAt is not a date: "${record.createdAt}"`,
     );
   }
 }
