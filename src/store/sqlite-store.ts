@@ -171,7 +171,8 @@ export interface SqliteStoreOptions {
  *
  * Semantics the contract suite pins: `upsertOrganization` keeps a field that is `undefined` and clears one
  * that is `null`; re-creating a deleted organization starts from defaults. `insertRecords` ignores a record
- * whose `genId` is already stored (its spend is not counted twice), so a retried batch is harmless.
+ * whose `genId` and `createdAt` are already stored (its spend is not counted twice), so a retried batch is
+ * harmless.
  */
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
