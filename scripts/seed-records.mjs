@@ -47,7 +47,13 @@ async function seedSqlite(args, dist, filename, endMs) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -1000000');
-  for (const name of ['records_org_time', 'records_key_time', 'records_model_time', 'records_time']) {
+  for (const name of [
+    'records_org_time',
+    'records_key_time',
+    'records_model_time',
+    'records_time',
+    'records_gen',
+  ]) {
     db.exec(`DROP INDEX IF EXISTS ${name}`);
   }
   const { startMs, step } = shape(args, endMs);
@@ -118,7 +124,13 @@ async function seedPostgres(args, dist, url, endMs) {
       await client.query(schema.createPartitionSql(month));
       if (month >= new Date(endMs).toISOString().slice(0, 7)) break;
     }
-    for (const name of ['records_org_time', 'records_key_time', 'records_model_time', 'records_time']) {
+    for (const name of [
+      'records_org_time',
+      'records_key_time',
+      'records_model_time',
+      'records_time',
+      'records_gen',
+    ]) {
       await client.query(`DROP INDEX IF EXISTS ${name}`);
     }
     await client.query('ALTER TABLE records DROP CONSTRAINT IF EXISTS records_pkey');
@@ -157,7 +169,7 @@ async function seedPostgres(args, dist, url, endMs) {
       log(`postgres: ${to + 1} records`);
     }
     log('postgres: building the primary key and indexes');
-    await client.query('ALTER TABLE records ADD PRIMARY KEY (gen_id, created_at)');
+    await client.query(`ALTER TABLE records ADD ${schema.RECORD_KEY}`);
     await client.query(schema.RECORD_INDEXES);
     log('postgres: building rollups and monthly spend');
     await client.query('BEGIN');

@@ -1,6 +1,4 @@
-import type { PoolClient } from 'pg';
 import type { PostgresConnection, Row } from './postgres-connection.js';
-import type { SpendSum } from './spend-sums.js';
 import type { ApiKeyInfo, ApiKeyPatch, AuditEntry, KeySecretHash, NewAuditEntry } from './store.js';
 import {
   AUDIT_COLUMNS,
@@ -26,17 +24,6 @@ CREATE TABLE IF NOT EXISTS admin_audit (id BIGINT GENERATED ALWAYS AS IDENTITY P
 `;
 
 type Query = (sql: string, values?: unknown[]) => Promise<Row[]>;
-
-/** Adds a batch's per-key spend, inside the batch's transaction. */
-export async function addKeySpend(client: PoolClient, sums: readonly SpendSum[]): Promise<void> {
-  if (sums.length === 0) return;
-  await client.query(
-    `INSERT INTO key_monthly_spend (key_id, month, cost_nano)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-     ON CONFLICT (key_id, month) DO UPDATE SET cost_nano = key_monthly_spend.cost_nano + excluded.cost_nano`,
-    [sums.map((sum) => sum.id), sums.map((sum) => sum.month), sums.map((sum) => sum.nano.toString())],
-  );
-}
 
 /** Keys' limits, per-key spend and the audit log on PostgreSQL; `query` checks the store is migrated. */
 export function postgresAdminTables(db: PostgresConnection, query: Query, assertReady: () => void) {

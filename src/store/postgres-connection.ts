@@ -84,10 +84,11 @@ export class PostgresConnection {
 
   /**
    * Runs `work` between BEGIN and COMMIT on one connection; rolls back when it throws. `work` may run more
-   * than once (after a connection failure), so it must not have effects outside the transaction.
+   * than once (after a connection failure), so it must not have effects outside the transaction. `begin` may
+   * add settings to the BEGIN round trip (`BEGIN; SET LOCAL …`).
    */
-  transaction(work: (client: PoolClient) => Promise<void>): Promise<void> {
-    return this.#withRetry(() => this.#transactionOnce(work));
+  transaction(work: (client: PoolClient) => Promise<void>, begin = 'BEGIN'): Promise<void> {
+    return this.#withRetry(() => this.#transactionOnce(work, begin));
   }
 
   get ending(): boolean {
@@ -122,7 +123,7 @@ export class PostgresConnection {
     }
   }
 
-  async #transactionOnce(work: (client: PoolClient) => Promise<void>): Promise<void> {
+  async #transactionOnce(work: (client: PoolClient) => Promise<void>, begin: string): Promise<void> {
     const client = await this.#pool.connect();
     // The error a dropped connection emits while checked out; the running query rejects as well.
     let dropped: Error | undefined;
@@ -133,7 +134,7 @@ export class PostgresConnection {
     // A connection whose ROLLBACK failed is in an unknown state: it is discarded, not returned to the pool.
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       await work(client);
       await client.query('COMMIT');
     } catch (error) {

@@ -58,13 +58,37 @@ CREATE TABLE record_rollups (
 CREATE INDEX record_rollups_day ON record_rollups (day);
 `;
 
-/** The listing indexes of `records` (on every partition), created after a backfill. */
-export const RECORD_INDEXES = `
+/** The listing indexes of `records` in version 2 (on every partition), created after its backfill. */
+const RECORD_INDEXES_V2 = `
 CREATE INDEX IF NOT EXISTS records_org_time ON records (org_id, created_at, gen_id);
 CREATE INDEX IF NOT EXISTS records_key_time ON records (key_id, created_at, gen_id);
 CREATE INDEX IF NOT EXISTS records_model_time ON records (model, created_at, gen_id);
 CREATE INDEX IF NOT EXISTS records_time ON records (created_at, gen_id);
 `;
+
+/**
+ * The key of `records` since version 5: creation time, then id, so that new rows append to it; it also serves
+ * the listings by time alone (the former `records_time`) and pruning.
+ */
+export const RECORD_KEY = 'PRIMARY KEY (created_at, gen_id)';
+
+/**
+ * The secondary indexes of `records` (on every partition), created after a backfill: listing by organization,
+ * key and model (each with time), and a hash index to find a record by id (a lookup by equality only, cheaper
+ * to maintain than a B-tree on random ids).
+ */
+export const RECORD_INDEXES = `
+CREATE INDEX IF NOT EXISTS records_org_time ON records (org_id, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_key_time ON records (key_id, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_model_time ON records (model, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_gen ON records USING hash (gen_id);
+`;
+
+/** Version 5: the key becomes (created_at, gen_id), `records_time` goes (the key is the same index), `records_gen` comes. */
+const REKEY_RECORDS = `
+ALTER TABLE records DROP CONSTRAINT records_pkey, ADD ${RECORD_KEY};
+DROP INDEX IF EXISTS records_time;
+${RECORD_INDEXES}`;
 
 /** Rebuilds every rollup from the records (a backfill; the seed script uses it too). */
 export const REBUILD_ROLLUPS = `
@@ -116,7 +140,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       const months = (await client.query(OLD_MONTHS)).rows.map((row) => monthRow.parse(row).month);
       for (const month of months) await client.query(createPartitionSql(month));
       await client.query(BACKFILL_RECORDS);
-      await client.query(RECORD_INDEXES);
+      await client.query(RECORD_INDEXES_V2);
       await client.query(REBUILD_ROLLUPS);
     },
   },
@@ -132,6 +156,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 4,
     name: 'organizations’ response cache setting',
     up: (c) => c.query(ADD_ORG_CACHE).then(() => undefined),
+  },
+  {
+    version: 5,
+    name: 'records keyed by time and id, found by id through a hash index',
+    up: (c) => c.query(REKEY_RECORDS).then(() => undefined),
   },
 ];
 

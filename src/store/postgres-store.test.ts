@@ -96,6 +96,54 @@ if (findPostgresBinaries() === undefined) {
         }
       });
 
+      it('keeps every body of a batch exact, whatever its length in bytes', async () => {
+        const store = new PostgresStore(await freshDatabaseUrl());
+        try {
+          await store.migrate();
+          const texts = ['', 'é', '日本語のテキスト', '😀 two units', 'plain ascii', '\\u0000 "quoted" \\'];
+          const records = texts.map((text, i) =>
+            makeRecord({ errorMessage: text.repeat(i + 1), tag: text, costNanoUsd: i + 1 }),
+          );
+          await store.insertRecords(records);
+          for (const record of records) {
+            expect(await store.getRecord(record.genId, 'acme')).toStrictEqual(record);
+          }
+          expect(await store.getMonthlySpend('acme', '2026-03')).toBe(21);
+          // The columns travel as array literals: quotes, backslashes and commas come back exact.
+          const model = 'acme/"odd",\\model{1}';
+          await store.insertRecords([makeRecord({ model, apiKeyId: 'key_a\\"b' })]);
+          const window = { from: '2026-03-01T00:00:00Z', to: '2026-04-01T00:00:00Z' };
+          const listed = await store.listRecords({ orgId: 'acme', model, ...window }, { limit: 5 });
+          expect(listed.records.map((r) => r.apiKeyId)).toEqual(['key_a\\"b']);
+          const report = await store.spendReport({ orgId: 'acme', ...window }, 'model');
+          expect(report.map((row) => row.group)).toContain(model);
+        } finally {
+          await store.close();
+        }
+      });
+
+      it('finds a record by id through records_gen and lists by time through the key, unsorted', async () => {
+        const url = await freshDatabaseUrl();
+        const store = new PostgresStore(url);
+        const client = new Client({ connectionString: url });
+        try {
+          await store.migrate();
+          await client.connect();
+          const plan = async (sql: string) =>
+            (await client.query(`EXPLAIN ${sql}`)).rows.map((row) => row['QUERY PLAN']).join('\n');
+          expect(await plan("SELECT body FROM records WHERE gen_id = 'gen_x' AND org_id = 'acme'")).toMatch(
+            /records_gen|gen_id_idx/,
+          );
+          const byTime = await plan(`SELECT body FROM records WHERE created_at >= now() - interval '30 days'
+            AND created_at < now() ORDER BY created_at DESC, gen_id DESC LIMIT 51`);
+          expect(byTime).toMatch(/Index Scan Backward using records_p\d{6}_pkey/);
+          expect(byTime).not.toMatch(/Sort Method|-> {2}Sort/);
+        } finally {
+          await client.end();
+          await store.close();
+        }
+      });
+
       it('refuses to be used before migrate(), and stamps times from the injected clock', async () => {
         const url = await freshDatabaseUrl();
         const early = new PostgresStore(url);

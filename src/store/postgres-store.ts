@@ -45,6 +45,8 @@ import {
 
 /** Key of the transaction-scoped advisory lock that serialises `migrate()` across gateway instances. */
 const MIGRATE_LOCK_KEY = 7_204_117_734_001;
+/** BEGIN of a record batch, with durable commit in the same round trip. */
+const DURABLE_BEGIN = 'BEGIN; SET LOCAL synchronous_commit TO on';
 
 const ORG_COLUMNS = `id, name, monthly_limit_usd AS "monthlyLimitUsd", requests_per_minute AS "requestsPerMinute",
   cache_ttl_seconds AS "cacheTtlSeconds", created_at AS "createdAt"`;
@@ -250,11 +252,10 @@ export class PostgresStore implements Store {
     const rows = [...byId.values()].sort((a, b) => (a.record.genId < b.record.genId ? -1 : 1));
     await this.#ensureMonths(rows.map((row) => row.month));
     try {
-      await this.#db.transaction(async (client) => {
-        // Records are money facts: acknowledged only once durable, even where the server trades durability for
-        // speed (`synchronous_commit = off` loses the last commits of a crash).
-        await client.query('SET LOCAL synchronous_commit TO on');
-        await insertRecordRows(client, rows);
+      await this.#insertRows(rows, false).catch((error: unknown) => {
+        // 23505: a record of the batch is stored already (a retry); again, skipping those.
+        if (!(error instanceof DatabaseError && error.code === '23505')) throw error;
+        return this.#insertRows(rows, true);
       });
     } catch (error) {
       // 22: data exception (a value out of range), 23: integrity constraint; the rows, not the server.
@@ -263,6 +264,12 @@ export class PostgresStore implements Store {
       }
       throw error;
     }
+  }
+
+  /** Records are money facts: acknowledged only once durable, even where the server trades durability for
+   * speed (`synchronous_commit = off` loses the last commits of a crash). */
+  #insertRows(rows: RecordRow[], skipStored: boolean): Promise<void> {
+    return this.#db.transaction((client) => insertRecordRows(client, rows, skipStored), DURABLE_BEGIN);
   }
 
   async listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage> {

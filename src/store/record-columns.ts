@@ -1,6 +1,6 @@
 import type { GenerationRecord } from '../records/generation-record.js';
-import { createdMsOf, dayOf } from './record-query.js';
-import { insertableMonth } from './store-rows.js';
+import { createdMsOf, recordDayOf } from './record-query.js';
+import { checkInsertableCost } from './store-rows.js';
 
 /**
  * The columns of the `records` table, in one list both stores insert from. Each record is also kept whole as
@@ -10,8 +10,8 @@ import { insertableMonth } from './store-rows.js';
  */
 export interface RecordColumn {
   name: string;
-  /** PostgreSQL type of the `unnest` array the column is inserted from. */
-  pgType: 'text' | 'bigint' | 'double precision' | 'boolean' | 'timestamptz';
+  /** PostgreSQL type of the value the column is inserted from (creation time: epoch ms, stored as timestamptz). */
+  pgType: 'text' | 'bigint' | 'double precision' | 'boolean';
   value: (row: RecordRow) => string | number | boolean;
 }
 
@@ -43,7 +43,7 @@ export const RECORD_COLUMNS: readonly RecordColumn[] = [
   { name: 'cost_nano', pgType: 'bigint', value: (row) => row.record.costNanoUsd },
   { name: 'total_duration_ms', pgType: 'double precision', value: (row) => row.record.totalDurationMs },
   { name: 'first_token_ms', pgType: 'double precision', value: (row) => row.record.durationMsToFirstToken },
-  { name: 'created_at', pgType: 'timestamptz', value: (row) => new Date(row.createdMs).toISOString() },
+  { name: 'created_at', pgType: 'bigint', value: (row) => row.createdMs },
   { name: 'tag', pgType: 'text', value: (row) => row.record.tag },
   { name: 'score', pgType: 'double precision', value: (row) => row.record.score },
   {
@@ -57,9 +57,10 @@ export const RECORD_COLUMNS: readonly RecordColumn[] = [
 
 /** Checks a record and derives its row; throws InvalidRecordError for a cost or time no store can hold. */
 export function recordRow(record: GenerationRecord): RecordRow {
-  const month = insertableMonth(record);
+  checkInsertableCost(record);
   const createdMs = createdMsOf(record);
-  return { record, createdMs, month, day: dayOf(createdMs), body: JSON.stringify(record) };
+  const day = recordDayOf(createdMs);
+  return { record, createdMs, month: day.slice(0, 7), day, body: JSON.stringify(record) };
 }
 
 /** One daily rollup's increments. */
@@ -93,22 +94,36 @@ export function batchTotals(inserted: readonly RecordRow[]): { spend: SpendDelta
   for (const { record, month, day } of inserted) {
     if (record.costNanoUsd > 0) {
       const key = `${record.orgId}\u0000${month}`;
-      const entry = spend.get(key) ?? { orgId: record.orgId, month, nano: 0 };
+      let entry = spend.get(key);
+      if (!entry) {
+        entry = { orgId: record.orgId, month, nano: 0 };
+        spend.set(key, entry);
+      }
       entry.nano += record.costNanoUsd;
-      spend.set(key, entry);
     }
     const { orgId, apiKeyId: keyId, model, provider } = record;
-    const key = [day, orgId, keyId, model, provider].join('\u0000');
-    const entry = rollups.get(key) ?? {
-      ...{ day, orgId, keyId, model, provider },
-      ...{ requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, costNano: 0 },
-    };
+    const key = `${day}\u0000${orgId}\u0000${keyId}\u0000${model}\u0000${provider}`;
+    let entry = rollups.get(key);
+    if (!entry) {
+      entry = {
+        day,
+        orgId,
+        keyId,
+        model,
+        provider,
+        requests: 0,
+        errors: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        costNano: 0,
+      };
+      rollups.set(key, entry);
+    }
     entry.requests += 1;
     if (record.status === 'error') entry.errors += 1;
     entry.inputTokens += record.inputTokens;
     entry.outputTokens += record.outputTokens;
     entry.costNano += record.costNanoUsd;
-    rollups.set(key, entry);
   }
   const sorted = <T>(map: Map<string, T>) =>
     [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);

@@ -120,6 +120,29 @@ export function dayOf(ms: number): string {
 }
 
 /**
+ * `YYYY-MM-DD` (UTC) of an instant from 1970 to 9999, by integer arithmetic (days to civil date, after Howard
+ * Hinnant's algorithm): the same answer as `dayOf`, without a Date and an ISO string per record inserted.
+ */
+export function recordDayOf(ms: number): string {
+  const z = Math.floor(ms / 86_400_000) + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
+}
+
+/**
  * The rollup days a report covers: every UTC day that overlaps [from, to), as `[firstDay, endDay)` strings.
  * Empty (first = end) when `to` is not after `from`.
  */

@@ -15,7 +15,12 @@ import {
   reportDays,
 } from './record-query.js';
 import { keySpendTotals } from './spend-sums.js';
+import { GEN_KEY } from './sqlite-schema.js';
 import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
+
+/** A record by id (`@genId`) and organization (`@orgId`), through the narrow id index. */
+export const SELECT_RECORD = `SELECT body FROM records INDEXED BY records_gen
+  WHERE ${GEN_KEY} = substr(@genId, 5, 8) AND gen_id = @genId AND org_id = @orgId LIMIT 1`;
 
 /** Rows deleted per statement while pruning: each step holds the write lock for a few milliseconds only. */
 export const SQLITE_PRUNE_BATCH = 5_000;
@@ -87,7 +92,7 @@ export class SqliteRecords {
     const names = RECORD_COLUMNS.map((column) => column.name);
     this.#insertRecord = db.prepare(
       `INSERT INTO records (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})
-       ON CONFLICT (gen_id) DO NOTHING`,
+       ON CONFLICT (created_at, gen_id) DO NOTHING`,
     );
     this.#addSpend = db.prepare(
       `INSERT INTO monthly_spend (org_id, month, cost_nano) VALUES (?, ?, ?)
@@ -104,7 +109,7 @@ export class SqliteRecords {
          errors = errors + excluded.errors, input_tokens = input_tokens + excluded.input_tokens,
          output_tokens = output_tokens + excluded.output_tokens, cost_nano = cost_nano + excluded.cost_nano`,
     );
-    this.#selectRecord = db.prepare('SELECT body FROM records WHERE gen_id = ? AND org_id = ?');
+    this.#selectRecord = db.prepare(SELECT_RECORD);
     this.#pruneStep = db.prepare(
       `DELETE FROM records WHERE rowid IN
          (SELECT rowid FROM records INDEXED BY records_time WHERE created_at < ? LIMIT ${SQLITE_PRUNE_BATCH})`,
@@ -112,17 +117,19 @@ export class SqliteRecords {
     this.insertBatch = db.transaction((rows: RecordRow[]) => this.#insertRows(rows));
   }
 
-  /** Spend and rollups count only the rows actually inserted, so a retried batch is not counted twice. */
+  /**
+   * Spend and rollups count only the rows actually inserted, so a retried batch is not counted twice. The
+   * first of several records with one genId in a batch wins, as on PostgreSQL.
+   */
   #insertRows(rows: RecordRow[]): void {
     const inserted: RecordRow[] = [];
+    const seen = new Set<string>();
     for (const row of rows) {
+      if (seen.has(row.record.genId)) continue;
+      seen.add(row.record.genId);
       const values = RECORD_COLUMNS.map((column) => {
         const value = column.value(row);
-        return typeof value === 'boolean'
-          ? Number(value)
-          : column.name === 'created_at'
-            ? row.createdMs
-            : value;
+        return typeof value === 'boolean' ? Number(value) : value;
       });
       if (this.#insertRecord.run(values).changes > 0) inserted.push(row);
     }
@@ -139,7 +146,7 @@ export class SqliteRecords {
 
   /** The stored JSON of a record of this organization. */
   body(genId: string, orgId: string): unknown {
-    return this.#selectRecord.get(genId, orgId);
+    return this.#selectRecord.get({ genId, orgId });
   }
 
   list(filter: RecordFilter, page: { limit: number; cursor?: string }): RecordPage {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { RECORD_COLUMNS } from './record-columns.js';
 import { ADMIN_SCHEMA, migrateKeyColumns } from './sqlite-admin-tables.js';
 import { BACKFILL_KEY_SPEND } from './store-rows.js';
 
@@ -55,18 +56,29 @@ CREATE TABLE IF NOT EXISTS monthly_spend (
 `;
 
 /**
- * Records in columns (creation time as epoch ms, so the time indexes stay small) with the whole record kept
- * as JSON; indexes for listing by organization, key, model (each with time) and by time alone; daily rollups.
+ * What `records_gen` indexes: 8 characters of the id (after `gen_`, the first 8 hex digits of its UUID).
+ * A lookup by id names the same expression and then compares the whole id.
  */
-const RECORD_TABLES = `
-CREATE TABLE records (
-  gen_id TEXT PRIMARY KEY, org_id TEXT NOT NULL, key_id TEXT NOT NULL, model TEXT NOT NULL,
+export const GEN_KEY = 'substr(gen_id, 5, 8)';
+
+/** The columns of `records` after `gen_id`. */
+const RECORD_COLUMN_NAMES = RECORD_COLUMNS.slice(1)
+  .map((column) => column.name)
+  .join(', ');
+
+const RECORD_COLUMNS_SQL = `org_id TEXT NOT NULL, key_id TEXT NOT NULL, model TEXT NOT NULL,
   provider TEXT NOT NULL, path TEXT NOT NULL, status TEXT NOT NULL, http_status INTEGER NOT NULL,
   streamed INTEGER NOT NULL, input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
   cached_input_tokens INTEGER NOT NULL, reasoning_tokens INTEGER NOT NULL, cost_nano INTEGER NOT NULL,
   total_duration_ms REAL NOT NULL, first_token_ms REAL NOT NULL, created_at INTEGER NOT NULL,
-  tag TEXT NOT NULL, score REAL NOT NULL, planning_status TEXT NOT NULL, body TEXT NOT NULL
-);
+  tag TEXT NOT NULL, score REAL NOT NULL, planning_status TEXT NOT NULL, body TEXT NOT NULL`;
+
+/**
+ * Records in columns (creation time as epoch ms, so the time indexes stay small) with the whole record kept
+ * as JSON; indexes for listing by organization, key, model (each with time) and by time alone; daily rollups.
+ */
+const RECORD_TABLES = `
+CREATE TABLE records (gen_id TEXT PRIMARY KEY, ${RECORD_COLUMNS_SQL});
 CREATE TABLE record_rollups (
   org_id TEXT NOT NULL, day TEXT NOT NULL, key_id TEXT NOT NULL, model TEXT NOT NULL, provider TEXT NOT NULL,
   requests INTEGER NOT NULL, errors INTEGER NOT NULL, input_tokens INTEGER NOT NULL,
@@ -76,12 +88,26 @@ CREATE TABLE record_rollups (
 CREATE INDEX record_rollups_day ON record_rollups (day);
 `;
 
-/** The index set of `records`, created after a backfill (faster than maintaining them row by row). */
-export const RECORD_INDEXES = `
+/** The index set of `records` in version 2, created after its backfill. */
+const RECORD_INDEXES_V2 = `
 CREATE INDEX IF NOT EXISTS records_org_time ON records (org_id, created_at, gen_id);
 CREATE INDEX IF NOT EXISTS records_key_time ON records (key_id, created_at, gen_id);
 CREATE INDEX IF NOT EXISTS records_model_time ON records (model, created_at, gen_id);
 CREATE INDEX IF NOT EXISTS records_time ON records (created_at, gen_id);
+`;
+
+/**
+ * The index set of `records`, created after a copy or backfill (faster than maintaining them row by row).
+ * A record is unique by creation time and id (`records_time`, which new rows append to, as PostgreSQL's key
+ * holds both), and found by id through `records_gen`, an index on 8 characters of the id: random ids put
+ * every insert at a random place of that index, and a narrow index keeps the pages each batch rewrites few.
+ */
+export const RECORD_INDEXES = `
+CREATE INDEX IF NOT EXISTS records_org_time ON records (org_id, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_key_time ON records (key_id, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_model_time ON records (model, created_at, gen_id);
+CREATE UNIQUE INDEX IF NOT EXISTS records_time ON records (created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_gen ON records (${GEN_KEY});
 `;
 
 /** Rebuilds every rollup from the records (a backfill; the seed script uses it too). */
@@ -111,6 +137,18 @@ DROP TABLE generation_records;
 /** An organization's response cache TTL in seconds; NULL = the cache is off for it. */
 const ADD_ORG_CACHE = 'ALTER TABLE organizations ADD COLUMN cache_ttl_seconds INTEGER';
 
+/**
+ * Version 5: `records` without the primary key on `gen_id`, whose index took a random place per insert. The
+ * rows are copied (with their rowids) into a table of the same columns, then the indexes are built.
+ */
+const REBUILD_RECORDS = `
+CREATE TABLE records_v5 (gen_id TEXT NOT NULL, ${RECORD_COLUMNS_SQL});
+INSERT INTO records_v5 (rowid, gen_id, ${RECORD_COLUMN_NAMES}) SELECT rowid, gen_id, ${RECORD_COLUMN_NAMES}
+  FROM records ORDER BY rowid;
+DROP TABLE records;
+ALTER TABLE records_v5 RENAME TO records;
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
@@ -123,7 +161,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     up: (db) => {
       db.exec(RECORD_TABLES);
       db.exec(BACKFILL_RECORDS);
-      db.exec(RECORD_INDEXES);
+      db.exec(RECORD_INDEXES_V2);
       db.exec(REBUILD_ROLLUPS);
     },
   },
@@ -140,6 +178,14 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     version: 4,
     name: 'organizations’ response cache setting',
     up: (db) => db.exec(ADD_ORG_CACHE),
+  },
+  {
+    version: 5,
+    name: 'records unique by time and id, found by id through a narrow index',
+    up: (db) => {
+      db.exec(REBUILD_RECORDS);
+      db.exec(RECORD_INDEXES);
+    },
   },
 ];
 

@@ -40,6 +40,13 @@ import {
 } from './store-rows.js';
 
 /** Columns renamed to the interface's field names, so a row parses straight into the returned object. */
+/**
+ * WAL pages after which a commit checkpoints (SQLite's default is 1,000). A batch of 500 records rewrites about
+ * 600 pages, so the default checkpoints, with two fsyncs, after nearly every batch; 4,000 (a WAL of about 16 MB)
+ * checkpoints every few batches and writes each page rewritten meanwhile once. Measured in the README.
+ */
+export const SQLITE_WAL_CHECKPOINT_PAGES = 4_000;
+
 const ORG_COLUMNS =
   'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, cache_ttl_seconds AS cacheTtlSeconds, created_at AS createdAt';
 
@@ -164,7 +171,8 @@ export interface SqliteStoreOptions {
  *
  * Semantics the contract suite pins: `upsertOrganization` keeps a field that is `undefined` and clears one
  * that is `null`; re-creating a deleted organization starts from defaults. `insertRecords` ignores a record
- * whose `genId` is already stored (its spend is not counted twice), so a retried batch is harmless.
+ * whose `genId` and `createdAt` are already stored (its spend is not counted twice), so a retried batch is
+ * harmless.
  */
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
@@ -183,6 +191,7 @@ export class SqliteStore implements Store {
     this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
+    this.#db.pragma(`wal_autocheckpoint = ${SQLITE_WAL_CHECKPOINT_PAGES}`);
     this.#db.pragma('foreign_keys = ON');
   }
 

@@ -126,21 +126,13 @@ export const itemsRow = z.object({ items: z.string() });
 export const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /**
- * The spend month (`YYYY-MM`, UTC, from `createdAt`) of a record about to be inserted, after the checks both
- * stores make: a cost that is not a non-negative safe integer, or a `createdAt` that is not a date, throws
- * InvalidRecordError (retrying such a record cannot succeed).
+ * The cost check both stores make of a record about to be inserted: a cost that is not a non-negative safe
+ * integer throws InvalidRecordError (retrying it cannot succeed). `createdMsOf` checks the time.
  */
-export function insertableMonth(record: GenerationRecord): string {
+export function checkInsertableCost(record: GenerationRecord): void {
   if (!Number.isSafeInteger(record.costNanoUsd) || record.costNanoUsd < 0) {
     throw new InvalidRecordError(
       `generation record ${record.genId}: costNanoUsd must be a non-negative integer, got ${record.costNanoUsd}`,
     );
   }
-  const time = Date.parse(record.createdAt);
-  if (Number.isNaN(time)) {
-    throw new InvalidRecordError(
-      `generation record ${record.genId}: createdAt is not a date: "${record.createdAt}"`,
-    );
-  }
-  return new Date(time).toISOString().slice(0, 7);
 }

@@ -172,8 +172,9 @@ export interface Store {
   /**
    * Writes a batch of records in one transaction and adds each record's `costNanoUsd` to its organization's
    * and its API key's spend for the record's calendar month (UTC, from `createdAt`), and the record to its
-   * daily rollup (organization × key × model × provider × UTC day). A record whose `genId` is already stored is
-   * skipped and counted nowhere, so a retried batch is harmless.
+   * daily rollup (organization × key × model × provider × UTC day). A record whose `genId` and `createdAt` are
+   * already stored is skipped and counted nowhere, so a retried batch is harmless; of several records with one
+   * `genId` in a batch, the first is kept.
    */
   insertRecords(records: GenerationRecord[]): Promise<void>;
   /** A record of this organization, or undefined (also when it belongs to another organization). */

@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RECORD_COLUMNS, recordRow } from './record-columns.js';
+import { SELECT_RECORD } from './sqlite-records.js';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
+import { SqliteStore } from './sqlite-store.js';
+import { makeRecord } from './store-contract.js';
+
+const roots: string[] = [];
+
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+/** A database file at schema version 4 (records keyed by `gen_id`), with `records` written as version 4 did. */
+function version4Database(records: ReturnType<typeof makeRecord>[]): string {
+  const root = mkdtempSync(join(tmpdir(), 'gateway-records-v5-'));
+  roots.push(root);
+  const file = join(root, 'v4.db');
+  const db = new Database(file);
+  db.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
+  for (const migration of SQLITE_MIGRATIONS.filter((m) => m.version <= 4)) {
+    migration.up(db);
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
+      migration.version,
+      migration.name,
+      'then',
+    );
+  }
+  const names = RECORD_COLUMNS.map((column) => column.name);
+  const insert = db.prepare(
+    `INSERT INTO records (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+  );
+  for (const record of records) {
+    const row = recordRow(record);
+    insert.run(
+      RECORD_COLUMNS.map((column) => {
+        const value = column.value(row);
+        return typeof value === 'boolean' ? Number(value) : value;
+      }),
+    );
+  }
+  db.exec(`INSERT INTO record_rollups SELECT org_id, strftime('%Y-%m-%d', created_at / 1000, 'unixepoch'), key_id,
+    model, provider, count(*), 0, sum(input_tokens), sum(output_tokens), sum(cost_nano) FROM records GROUP BY 1, 2, 3, 4, 5`);
+  db.close();
+  return file;
+}
+
+const plan = (file: string, sql: string, ...params: unknown[]) => {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db
+      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(...params)
+      .map((row) => (row as { detail: string }).detail)
+      .join('\n');
+  } finally {
+    db.close();
+  }
+};
+
+describe('SQLite records schema version 5', () => {
+  it('upgrades a version-4 database in place: ids found, retried records ignored, listings unchanged', async () => {
+    const old = [
+      makeRecord({ createdAt: '2026-03-01T10:00:00.000Z', costNanoUsd: 7 }),
+      makeRecord({ createdAt: '2026-03-01T11:00:00.000Z', costNanoUsd: 11 }),
+      makeRecord({ orgId: 'beta', createdAt: '2026-03-02T09:00:00.000Z', costNanoUsd: 13 }),
+    ];
+    const file = version4Database(old);
+    const store = new SqliteStore(file);
+    await store.migrate();
+    for (const record of old) expect(await store.getRecord(record.genId, record.orgId)).toStrictEqual(record);
+    expect(await store.getRecord(old[2]?.genId ?? '', 'acme')).toBeUndefined();
+    const window = { from: '2026-03-01T00:00:00Z', to: '2026-04-01T00:00:00Z' };
+    const listed = await store.listRecords({ orgId: 'acme', ...window }, { limit: 10 });
+    expect(listed.records.map((r) => r.genId)).toEqual([old[1]?.genId, old[0]?.genId]);
+    const report = await store.spendReport({ orgId: 'acme', ...window }, 'day');
+    await store.insertRecords(old);
+    expect(await store.spendReport({ orgId: 'acme', ...window }, 'day')).toEqual(report);
+    expect(report).toMatchObject([{ group: '2026-03-01', requests: 2, costNanoUsd: 18 }]);
+    await store.close();
+
+    const db = new Database(file, { readonly: true });
+    const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all();
+    const indexes = db
+      .prepare('SELECT name, "unique" FROM pragma_index_list(\'records\') ORDER BY name')
+      .all();
+    db.close();
+    expect(versions.map((row) => (row as { version: number }).version)).toEqual([1, 2, 3, 4, 5]);
+    // No index on the whole id is left: the id is found through records_gen, uniqueness is (time, id).
+    expect(indexes).toEqual([
+      { name: 'records_gen', unique: 0 },
+      { name: 'records_key_time', unique: 0 },
+      { name: 'records_model_time', unique: 0 },
+      { name: 'records_org_time', unique: 0 },
+      { name: 'records_time', unique: 1 },
+    ]);
+  });
+
+  it('finds a record by id through records_gen, and lists through the listing indexes without sorting', async () => {
+    const file = version4Database([]);
+    const store = new SqliteStore(file);
+    await store.migrate();
+    await store.close();
+    expect(plan(file, SELECT_RECORD, { genId: 'gen_x', orgId: 'acme' })).toMatch(/USING INDEX records_gen/);
+    const listing = plan(
+      file,
+      `SELECT body FROM records INDEXED BY records_org_time WHERE created_at >= 0 AND created_at < 9 AND org_id = 'a'
+       ORDER BY created_at DESC, gen_id DESC LIMIT 51`,
+    );
+    expect(listing).toMatch(/records_org_time/);
+    expect(listing).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('keeps the first of two records with one id in a batch, as PostgreSQL does', async () => {
+    const store = new SqliteStore(':memory:');
+    await store.migrate();
+    const first = makeRecord({ createdAt: '2026-03-01T10:00:00.000Z', costNanoUsd: 5 });
+    const again = { ...first, createdAt: '2026-03-01T10:00:01.000Z', costNanoUsd: 9 };
+    await store.insertRecords([first, again]);
+    expect(await store.getRecord(first.genId, 'acme')).toStrictEqual(first);
+    expect(await store.getMonthlySpend('acme', '2026-03')).toBe(5);
+    await store.close();
+  });
+});
