@@ -77,7 +77,7 @@ export class SseSlicer {
         this.#boundary = cut > at;
         return cut > at ? cut : read.length;
       }
-      if (cut > at && byteEventEnd(read, cut) === end) return cut;
+      if (cut > at && end - cut >= BYTE_EVENT_MIN && byteEventEnd(read, cut) === end) return cut;
       cut = end + 2;
       this.#boundary = true;
       if (cut - at >= FEED_BYTES) return cut;
