@@ -22,7 +22,8 @@ export type Fault =
   | { kind: 'hang' }
   | { kind: 'reset-mid-stream'; afterChunks: number }
   | { kind: 'invalid-json' }
-  | { kind: 'endless-stream'; intervalMs: number }
+  /** Content deltas every `intervalMs`, never ending; each carries `content` (default `more `). */
+  | { kind: 'endless-stream'; intervalMs: number; content?: string }
   | { kind: 'slow-stream'; delayMs: number }
   | { kind: 'delay'; ms: number }
   /** The answer waits until `until` resolves (tests release it once a condition holds). */
@@ -247,7 +248,8 @@ function streamChat(
     });
     const timer = setInterval(() => {
       if (res.destroyed) return clearInterval(timer);
-      send({ ...base, choices: [{ index: 0, delta: { content: 'more ' }, finish_reason: null }] });
+      const content = fault.content ?? 'more ';
+      send({ ...base, choices: [{ index: 0, delta: { content }, finish_reason: null }] });
     }, fault.intervalMs);
     res.on('close', () => clearInterval(timer));
     return;

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -91,4 +92,59 @@ describe('streams of large content deltas', () => {
     });
     expect(await stream.finalText()).toBe(env.upstream.reply);
   });
+
+  it('are translated for the Gemini ingress exactly', async () => {
+    const genai = new GoogleGenAI({
+      apiKey: TEST_KEY,
+      httpOptions: { baseUrl: env.baseURL.replace(/\/v1$/, '') },
+    });
+    const stream = await genai.models.generateContentStream({
+      model: 'acme/chat-large',
+      contents: 'large chunks, gemini',
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.text ?? '';
+    expect(text).toBe(env.upstream.reply);
+  });
+
+  it('a client that leaves mid-stream is billed the tokens of the large deltas it was streamed', async () => {
+    env.upstream.faults.push({ kind: 'endless-stream', intervalMs: 5, content: 'ab '.repeat(700) });
+    const controller = new AbortController();
+    const response = await fetch(`${env.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'acme/chat-large',
+        stream: true,
+        messages: [{ role: 'user', content: 'large chunks, leaving' }],
+      }),
+      signal: controller.signal,
+    });
+    const genId = response.headers.get('x-generation-id') ?? '';
+    const reader = response.body?.getReader();
+    let seen = '';
+    while ((seen.match(/"content":"ab ab/g) ?? []).length < 5) {
+      const next = await reader?.read();
+      if (!next || next.done) throw new Error('the stream ended');
+      seen += new TextDecoder().decode(next.value);
+    }
+    controller.abort();
+    const record = await recordOf(genId);
+    expect(record.status).toBe('cancelled');
+    // At least five deltas of 700 "ab " (about 700 tokens each) were streamed; counted from their bytes.
+    expect(record.outputTokens).toBeGreaterThanOrEqual(4 * 700);
+    expect(record.costNanoUsd).toBeGreaterThan(0);
+  });
 });
+
+async function recordOf(
+  genId: string,
+): Promise<{ status: string; outputTokens: number; costNanoUsd: number }> {
+  for (;;) {
+    const response = await fetch(`${env.baseURL}/generation/${genId}`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    if (response.status === 200) return ((await response.json()) as { data: never }).data;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
