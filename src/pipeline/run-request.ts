@@ -184,18 +184,14 @@ async function serve<R extends ParsedRequest, Part>(
   facts.cache = cache;
   const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: maxTokens });
   const completions = typeof body.n === 'number' ? body.n : undefined;
+  const dispatch = { role: 'executor' as const, model, fallbacks, plan, worstCase, completions };
   // Execute, then answer or stream; account.
   if (live.stream && codec && scope) {
     const opening = scope;
     const served = await executeOrReplay(
       run,
       {
-        role: 'executor',
-        model,
-        fallbacks,
-        plan,
-        worstCase,
-        completions,
+        ...dispatch,
         attempt: (adapter, target, call) =>
           openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
       },
@@ -214,12 +210,7 @@ async function serve<R extends ParsedRequest, Part>(
   const served = await executeOrReplay(
     run,
     {
-      role: 'executor',
-      model,
-      fallbacks,
-      plan,
-      worstCase,
-      completions,
+      ...dispatch,
       attempt: (adapter, target, call) => endpoint.call(adapter, upstreamBody(body, target.model), call),
     },
     cache,
