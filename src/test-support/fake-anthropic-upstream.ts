@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from './listen-loopback.js';
 
 export interface ReceivedMessagesRequest {
   path: string;
@@ -81,14 +81,9 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
       res.end(JSON.stringify(message));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenLoopback(server);
+  state.url = `${listening.origin}/v1`;
+  state.close = listening.close;
   return state;
 }
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { arrayMember, isRecord, recordMember, stringMember } from '../json/json.js';
+import { listenLoopback } from './listen-loopback.js';
 
 /**
  * A fake Gemini API on loopback for end-to-end tests. It speaks the real wire format of
@@ -70,14 +70,9 @@ export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
       route(req.url ?? '', body, res, state, state.faults.shift());
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenLoopback(server);
+  state.url = `${listening.origin}`;
+  state.close = listening.close;
   return state;
 }
 

@@ -1,5 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from './listen-loopback.js';
 
 /**
  * A fake self-hosted model server on loopback (Ollama or vLLM): it lists its models (`GET /api/tags` in
@@ -49,14 +49,9 @@ export async function startFakeModelServer(models: string[] = []): Promise<FakeM
       json(res, 404, { error: { message: `no ${req.method} ${path}` } });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenLoopback(server);
+  state.url = `${listening.origin}/v1`;
+  state.close = listening.close;
   return state;
 }
 

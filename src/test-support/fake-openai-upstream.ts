@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { applyHostileFault, type HostileFault, isHostileFault } from './fake-hostile-faults.js';
 import { compactionObject, FAKE_USAGE, responseObject, streamResponses } from './fake-openai-responses.js';
+import { listenLoopback } from './listen-loopback.js';
 
 export { FAKE_USAGE };
 
@@ -109,14 +109,9 @@ export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
       route(req.url ?? '', body, res, state, fault);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenLoopback(server);
+  state.url = `${listening.origin}/v1`;
+  state.close = listening.close;
   return state;
 }
 
