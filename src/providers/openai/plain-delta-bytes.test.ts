@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { chunkText as chunk } from './__fixtures__/chunk-text.js';
 import { plainDeltaPart } from './plain-delta.js';
 import { plainDeltaBytes } from './plain-delta-bytes.js';
-
-const chunk = (delta: unknown, extra: Record<string, unknown> = {}, finish: string | null = null) =>
-  JSON.stringify({
-    id: 'chatcmpl-1',
-    object: 'chat.completion.chunk',
-    created: 1_700_000_000,
-    model: 'gpt-4o-mini',
-    system_fingerprint: 'fp_1',
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    ...extra,
-  });
 
 const long = (text: string) => text.repeat(Math.ceil(2_000 / text.length));
 
