@@ -54,10 +54,6 @@ export const CONSTRAINTS: readonly Vocabulary[] = [
 export const LOOKUP =
   /^(what|who|when|where|which|is|are|does|do|how (many|much|old|long|far|do you say|do you spell)|quel|quelle|quels|quelles|qui|quand|où|combien|comment (on )?dit|¿?(qué|quién|cuál|cuándo|dónde|cuántos|cuántas|cuánto)|was|wer|wann|wo|welche|welcher|welches|wie (viele|viel|spät|alt|lange|heißt))(?=[\s,.!?']|$)/;
 
-/** Mathematical notation: symbols, powers, `O(n log n)`, `dx`. */
-export const MATH_NOTATION =
-  /[∫∑∏√∂∞≤≥≠±π]|\\frac|\^\{|\b[a-z]\^[\dn]|\b\d+[a-z]\s*[+-]\s*\d|\bo\([^)]*n[^)]*\)|\bdx\b|\bd\/dx\b/;
-
 /** Quantities of scale: `50k requests per second`, `4 TB`, `2 Mio.`, `p99`. */
 export const SCALE =
   /\b\d+(?:[.,]\d+)?\s*(?:k|m|mio\.?|million|millions|millones|millionen|billion|milliards?|tb|gb|pb|rps|qps)(?![a-zà-ÿ])|\bp9\d\b|\bper second\b|\/s(?:ec)?\b|par seconde|por segundo|pro sekunde/gi;

@@ -113,7 +113,7 @@ function readAsks(words: readonly string[], lexicon: AskLexicon, language: Langu
   return counts;
 }
 
-const CODE_LIKE = /\w\([^)]*\)|=>|[{};]\s*$|`[^`]+`/m;
+const CODE_LIKE = /\w\([^()]*\)|=>|[{};]\s*$|`[^`]+`/m;
 const log2Words = (words: number): number => Math.log2(1 + words);
 
 /**

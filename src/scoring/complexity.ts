@@ -48,7 +48,7 @@ const HIGH_EDGE = 15.64;
 const PROOF_FLOOR = HIGH_EDGE + ((HIGH_EDGE - LOW_EDGE) / (2 * Math.log(3))) * Math.log(4 / 3);
 
 /** The weighted evidence of the signals (a logit: the band edges sit at `LOW_EDGE` and `HIGH_EDGE`). */
-export function complexityEvidence(signals: ComplexitySignals): number {
+function complexityEvidence(signals: ComplexitySignals): number {
   let sum = 0;
   for (const [name, weight] of Object.entries(WEIGHTS) as Array<[Weighted, number]>) {
     sum += weight * signals[name];

@@ -117,7 +117,7 @@ function dampening(latest: string, text: string, tokenizer: Tokenizer): number {
   const pasted =
     latest.includes('```') ||
     /(^|[\s:(])["'“‘][^"'“”‘’]{20,}["'”’]([\s.,;:!?)]|$)/.test(latest) ||
-    /:\s*(\S+\s+){11,}/.test(latest) ||
+    /:\s*(?:[^\s:]+\s+){11}/.test(latest) ||
     latest.split('\n').length >= 4;
   if (pasted) factor *= 0.35;
   else if (tokenizer(latest).length >= 9) factor *= 0.6;

@@ -48,7 +48,7 @@ function compile(stemmers: StemmerSet): { byLanguage: Record<Language, Lexicon>;
 
 /** Matched math notation (`3x + 7 = 22`, `x^2`, `sin(x)`) counts as one hit of the math field. */
 const MATH_NOTATION =
-  /\d\s*[a-z]\s*[+\-*/^=]|[a-z]\^\d|\b(?:sin|cos|tan|log|ln)\s*\(|[∫∑√π]|\d+\s*[+\-*/×÷^]\s*\d+/i;
+  /\d\s*[a-z]\s*[+\-*/^=]|[a-z]\^\d|\b(?:sin|cos|tan|log|ln)\s*\(|[∫∑√π]|\d\s*[+\-*/×÷^]\s*\d/i;
 const MATH_FIELD = INTENT_FIELDS.findIndex((field) => field.name === 'math');
 
 /** Longest text read, in words: a pasted document adds little to what the request is about. */

@@ -18,10 +18,11 @@ export interface PromptParts {
 }
 
 const FENCED = /```[\s\S]*?(```|$)/g;
-const QUOTED = /(^|\s)'[^'\n]{12,}'|"[^"]{12,}"|«[^»]{12,}»|„[^“]{12,}“|“[^”]{12,}”/g;
+// No quote's opening mark inside it: a run of opening marks must not make the search quadratic.
+const QUOTED = /(^|\s)'[^'\n]{12,}'|"[^"]{12,}"|«[^«»]{12,}»|„[^„“]{12,}“|“[^“”]{12,}”/g;
 /** Lines of code, logs, tables or headers rather than prose. */
 const CODE_LINE =
-  /^\s{2,}\S|^\t|[{};]\s*$|=>|^\s*(def|class|function|import|return|select|from|where|join|group by|order by|\$|>>>|at|file|from:|subject:|to:)\s|\s{3,}\S|^\s*[-|]{3,}/i;
+  /^\s{2,}\S|^\t|[{};]\s*$|=>|^\s*(def|class|function|import|return|select|from|where|join|group by|order by|\$|>>>|at|file|from:|subject:|to:)\s|\s{3}\S|^\s*[-|]{3,}/i;
 
 /** Words of a text: runs of characters other than spaces, tabs and line breaks (one pass, no allocation). */
 export function countWords(text: string): number {

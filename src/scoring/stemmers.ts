@@ -31,10 +31,18 @@ async function importStemmers(): Promise<Record<Language, (word: string) => stri
   return { en: en.stemmer, fr: fr.stemmer, es: es.stemmer, de: de.stemmer };
 }
 
-/** Wraps a stemmer with a memory of up to `maxEntries` words (cleared whole when full). */
+/** Longer "words" (a pasted hash, a run of one letter) are no vocabulary: kept as they are, not remembered. */
+const MAX_STEMMED_CHARS = 40;
+
+/**
+ * Wraps a stemmer with a memory of up to `maxEntries` words (cleared whole when full). Words past
+ * MAX_STEMMED_CHARS are answered unstemmed: a Snowball pass over thousands of letters costs milliseconds, and
+ * remembering such words would bound the memory by count only.
+ */
 function remembered(stem: (word: string) => string, maxEntries: number): Stem {
   const known = new Map<string, string>();
   return (word) => {
+    if (word.length > MAX_STEMMED_CHARS) return word;
     const cached = known.get(word);
     if (cached !== undefined) return cached;
     const result = stem(word);
