@@ -1,5 +1,7 @@
 /** Names longer than this get no suggestions (the distance is quadratic in the name's length). */
 export const MAX_SUGGESTED_NAME = 128;
+/** Farther ids are not suggested, however long the name. */
+const MAX_SUGGESTED_DISTANCE = 8;
 
 /**
  * Levenshtein distance between two strings, or `limit + 1` as soon as it is certainly above `limit`
@@ -30,12 +32,13 @@ export function editDistance(a: string, b: string, limit: number): number {
 /**
  * Up to `count` ids closest to `name` by edit distance (compared with the whole id, and with its part after
  * the first `/` when `name` has no `/`), nearest first, among those close enough to be a plausible typo: at
- * most a third of the name's length (at least 2) away.
+ * most a third of the name's length (at least 2, at most MAX_SUGGESTED_DISTANCE) away. The cap keeps a 404
+ * cheap against a large discovered catalogue: a comparison stops once every path is past it.
  */
 export function closestIds(name: string, ids: readonly string[], count = 3): string[] {
   if (name.length === 0 || name.length > MAX_SUGGESTED_NAME) return [];
   const lowered = name.toLowerCase();
-  const limit = Math.max(2, Math.ceil(lowered.length / 3));
+  const limit = Math.min(MAX_SUGGESTED_DISTANCE, Math.max(2, Math.ceil(lowered.length / 3)));
   const scored: { id: string; distance: number }[] = [];
   for (const id of ids) {
     const whole = id.toLowerCase();

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * "Aliases and bare names", "Discovery").
  */
 export const routingSchema = z.strictObject({
-  /** First retry waits up to this (full jitter), doubling per retry. */
+  /** First retry waits up to this (equal jitter: between half and all of it), doubling per retry. */
   retryBaseMs: z.number().int().min(1).max(10_000).default(100),
   /** No retry waits longer than this. */
   retryMaxMs: z.number().int().min(1).max(60_000).default(2_000),

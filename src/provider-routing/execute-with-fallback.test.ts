@@ -317,6 +317,12 @@ describe('executeWithFallback: retries', () => {
     expect(waits).toEqual([]);
   });
 
+  it('no failover starts past the deadline: the request fails with the attempts made so far', async () => {
+    const { error, summary } = await retrying({ a: [unreachable('a')] }, { deadline: 5 });
+    expect(summary.map(([provider]) => provider)).toEqual(['a']);
+    expect(error?.status).toBe(502);
+  });
+
   it('a client that goes away during the wait cancels the request', async () => {
     const { error, summary } = await retrying({ a: [unreachable('a')] }, { abortInSleep: true });
     expect(error?.type).toBe('request_cancelled');

@@ -29,7 +29,8 @@ interface RetryOf {
  * Tries the plan's endpoints in order until one succeeds. A retryable failure (timeout, connection error,
  * 408, 429, 5xx) moves on to the next; a connection error or 5xx is first retried on the same provider (its
  * `retries`, after a jittered exponential wait, never past the request's deadline); any other error is
- * returned at once. When all fail, the error lists every attempt.
+ * returned at once. No attempt after the first starts past the deadline (a long list of fallback models
+ * cannot hold a request for their sum of timeouts). When all fail, the error lists every attempt.
  */
 export async function executeWithFallback<T>(
   options: ExecuteOptions<T>,
@@ -41,6 +42,7 @@ export async function executeWithFallback<T>(
     let retryOf: RetryOf | undefined;
     for (let retry = 0; retry <= retries; retry++) {
       if (options.signal.aborted) throw requestCancelled();
+      if (attempts.length > 0 && pastDeadline(options)) throw allFailed(errors, attempts);
       const outcome = await attemptOnce(options, endpoint, retryOf);
       attempts.push(outcome.attempt);
       if (outcome.ok) return { value: outcome.value, endpoint };
@@ -52,6 +54,10 @@ export async function executeWithFallback<T>(
     }
   }
   throw allFailed(errors, attempts);
+}
+
+function pastDeadline<T>(options: ExecuteOptions<T>): boolean {
+  return options.retry !== undefined && options.now() >= options.retry.deadline;
 }
 
 /** One attempt, reported to `onAttempt`: its value, or the error it failed with. */

@@ -39,7 +39,6 @@ import {
   organizationRow,
 } from './store-rows.js';
 
-/** Columns renamed to the interface's field names, so a row parses straight into the returned object. */
 /**
  * WAL pages after which a commit checkpoints (SQLite's default is 1,000). A batch of 500 records rewrites about
  * 600 pages, so the default checkpoints, with two fsyncs, after nearly every batch; 4,000 (a WAL of about 16 MB)
@@ -47,6 +46,7 @@ import {
  */
 export const SQLITE_WAL_CHECKPOINT_PAGES = 4_000;
 
+/** Columns renamed to the interface's field names, so a row parses straight into the returned object. */
 const ORG_COLUMNS =
   'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, cache_ttl_seconds AS cacheTtlSeconds, created_at AS createdAt';
 
