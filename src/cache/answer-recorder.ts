@@ -129,16 +129,26 @@ function watched<Part>(
   hooks: { see: (part: Part) => void; end: () => void },
 ): ReadableStream<Part> {
   const reader = parts.getReader();
+  // Keeping the answer must never break it: a hook that throws ends the capture (nothing is kept).
+  let broken = false;
+  const guarded = (hook: () => void) => {
+    if (broken) return;
+    try {
+      hook();
+    } catch {
+      broken = true;
+    }
+  };
   return new ReadableStream<Part>(
     {
       async pull(controller) {
         const next = await reader.read();
         if (next.done) {
-          hooks.end();
+          guarded(hooks.end);
           controller.close();
           return;
         }
-        hooks.see(next.value);
+        guarded(() => hooks.see(next.value));
         controller.enqueue(next.value);
       },
       cancel: (reason) => reader.cancel(reason),

@@ -8,6 +8,13 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null, ind
 });
 
 describe('ChatAssembler', () => {
+  it('takes an upstream array of 200,000 thinking blocks without overflowing the call stack', () => {
+    const assembler = new ChatAssembler(64 * 1024 * 1024);
+    const blocks = Array.from({ length: 200_000 }, () => ({ type: 'thinking', thinking: '' }));
+    assembler.add(chunk({ role: 'assistant', content: '' }));
+    expect(() => assembler.add(chunk({ thinking_blocks: blocks }))).not.toThrow();
+  });
+
   it('adds up text, reasoning and interleaved tool calls of a stream into one completion', () => {
     const assembler = new ChatAssembler();
     for (const part of [

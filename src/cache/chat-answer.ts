@@ -67,7 +67,8 @@ export class ChatAssembler {
       state.content += stringMember(delta, 'content') ?? '';
       state.reasoning += stringMember(delta, 'reasoning_content') ?? '';
       state.refusal += stringMember(delta, 'refusal') ?? '';
-      state.thinkingBlocks.push(...(arrayMember(delta, 'thinking_blocks') ?? []));
+      // A loop, not a spread: an upstream's array of 200,000 blocks must not overflow the call stack.
+      for (const block of arrayMember(delta, 'thinking_blocks') ?? []) state.thinkingBlocks.push(block);
       for (const call of arrayMember(delta, 'tool_calls') ?? []) this.addCall(state, call);
       if (typeof choice.finish_reason === 'string') state.finishReason = choice.finish_reason;
     }

@@ -171,9 +171,9 @@ export async function finishCache(
 ): Promise<void> {
   if (!step || step.hit) return;
   let text: string | undefined;
+  const cache = run.deps.responseCache;
   try {
     const captured = succeeded && !run.ctx.signal.aborted ? step.recorder?.captured() : undefined;
-    const cache = run.deps.responseCache;
     if (captured && cache && execution && !execution.untrusted && !execution.cached) {
       const { form, usage, warnings, streamable } = captured;
       const orgId = run.principal.org.id;
@@ -182,11 +182,16 @@ export async function finishCache(
         { form, orgId, usage, costNano, provider, model, warnings, streamable },
         captured.bodyJson,
       );
-      await cache.write(step.key, text, step.ttlMs);
     }
   } catch (error) {
     run.deps.log(`response cache: keeping the answer of ${run.genId} failed: ${String(error)}`);
-  } finally {
-    step.finishFlight?.(text);
+  }
+  // Identical requests waiting for this answer get it now, not after the store's round trip.
+  step.finishFlight?.(text);
+  if (text === undefined || !cache) return;
+  try {
+    await cache.write(step.key, text, step.ttlMs);
+  } catch (error) {
+    run.deps.log(`response cache: keeping the answer of ${run.genId} failed: ${String(error)}`);
   }
 }

@@ -67,10 +67,29 @@ const lines: string[] = [];
     };
     const upstreamCalls = (marker: string) =>
       upstream.received.filter((request) => JSON.stringify(request.body).includes(marker)).length;
+    /** The cache keys in Redis; the answer is written after it was sent, so tests wait for a new one. */
+    const cacheKeys = async (): Promise<string[]> => {
+      const { Redis } = await import('ioredis');
+      const client = new Redis((redis as RunningRedis).url);
+      try {
+        return await client.keys('gateway:cache:*');
+      } finally {
+        client.disconnect();
+      }
+    };
+    const newKey = async (before: string[]): Promise<string> => {
+      for (;;) {
+        const added = (await cacheKeys()).find((key) => !before.includes(key));
+        if (added) return added;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
 
     it('an answer cached by one instance is a hit on the other, plain and streamed', async () => {
       const marker = randomUUID();
+      const before = await cacheKeys();
       const miss = await post(0, marker);
+      await newKey(before);
       const hit = await post(1, marker);
       const streamed = await post(1, marker, true);
       expect([miss.cache, hit.cache, streamed.cache]).toEqual(['miss', 'hit', 'hit']);
@@ -81,13 +100,16 @@ const lines: string[] = [];
 
     it('keeps the answer with a TTL (SET PX)', async () => {
       const marker = randomUUID();
+      const before = await cacheKeys();
       await post(0, marker);
+      const key = await newKey(before);
       const { Redis } = await import('ioredis');
       const client = new Redis((redis as RunningRedis).url);
       try {
         const keys = await client.keys('gateway:cache:*');
         const ttls = await Promise.all(keys.map((key) => client.pttl(key)));
         expect(keys.length).toBeGreaterThan(0);
+        expect(keys).toContain(key);
         for (const ttl of ttls) {
           expect(ttl).toBeGreaterThan(0);
           expect(ttl).toBeLessThanOrEqual(60_000);

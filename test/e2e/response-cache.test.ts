@@ -182,7 +182,7 @@ describe('who shares what', () => {
     expect(t.writes.length).toBe(before);
   });
 
-  it('never t.reads or keeps anything of a zero-data-retention request', async () => {
+  it('never reads or keeps anything of a zero-data-retention request', async () => {
     const marker = randomUUID();
     const [readsBefore, writesBefore] = [t.reads.length, t.writes.length];
     for (const stream of [false, true, false]) {
