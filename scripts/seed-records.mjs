@@ -47,6 +47,9 @@ async function seedSqlite(args, dist, filename, endMs) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -1000000');
+  // The indexes are dropped for speed and rebuilt at the end (also if the seed fails): only an empty table.
+  if (db.prepare('SELECT 1 FROM records LIMIT 1').get())
+    throw new Error('records is not empty: seed a new database');
   for (const name of [
     'records_org_time',
     'records_key_time',
@@ -93,13 +96,16 @@ async function seedSqlite(args, dist, filename, endMs) {
     start: startMs,
     step,
   };
-  for (let from = 0; from < args.records; from += args.chunk) {
-    const to = Math.min(args.records, from + args.chunk) - 1;
-    db.transaction(() => insert.run({ ...fixed, from: int(from), to: int(to) }))();
-    log(`sqlite: ${to + 1} records`);
+  try {
+    for (let from = 0; from < args.records; from += args.chunk) {
+      const to = Math.min(args.records, from + args.chunk) - 1;
+      db.transaction(() => insert.run({ ...fixed, from: int(from), to: int(to) }))();
+      log(`sqlite: ${to + 1} records`);
+    }
+  } finally {
+    log('sqlite: building indexes');
+    db.exec(schema.RECORD_INDEXES);
   }
-  log('sqlite: building indexes');
-  db.exec(schema.RECORD_INDEXES);
   log('sqlite: building rollups and monthly spend');
   db.transaction(() => {
     db.exec(schema.REBUILD_ROLLUPS);
@@ -124,6 +130,11 @@ async function seedPostgres(args, dist, url, endMs) {
       await client.query(schema.createPartitionSql(month));
       if (month >= new Date(endMs).toISOString().slice(0, 7)) break;
     }
+    // The key and indexes are dropped for speed and rebuilt at the end (also if the seed fails): only an
+    // empty table (without its key, retried batches would be stored twice).
+    if ((await client.query('SELECT 1 FROM records LIMIT 1')).rowCount) {
+      throw new Error('records is not empty: seed a new database');
+    }
     for (const name of [
       'records_org_time',
       'records_key_time',
@@ -134,10 +145,11 @@ async function seedPostgres(args, dist, url, endMs) {
       await client.query(`DROP INDEX IF EXISTS ${name}`);
     }
     await client.query('ALTER TABLE records DROP CONSTRAINT IF EXISTS records_pkey');
-    for (let from = 0; from < args.records; from += args.chunk) {
-      const to = Math.min(args.records, from + args.chunk) - 1;
-      await client.query(
-        `INSERT INTO records
+    try {
+      for (let from = 0; from < args.records; from += args.chunk) {
+        const to = Math.min(args.records, from + args.chunk) - 1;
+        await client.query(
+          `INSERT INTO records
         SELECT gen_id, org, key_id, model, provider, '/v1/chat/completions', status, http, i % 2 = 1, input, output,
           0, 0, cost, duration, duration / 4, at, '', 0, 'none',
           json_build_object('genId', gen_id, 'orgId', org, 'apiKeyId', key_id, 'model', model, 'provider', provider,
@@ -164,13 +176,15 @@ async function seedPostgres(args, dist, url, endMs) {
               200 + i % 1800 AS input, 50 + i % 450 AS output, 700 + i % 900 AS duration,
               timestamptz 'epoch' + floor($6::float8 + i * $7::float8)::bigint * interval '1 millisecond' AS at
             FROM generate_series($4::bigint, $5::bigint) AS i) AS g) AS r`,
-        [args.orgs, args.models, args.keys, from, to, startMs, step],
-      );
-      log(`postgres: ${to + 1} records`);
+          [args.orgs, args.models, args.keys, from, to, startMs, step],
+        );
+        log(`postgres: ${to + 1} records`);
+      }
+    } finally {
+      log('postgres: building the primary key and indexes');
+      await client.query(`ALTER TABLE records ADD ${schema.RECORD_KEY}`);
+      await client.query(schema.RECORD_INDEXES);
     }
-    log('postgres: building the primary key and indexes');
-    await client.query(`ALTER TABLE records ADD ${schema.RECORD_KEY}`);
-    await client.query(schema.RECORD_INDEXES);
     log('postgres: building rollups and monthly spend');
     await client.query('BEGIN');
     await client.query(schema.REBUILD_ROLLUPS);
