@@ -9,7 +9,7 @@ import type { JsonObject } from '../json/json.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
 import type { Organization } from '../store/store.js';
 import type { ParsedRequest } from './endpoint.js';
-import { type ExecutionReport, type ExecutionTarget, execute, type Served } from './execute.js';
+import { type ExecutionReport, type ExecutionTarget, execute, type Served, servedModel } from './execute.js';
 import type { Run } from './run.js';
 
 /** The response header saying whether an answer came from the cache (organizations with the cache only). */
@@ -154,9 +154,7 @@ async function replay<T>(run: Run, target: ExecutionTarget<T>, answer: CachedAns
   };
   const value = await target.attempt(replayAdapter(answer), endpoint, call);
   const cached = { savedNano: answer.costNano, provider: answer.provider };
-  const model =
-    [target.model, ...(target.fallbacks ?? [])].find((m) => m.id === endpoint.modelId) ?? target.model;
-  return { value, endpoint, model, target, cached };
+  return { value, endpoint, model: servedModel(target, endpoint), target, cached };
 }
 
 /**

@@ -98,9 +98,12 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
       }
     },
   });
-  const models = [target.model, ...(target.fallbacks ?? [])];
-  const model = models.find((candidate) => candidate.id === result.endpoint.modelId) ?? target.model;
-  return { ...result, model, target };
+  return { ...result, model: servedModel(target, result.endpoint), target };
+}
+
+/** Which of the target's models an endpoint belongs to (a fallback model may have served). */
+export function servedModel(target: ExecutionTarget<unknown>, endpoint: ResolvedEndpoint): ResolvedModel {
+  return [target.model, ...(target.fallbacks ?? [])].find((m) => m.id === endpoint.modelId) ?? target.model;
 }
 
 export interface Timing {
