@@ -90,7 +90,9 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
       span?.end(attempt, error?.retryable ? retryReason(error) : undefined);
       span = undefined;
       run.attempts.push(target.role === 'planner' ? { ...attempt, role: 'planner' } : attempt);
-      if (error && error.type !== 'request_cancelled' && error.retryable) {
+      // One failure per provider per request counts towards its cool-down: retries of the same provider
+      // within one request must not cool it down for all traffic on their own.
+      if (error && error.type !== 'request_cancelled' && error.retryable && attempt.retry === undefined) {
         deps.health.observe(attempt.model, attempt.provider, {
           ok: false,
           retryAfterMs: error.retryAfterMs,

@@ -138,6 +138,8 @@ describe('retries before failing over', () => {
       ['dead', 'error', 2, 'upstream_error'],
       ['backup', 'success', 0, ''],
     ]);
+    // One request's retries count once towards the provider's cool-down (three failures would cool it).
+    expect(env.gateway.deps.health.health('acme/dead-first', 'dead').coolingDown).toBe(false);
   });
 
   it('a 429 is not retried: it fails over at once', async () => {
