@@ -45,4 +45,10 @@ describe('closestIds', () => {
     expect(closestIds('x'.repeat(MAX_SUGGESTED_NAME + 1), ids)).toEqual([]);
     expect(closestIds('', ids)).toEqual([]);
   });
+
+  it('suggests nothing more than 8 edits away, however long the name', () => {
+    const long = 'vendor/a-very-long-model-name-for-testing-suggestions-v1';
+    expect(closestIds(`${long.slice(0, -8)}XXXXXXXX`, [long])).toEqual([long]);
+    expect(closestIds(`${long.slice(0, -9)}XXXXXXXXX`, [long])).toEqual([]);
+  });
 });
