@@ -136,7 +136,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...(options.redisUrl ? [{ name: 'redis', check: () => limiter.ping() }] : []),
     { name: 'journal', check: async () => journalBacklog(records.size, config.records.maxPending) },
   ];
-  const tracing = options.otel ? await startTracing(options.otel, options.version) : noTracing;
+  const tracing = options.otel ? await startTracing(options.otel, options.version, log) : noTracing;
   const now = () => performance.now();
   const responseCache = await createResponseCache({
     config: config.cache,
@@ -261,10 +261,14 @@ function urlOf(server: Server): string {
   return `http://${host}:${address.port}`;
 }
 
-/** The OpenTelemetry SDK is loaded only when traces are exported. */
-async function startTracing(otel: OtelEnv, version = 'unknown'): Promise<Tracing> {
+/** Tracing (and the OpenTelemetry packages it uses) is loaded only when traces are exported. */
+async function startTracing(
+  otel: OtelEnv,
+  version = 'unknown',
+  log: (message: string) => void,
+): Promise<Tracing> {
   const { createOtelTracing } = await import('../observability/otel-tracing.js');
-  return createOtelTracing({ otel, version });
+  return createOtelTracing({ otel, version, log });
 }
 
 const storeCheck = (store: Store): ReadinessCheck => ({ name: 'store', check: () => store.ping() });

@@ -26,6 +26,10 @@ export interface OtlpReceiver {
   exports: Record<string, string | string[] | undefined>[];
   /** Every export request's body as sent (protobuf ones are kept only here). */
   bodies: Buffer[];
+  /** The status exports are answered with (200 unless a test sets another). */
+  status: number;
+  /** When true, exports are read but never answered (a hung collector). */
+  hang: boolean;
   close(): Promise<void>;
 }
 
@@ -37,6 +41,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const exports: OtlpReceiver['exports'] = [];
   const bodies: Buffer[] = [];
+  const receiver = { status: 200, hang: false };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -48,20 +53,25 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       exports.push(req.headers);
       const body = Buffer.concat(chunks);
       bodies.push(body);
-      if (req.headers['content-type']?.includes('json'))
+      if (receiver.hang) return;
+      if (req.headers['content-type']?.includes('json') && receiver.status === 200)
         spans.push(...readSpans(tryParseJson(body.toString('utf8'))));
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      res.writeHead(receiver.status, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  return Object.assign(receiver, {
     tracesUrl: `http://127.0.0.1:${port}/v1/traces`,
     spans,
     exports,
     bodies,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
 }
 
 function readSpans(body: unknown): ReceivedSpan[] {
