@@ -1,12 +1,11 @@
 import { isAscii } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { badRequest, GatewayError } from '../errors/gateway-error.js';
-import { exceedsJsonDepth } from '../json/json-depth.js';
+import { isRecord } from '../json/json.js';
+import { scanJson } from '../json/json-depth.js';
+import { rememberSourceBytes } from '../json/source-bytes.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Only worth walking the parsed body for non-finite numbers when the text has a huge exponent. */
-const HUGE_EXPONENT = /\d[eE]\+?0*\d{3,}/;
 
 /** Bounds of a request body (the `server` config section has both). */
 export interface JsonBodyLimits {
@@ -40,7 +39,8 @@ export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits)
 
 /**
  * JSON from bytes (a request body, a WebSocket message): 400 for invalid UTF-8, nesting deeper than
- * `maxJsonDepth` (checked before parsing), malformed JSON or a number that does not fit a double.
+ * `maxJsonDepth` (checked before parsing), malformed JSON or a number that does not fit a double. The object
+ * and array members of a top-level object come back frozen, remembering their bytes.
  */
 export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
   let text: string;
@@ -51,7 +51,8 @@ export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
     throw badRequest('The request body is not valid UTF-8.');
   }
   // Before parsing, so that nothing downstream (serialising, walking) ever recurses without bound.
-  if (exceedsJsonDepth(bytes, maxJsonDepth)) {
+  const scan = scanJson(bytes, maxJsonDepth);
+  if (scan.tooDeep) {
     throw badRequest(`The request body nests arrays and objects deeper than ${maxJsonDepth} levels.`);
   }
   let parsed: unknown;
@@ -60,9 +61,12 @@ export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
   } catch (error) {
     throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
   }
-  if (HUGE_EXPONENT.test(text) && hasNonFinite(parsed)) {
+  // Only worth walking the parsed body for non-finite numbers when the text has a huge exponent.
+  if (scan.hugeExponent && hasNonFinite(parsed)) {
     throw badRequest('The request body holds a number too large to represent.');
   }
+  // Members forwarded unchanged go upstream as these bytes (json/source-bytes.ts).
+  if (scan.members && isRecord(parsed)) rememberSourceBytes(parsed, bytes, scan.members);
   return parsed;
 }
 

@@ -4,31 +4,120 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
+
+/** What one scan of a JSON text found (see `scanJson`). */
+export interface JsonScan {
+  /** It nests arrays and objects deeper than the limit. */
+  tooDeep: boolean;
+  /**
+   * For a text that is one object: where each top-level member's value starts and ends (byte offsets, end
+   * excluded; whitespace around it not included), by name; members whose names are not plain ASCII
+   * without escapes are left out. Undefined for any other text.
+   */
+  members: Map<string, [number, number]> | undefined;
+  /** A number outside strings has an exponent of three digits or more (`1e999`): it may not fit a double. */
+  hugeExponent: boolean;
+}
 
 /**
- * True when the JSON text in `bytes` (UTF-8) nests arrays and objects deeper than `maxDepth`. A single scan of
- * the raw bytes, before parsing: brackets inside strings are skipped with a native `indexOf` to the closing
- * quote, so long strings (base64 images) cost next to nothing. Malformed text is not judged here: JSON.parse
- * rejects it afterwards. Parsing and later walks of a body that passed are then bounded in depth.
+ * One scan of the raw bytes of a JSON text (UTF-8), before parsing: whether it nests arrays and objects
+ * deeper than `maxDepth`, and where the values of a top-level object's members lie (so that a member
+ * forwarded unchanged can be sent as its original bytes instead of serialised again). Strings are skipped
+ * with a native `indexOf` to the closing quote, so long strings (base64 images, pasted documents) cost next
+ * to nothing. Malformed text is not judged here: JSON.parse rejects it afterwards.
  */
-export function exceedsJsonDepth(bytes: Uint8Array, maxDepth: number): boolean {
-  // Deeper than maxDepth needs more than maxDepth opening brackets.
-  if (bytes.length <= maxDepth) return false;
+export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const members = new Map<string, [number, number]>();
   let depth = 0;
+  let key: string | undefined;
+  let valueStart = -1;
+  let hugeExponent = false;
   for (let index = 0; index < buffer.length; index++) {
     const byte = buffer[index];
     if (byte === QUOTE) {
-      index = closingQuote(buffer, index);
-      if (index < 0) return false;
+      const close = closingQuote(buffer, index);
+      if (close < 0) return { tooDeep: false, members: undefined, hugeExponent };
+      if (depth === 1 && key === undefined && valueStart < 0) key = plainName(buffer, index + 1, close);
+      index = close;
     } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
       depth++;
-      if (depth > maxDepth) return true;
+      if (depth > maxDepth) return { tooDeep: true, members: undefined, hugeExponent };
     } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
       depth--;
+      if (depth === 0) {
+        if (key && valueStart >= 0) members.set(key, [valueStart, valueEnd(buffer, index)]);
+        key = undefined;
+        valueStart = -1;
+      }
+    } else if (depth === 1 && byte === COLON && key !== undefined && valueStart < 0) {
+      valueStart = valueBegin(buffer, index + 1);
+    } else if (depth === 1 && byte === COMMA) {
+      if (key && valueStart >= 0) members.set(key, [valueStart, valueEnd(buffer, index)]);
+      key = undefined;
+      valueStart = -1;
+    } else if ((byte === LOWER_E || byte === UPPER_E) && !hugeExponent) {
+      hugeExponent = isHugeExponent(buffer, index);
     }
   }
-  return false;
+  const isObject = buffer[valueBegin(buffer, 0)] === OPEN_BRACE && depth === 0;
+  return { tooDeep: false, members: isObject ? members : undefined, hugeExponent };
+}
+
+/** True when the JSON text in `bytes` nests arrays and objects deeper than `maxDepth` (see `scanJson`). */
+export function exceedsJsonDepth(bytes: Uint8Array, maxDepth: number): boolean {
+  // Deeper than maxDepth needs more than maxDepth opening brackets.
+  if (bytes.length <= maxDepth) return false;
+  return scanJson(bytes, maxDepth).tooDeep;
+}
+
+/**
+ * A member name written as plain ASCII without escapes (what it is when parsed), else '' (such a member is
+ * simply not remembered).
+ */
+function plainName(buffer: Buffer, start: number, end: number): string {
+  for (let index = start; index < end; index++) {
+    const byte = buffer[index] as number;
+    if (byte >= 0x80 || byte === BACKSLASH) return '';
+  }
+  return buffer.toString('latin1', start, end);
+}
+
+const isDigit = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x39;
+
+/** Whether the `e` at `at` (outside strings) is a number's exponent of three digits or more, zeros aside. */
+function isHugeExponent(buffer: Buffer, at: number): boolean {
+  if (!isDigit(buffer[at - 1])) return false;
+  let index = at + 1;
+  if (buffer[index] === 0x2b) index++;
+  while (buffer[index] === 0x30) index++;
+  let digits = 0;
+  while (isDigit(buffer[index])) {
+    digits++;
+    index++;
+  }
+  return digits >= 3;
+}
+
+const isSpace = (byte: number | undefined): boolean =>
+  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** The first byte at or after `at` that is not JSON whitespace. */
+function valueBegin(buffer: Buffer, at: number): number {
+  let index = at;
+  while (isSpace(buffer[index])) index++;
+  return index;
+}
+
+/** The end of the value that the separator at `separator` follows (whitespace before it not included). */
+function valueEnd(buffer: Buffer, separator: number): number {
+  let index = separator;
+  while (index > 0 && isSpace(buffer[index - 1])) index--;
+  return index;
 }
 
 /** Index of the quote that closes the string opened at `open`, or -1 when the text ends first. */

@@ -15,6 +15,8 @@ export interface ReceivedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
+  /** The body exactly as it arrived. */
+  text: string;
 }
 
 export type Fault =
@@ -89,7 +91,13 @@ export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-      state.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+      state.received.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        text,
+      });
       const fault = state.faults.shift();
       if (fault?.kind === 'delay') {
         setTimeout(() => route(req.url ?? '', body, res, state), fault.ms);

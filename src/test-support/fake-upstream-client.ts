@@ -33,7 +33,7 @@ export function fakeUpstreamClient(
 ) {
   const requests: (UpstreamRequest & { json: unknown })[] = [];
   const client: UpstreamClient = async (request) => {
-    requests.push({ ...request, json: JSON.parse(request.body) });
+    requests.push({ ...request, json: JSON.parse(request.body.toString()) });
     return respond(request);
   };
   return { client, requests };

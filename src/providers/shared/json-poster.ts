@@ -2,6 +2,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import type { JsonObject } from '../../json/json.js';
 import { tryParseJson } from '../../json/json.js';
+import { serializeJsonBody } from '../../json/source-bytes.js';
 import type { UpstreamCall } from '../provider-adapter.js';
 import { sseEvents } from './sse-events.js';
 import { classifyFailure, type UpstreamClient, type UpstreamResponse } from './upstream-client.js';
@@ -26,7 +27,7 @@ export function createJsonPoster(
   const base = new URL(provider.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   const post = (path: string, body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse> =>
-    client({ origin: base.origin, path: basePath + path, headers, body: JSON.stringify(body), call });
+    client({ origin: base.origin, path: basePath + path, headers, body: serializeJsonBody(body), call });
   return {
     post,
     async postJson(path, body, call) {

@@ -33,7 +33,8 @@ export interface UpstreamRequest {
   path: string;
   headers: Record<string, string>;
   /** Already serialised JSON. */
-  body: string;
+  /** JSON text, or its bytes (members forwarded as the client sent them). */
+  body: string | Buffer;
   call: UpstreamCall;
 }
 
@@ -113,7 +114,7 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
     throw upstreamStatusError(response.statusCode, text, call.provider.id, {
       retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
       secrets: call.provider.apiKey ? [call.provider.apiKey] : [],
-      requestBody: body,
+      requestBody: typeof body === 'string' ? body : body.toString('utf8'),
     });
   };
 }

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonText } from '../http/read-json-body.js';
+import { isRecord, type JsonObject } from './json.js';
+import { scanJson } from './json-depth.js';
+import { serializeJsonBody, sourceBytes } from './source-bytes.js';
+
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+const parse = (text: string): JsonObject => {
+  const parsed = parseJsonText(bytes(text), 64);
+  if (!isRecord(parsed)) throw new Error('not an object');
+  return parsed;
+};
+const sliceOf = (text: string, [start, end]: [number, number]) => bytes(text).subarray(start, end).toString();
+
+describe('scanJson members', () => {
+  it("finds each top-level member's value, whitespace and nesting aside", () => {
+    const text = ` { "model" : "m" ,\n "messages":[{"role":"user","content":"a, b: {c}"}] ,"n":2,"o":{"x":[1,{"y":"}"}]}\t}\n`;
+    const members = scanJson(bytes(text), 64).members;
+    expect([...(members?.keys() ?? [])]).toEqual(['model', 'messages', 'n', 'o']);
+    expect(sliceOf(text, members?.get('model') ?? [0, 0])).toBe('"m"');
+    expect(sliceOf(text, members?.get('messages') ?? [0, 0])).toBe('[{"role":"user","content":"a, b: {c}"}]');
+    expect(sliceOf(text, members?.get('n') ?? [0, 0])).toBe('2');
+    expect(sliceOf(text, members?.get('o') ?? [0, 0])).toBe('{"x":[1,{"y":"}"}]}');
+  });
+
+  it('leaves out names with escapes or non-ASCII, and answers nothing for a text that is not an object', () => {
+    const text = '{"a\\u0062":[1],"ü":[2],"c\\"":[3],"d":[4]}';
+    expect([...(scanJson(bytes(text), 64).members?.keys() ?? [])]).toEqual(['d']);
+    expect(scanJson(bytes('[{"a":1}]'), 64).members).toBeUndefined();
+    expect(scanJson(bytes('"text"'), 64).members).toBeUndefined();
+  });
+
+  it('flags an exponent of three digits or more outside strings only', () => {
+    const flagged = (text: string) => scanJson(bytes(text), 64).hugeExponent;
+    expect(flagged('{"t":1E+0999}')).toBe(true);
+    expect(flagged('[true,false,1e99,2.5e-999,"1e999"]')).toBe(false);
+    expect(flagged('{"ok":true,"note":"see 1e999","n":1e308}')).toBe(true);
+  });
+
+  it('keeps the last of duplicate names, as JSON.parse does', () => {
+    const text = '{"m":[1],"m":[2,3]}';
+    expect(sliceOf(text, scanJson(bytes(text), 64).members?.get('m') ?? [0, 0])).toBe('[2,3]');
+  });
+});
+
+describe('source bytes of request members', () => {
+  it('sends members forwarded unchanged as the bytes the client sent, byte for byte', () => {
+    const messages = '[ {"role":"user", "content":"héllo 🚀 \\u00e9 \\"q\\""} ]';
+    const body = parse(
+      `{"model":"acme/x","messages":${messages},"tools":[{"type":"function"}],"gateway":{}}`,
+    );
+    const { gateway: _gateway, ...rest } = body;
+    const upstream = { ...rest, model: 'upstream-x', stream: true, stream_options: { include_usage: true } };
+    const sent = serializeJsonBody(upstream);
+    expect(Buffer.isBuffer(sent)).toBe(true);
+    expect(sent.toString()).toBe(
+      `{"model":"upstream-x","messages":${messages},"tools":[{"type":"function"}],"stream":true,"stream_options":{"include_usage":true}}`,
+    );
+    expect(JSON.parse(sent.toString())).toStrictEqual(JSON.parse(JSON.stringify(upstream)));
+  });
+
+  it('freezes remembered members, so no step can change them in place', () => {
+    const body = parse('{"messages":[{"role":"user","content":[{"type":"text","text":"a"}]}]}');
+    const messages = body.messages as JsonObject[];
+    expect(() => messages.push({ role: 'user' })).toThrow(TypeError);
+    expect(() => {
+      (messages[0] as JsonObject).content = 'changed';
+    }).toThrow(TypeError);
+    expect(Object.isFrozen((messages[0]?.content as JsonObject[])[0])).toBe(true);
+  });
+
+  it('serialises edited copies, which carry no source bytes', () => {
+    const body = parse('{"model":"m","messages":[{"role":"user","content":"secret 4111 1111 1111 1111"}]}');
+    const redacted = (body.messages as JsonObject[]).map((message) => ({ ...message, content: '[CARD]' }));
+    expect(sourceBytes(redacted)).toBeUndefined();
+    const sent = serializeJsonBody({ ...body, messages: redacted });
+    expect(sent).toBe('{"model":"m","messages":[{"role":"user","content":"[CARD]"}]}');
+  });
+
+  it('leaves undefined members out, as JSON.stringify does', () => {
+    const body = parse('{"messages":[1],"max_tokens":5}');
+    const sent = serializeJsonBody({ ...body, max_tokens: undefined, max_completion_tokens: 5 });
+    expect(sent.toString()).toBe('{"messages":[1],"max_completion_tokens":5}');
+  });
+});
