@@ -66,7 +66,8 @@ describe('source bytes of request members', () => {
     expect(() => {
       (messages[0] as JsonObject).content = 'changed';
     }).toThrow(TypeError);
-    expect(Object.isFrozen((messages[0]?.content as JsonObject[])[0])).toBe(true);
+    const parts = (messages[0] as JsonObject).content as JsonObject[];
+    expect(Object.isFrozen(parts[0])).toBe(true);
   });
 
   it('serialises edited copies, which carry no source bytes', () => {
