@@ -78,6 +78,13 @@ describe('source bytes of request members', () => {
     expect(sent).toBe('{"model":"m","messages":[{"role":"user","content":"[CARD]"}]}');
   });
 
+  it('lets a small member keep only its own bytes, never the whole body', () => {
+    const big = 'x'.repeat(100_000);
+    const body = parse(`{"tools":[{"type":"function"}],"messages":[{"role":"user","content":"${big}"}]}`);
+    expect(sourceBytes(body.tools)?.buffer.byteLength).toBeLessThanOrEqual(Buffer.poolSize);
+    expect(sourceBytes(body.messages)?.length).toBeGreaterThan(100_000);
+  });
+
   it('leaves undefined members out, as JSON.stringify does', () => {
     const body = parse('{"messages":[1],"max_tokens":5}');
     const sent = serializeJsonBody({ ...body, max_tokens: undefined, max_completion_tokens: 5 });

@@ -25,7 +25,11 @@ export function rememberSourceBytes(
     if (!Object.hasOwn(parsed, name)) continue;
     const value = parsed[name];
     if (value === null || typeof value !== 'object') continue;
-    Object.defineProperty(value, SOURCE, { value: bytes.subarray(start, end) });
+    // A member that is most of the body keeps a view of it; a smaller one its own copy, so that keeping it
+    // (a remembered conversation, say) never keeps the whole body alive.
+    const slice = bytes.subarray(start, end);
+    const own = slice.length * 2 >= bytes.length ? slice : Buffer.from(slice);
+    Object.defineProperty(value, SOURCE, { value: own });
     deepFreeze(value);
   }
 }
