@@ -1,6 +1,7 @@
 import type { Usage } from '../accounting/usage.js';
 import { usageFromResponses } from '../codecs/shared/read-usage.js';
 import { type JsonObject, recordMember, stringMember } from '../json/json.js';
+import type { PartRead, PartReader, PartStream } from '../providers/part-stream.js';
 import type {
   ChatStreamPart,
   JsonResult,
@@ -76,7 +77,7 @@ export class AnswerRecorder {
     return result;
   }
 
-  private watchChat(parts: ReadableStream<ChatStreamPart>, warnings: string[]) {
+  private watchChat(parts: PartStream<ChatStreamPart>, warnings: string[]) {
     const assembler = new ChatAssembler(this.maxBytes);
     let usage: Usage | undefined;
     return watched(parts, {
@@ -95,7 +96,7 @@ export class AnswerRecorder {
     });
   }
 
-  private watchResponses(parts: ReadableStream<ResponsesStreamPart>, warnings: string[]) {
+  private watchResponses(parts: PartStream<ResponsesStreamPart>, warnings: string[]) {
     let found: { bodyJson: string; usage: Usage } | undefined;
     return watched(parts, {
       see: ({ event, usage }) => {
@@ -121,14 +122,14 @@ function complete(form: CapturedAnswer['form'], body: JsonObject): boolean {
 }
 
 /**
- * The same parts, pulled one at a time (backpressure and cancellation pass through): `see` is told of each
- * before the codec gets it, `end` only when the upstream stream ended normally.
+ * The same parts, read as the reader reads them (backpressure and cancellation pass through): `see` is told
+ * of each before the codec gets it, `end` only when the upstream stream ended normally.
  */
 function watched<Part>(
-  parts: ReadableStream<Part>,
+  parts: PartStream<Part>,
   hooks: { see: (part: Part) => void; end: () => void },
-): ReadableStream<Part> {
-  const reader = parts.getReader();
+): PartStream<Part> {
+  const inner = parts.getReader();
   // Keeping the answer must never break it: a hook that throws ends the capture (nothing is kept).
   let broken = false;
   const guarded = (hook: () => void) => {
@@ -139,20 +140,18 @@ function watched<Part>(
       broken = true;
     }
   };
-  return new ReadableStream<Part>(
-    {
-      async pull(controller) {
-        const next = await reader.read();
-        if (next.done) {
-          guarded(hooks.end);
-          controller.close();
-          return;
-        }
-        guarded(() => hooks.see(next.value));
-        controller.enqueue(next.value);
-      },
-      cancel: (reason) => reader.cancel(reason),
+  const seen = (next: PartRead<Part>) => {
+    if (next.done) guarded(hooks.end);
+    else guarded(() => hooks.see(next.value));
+    return next;
+  };
+  const reader: PartReader<Part> = {
+    read: async () => seen(await inner.read()),
+    cancel: (reason) => inner.cancel(reason),
+    take: () => {
+      const next = inner.take?.();
+      return next && seen(next);
     },
-    { highWaterMark: 0 },
-  );
+  };
+  return { getReader: () => reader };
 }

@@ -1,5 +1,6 @@
 import type { EndpointKind } from '../config/config-schema.js';
 import { internalError } from '../errors/gateway-error.js';
+import { listedParts } from '../providers/part-stream.js';
 import type {
   ChatStreamPart,
   JsonResult,
@@ -54,7 +55,7 @@ export function replayAdapter(answer: CachedAnswer): ProviderAdapter {
 function chatStream(answer: CachedAnswer): StreamResult<ChatStreamPart> {
   const parts: ChatStreamPart[] = completionChunks(answer.body).map((chunk) => ({ type: 'chunk', chunk }));
   parts.push({ type: 'usage', usage: answer.usage });
-  return { parts: fromList(parts), warnings: answer.warnings };
+  return { parts: listedParts(parts), warnings: answer.warnings };
 }
 
 function responsesStream(answer: CachedAnswer): StreamResult<ResponsesStreamPart> {
@@ -63,20 +64,5 @@ function responsesStream(answer: CachedAnswer): StreamResult<ResponsesStreamPart
     (event, index): ResponsesStreamPart =>
       index === events.length - 1 ? { type: 'event', event, usage: answer.usage } : { type: 'event', event },
   );
-  return { parts: fromList(parts), warnings: answer.warnings };
-}
-
-/** A stream of the listed parts, handed out one per read. */
-function fromList<Part>(parts: readonly Part[]): ReadableStream<Part> {
-  let next = 0;
-  return new ReadableStream<Part>(
-    {
-      pull(controller) {
-        const part = parts[next++];
-        if (part === undefined) controller.close();
-        else controller.enqueue(part);
-      },
-    },
-    { highWaterMark: 0 },
-  );
+  return { parts: listedParts(parts), warnings: answer.warnings };
 }

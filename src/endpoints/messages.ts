@@ -13,6 +13,7 @@ import type { GatewayError } from '../errors/gateway-error.js';
 import { type GatewayMember, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
+import { asWebStream } from '../providers/part-stream.js';
 
 interface MessagesParsed extends ParsedRequest {
   stopSequences: string[];
@@ -72,7 +73,10 @@ export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
     async open(adapter, body, call, scope) {
       const meta = { id: scope.run.genId, model: scope.model(), stopSequences: scope.request.stopSequences };
       const result = await adapter.chatStream(body, call);
-      return { parts: result.parts.pipeThrough(chatStreamToMessagesEvents(meta)), warnings: result.warnings };
+      return {
+        parts: asWebStream(result.parts).pipeThrough(chatStreamToMessagesEvents(meta)),
+        warnings: result.warnings,
+      };
     },
     framer: (scope) => {
       const texts = scope.meter();

@@ -17,6 +17,7 @@ import type { GatewayError } from '../errors/gateway-error.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
+import { asWebStream } from '../providers/part-stream.js';
 import type {
   JsonResult,
   ProviderAdapter,
@@ -116,7 +117,7 @@ async function callResponsesStream(
   const translated = responsesRequestToChat(body);
   const result = await adapter.chatStream(translated.body, call);
   return {
-    parts: result.parts.pipeThrough(chatStreamToResponsesEvents(body)),
+    parts: asWebStream(result.parts).pipeThrough(chatStreamToResponsesEvents(body)),
     warnings: [...translated.warnings, ...result.warnings],
   };
 }

@@ -1,10 +1,11 @@
+import type { PartRead, PartReader } from '../providers/part-stream.js';
 import type { StreamResult, UpstreamCall } from '../providers/provider-adapter.js';
 import { upstreamTimeout } from '../providers/shared/upstream-errors.js';
 
 export interface OpenedStream<Part> {
-  reader: ReadableStreamDefaultReader<Part>;
+  reader: PartReader<Part>;
   /** The first part, already read: a stream that fails before it can still fall back to another provider. */
-  first: Awaited<ReturnType<ReadableStreamDefaultReader<Part>['read']>>;
+  first: PartRead<Part>;
   warnings: string[];
 }
 

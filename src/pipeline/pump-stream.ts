@@ -31,7 +31,9 @@ export interface PumpOptions<Part> {
 export async function pumpStream<Part>(options: PumpOptions<Part>): Promise<void> {
   const { sse, opened, framer, settle, progress } = options;
   try {
-    for (let next = opened.first; !next.done; next = await opened.reader.read()) {
+    // Parts already read (the rest of a network read) are taken without waiting.
+    const { reader } = opened;
+    for (let next = opened.first; !next.done; next = reader.take?.() ?? (await reader.read())) {
       if (sse.isClosed) throw requestCancelled();
       progress.firstTokenAt ??= options.now();
       const framed = framer.frame(next.value, settle);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compilePricing } from '../accounting/compile-pricing.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import type { EndpointKind } from '../config/config-schema.js';
+import { listedParts } from '../providers/part-stream.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import { isCallable } from './plan-providers.js';
 
@@ -19,7 +20,7 @@ const chatOnly: ProviderAdapter = {
     },
     warnings: [],
   }),
-  chatStream: async () => ({ parts: new ReadableStream(), warnings: [] }),
+  chatStream: async () => ({ parts: listedParts([]), warnings: [] }),
 };
 const withImages: ProviderAdapter = { ...chatOnly, generateImage: chatOnly.chat };
 

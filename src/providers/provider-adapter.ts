@@ -1,6 +1,7 @@
 import type { Usage } from '../accounting/usage.js';
 import type { ResolvedProvider } from '../catalog/catalog.js';
 import type { JsonObject } from '../json/json.js';
+import type { PartStream } from './part-stream.js';
 
 /**
  * The interface every provider adapter implements: pure translation between the gateway's canonical shapes
@@ -56,7 +57,7 @@ export type ChatStreamPart =
 export type ResponsesStreamPart = { type: 'event'; event: JsonObject; usage?: Usage };
 
 export interface StreamResult<Part> {
-  parts: ReadableStream<Part>;
+  parts: PartStream<Part>;
   warnings: string[];
 }
 

@@ -1,4 +1,5 @@
 import type { ResolvedProvider } from '../catalog/catalog.js';
+import type { PartStream } from '../providers/part-stream.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
 import type {
   UpstreamBody,
@@ -70,8 +71,8 @@ export function testCall(provider: ResolvedProvider, signal = new AbortControlle
   };
 }
 
-/** Reads a web stream to the end. */
-export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
+/** Reads a stream of parts to the end. */
+export async function collect<T>(stream: PartStream<T>): Promise<T[]> {
   const parts: T[] = [];
   const reader = stream.getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);

@@ -8,7 +8,8 @@ import {
   testCall,
   testProvider,
 } from '../../test-support/fake-upstream-client.js';
-import type { ChatStreamPart } from '../provider-adapter.js';
+import { listedParts } from '../part-stream.js';
+import type { ChatStreamPart, ResponsesStreamPart } from '../provider-adapter.js';
 import { upstreamStatusError } from '../shared/upstream-errors.js';
 import { createOpenAIAdapter } from './openai-adapter.js';
 
@@ -256,7 +257,7 @@ describe('OpenAI adapter: SSE in', () => {
       { model: 'm', input: 'x' },
       testCall(provider),
     );
-    const parts = await collect(result?.parts ?? new ReadableStream());
+    const parts = await collect(result?.parts ?? listedParts<ResponsesStreamPart>([]));
     expect(requests[0]?.path).toBe('/openai/v1/responses');
     expect(parts.map((part) => part.event.type)).toEqual([
       'response.created',

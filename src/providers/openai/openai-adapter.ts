@@ -2,6 +2,7 @@ import { emptyUsage } from '../../accounting/usage.js';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import { usageFromChat, usageFromResponses } from '../../codecs/shared/read-usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../../json/json.js';
+import type { PartStream } from '../part-stream.js';
 import type {
   ChatStreamPart,
   JsonResult,
@@ -124,7 +125,7 @@ function chatChunkParts(
   body: UpstreamBody,
   providerId: string,
   call: UpstreamCall,
-): ReadableStream<ChatStreamPart> {
+): PartStream<ChatStreamPart> {
   let finished = false;
   let sawFinishReason = false;
   return sseParts<ChatStreamPart>(body, {

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { PulledParts } from '../part-stream.js';
 import { SseSlicer } from './sse-slicer.js';
 
 export interface SsePartsOptions<Part> {
@@ -16,26 +17,30 @@ export interface SsePartsOptions<Part> {
 }
 
 /**
- * An upstream SSE body as a web stream of parts, in ONE stream layer: each network read is cut into pieces
+ * An upstream SSE body as a stream of parts, in ONE layer: each network read is cut into pieces
  * (sse-slicer.ts), parsed by eventsource-parser (events split across reads are joined) and translated at
- * once, so a chunk costs one queue hop instead of one per layer. Cancelling destroys the upstream body,
- * closing the upstream request.
+ * once; the parts of a read are handed out together (part-stream.ts). Nothing is read before the reader has
+ * taken every part already there. Cancelling destroys the upstream body, closing the upstream request.
  */
 export function sseParts<Part>(
   body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void },
   options: SsePartsOptions<Part>,
-): ReadableStream<Part> {
+): PulledParts<Part> {
   const iterator = body[Symbol.asyncIterator]();
   const decoder = new TextDecoder();
   const slicer = new SseSlicer(options.onBytes !== undefined);
-  let ready: Part[] = [];
-  const emit = (part: Part) => ready.push(part);
+  let emit: (part: Part) => void = () => undefined;
+  let emitted = 0;
+  const push = (part: Part) => {
+    emitted += 1;
+    emit(part);
+  };
   let failure: unknown;
   const parser = createParser({
     onEvent: (event) => {
       if (failure !== undefined) return;
       try {
-        options.onEvent(event, emit);
+        options.onEvent(event, push);
       } catch (error) {
         failure = error;
       }
@@ -44,50 +49,43 @@ export function sseParts<Part>(
   /** Hands one piece of the body on: an event's bytes to `onBytes` when it takes them, else text to the parser. */
   const take = (bytes: Buffer, event: boolean) => {
     try {
-      if (event && options.onBytes?.(bytes, emit)) return;
+      if (event && options.onBytes?.(bytes, push)) return;
     } catch (error) {
       failure = error;
       return;
     }
     parser.feed(decoder.decode(bytes, { stream: true }));
   };
-  return new ReadableStream<Part>(
-    {
-      async pull(controller) {
-        while (ready.length === 0 && failure === undefined) {
-          const piece = slicer.next();
-          if (piece) {
-            take(piece.bytes, piece.event);
-            continue;
-          }
-          let next: IteratorResult<Uint8Array>;
-          try {
-            next = await iterator.next();
-          } catch (error) {
-            throw options.mapError(error);
-          }
-          if (next.done) {
-            parser.feed(`${decoder.decode()}\n\n`);
-            if (failure === undefined) options.onEnd?.(emit);
-            flush(controller);
-            controller.close();
-            return;
-          }
-          slicer.put(next.value);
+  return new PulledParts<Part>({
+    async pull(pushPart) {
+      emit = pushPart;
+      emitted = 0;
+      while (emitted === 0 && failure === undefined) {
+        const piece = slicer.next();
+        if (piece) {
+          take(piece.bytes, piece.event);
+          continue;
         }
-        flush(controller);
-      },
-      async cancel() {
-        body.destroy?.();
-        await iterator.return?.();
-      },
+        let next: IteratorResult<Uint8Array>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          throw options.mapError(error);
+        }
+        if (next.done) {
+          parser.feed(`${decoder.decode()}\n\n`);
+          if (failure === undefined) options.onEnd?.(push);
+          if (failure !== undefined) throw failure;
+          return false;
+        }
+        slicer.put(next.value);
+      }
+      if (failure !== undefined) throw failure;
+      return true;
     },
-    { highWaterMark: 0 },
-  );
-
-  function flush(controller: ReadableStreamDefaultController<Part>): void {
-    for (const part of ready) controller.enqueue(part);
-    ready = [];
-    if (failure !== undefined) throw failure;
-  }
+    async cancel() {
+      body.destroy?.();
+      await iterator.return?.();
+    },
+  });
 }

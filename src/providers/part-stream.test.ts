@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { asWebStream, listedParts, type PartSource, PulledParts } from './part-stream.js';
+
+/** A source that yields the given batches, one per pull, and counts pulls and cancels. */
+function batches(list: (number[] | Error)[]) {
+  const stats = { pulls: 0, cancels: 0 };
+  const source: PartSource<number> = {
+    async pull(push) {
+      stats.pulls += 1;
+      const next = list.shift();
+      if (next instanceof Error) throw next;
+      for (const part of next ?? []) push(part);
+      return list.length > 0;
+    },
+    cancel: async () => {
+      stats.cancels += 1;
+    },
+  };
+  return { stream: new PulledParts(source), stats };
+}
+
+describe('PulledParts', () => {
+  it('hands out the parts of one pull without waiting, and pulls again only when they are taken', async () => {
+    const { stream, stats } = batches([[1, 2, 3], [4]]);
+    const reader = stream.getReader();
+    expect(reader.take?.()).toBeUndefined();
+    expect(await reader.read()).toEqual({ done: false, value: 1 });
+    expect(stats.pulls).toBe(1);
+    expect(reader.take?.()).toEqual({ done: false, value: 2 });
+    expect(reader.take?.()).toEqual({ done: false, value: 3 });
+    expect(reader.take?.()).toBeUndefined();
+    expect(stats.pulls).toBe(1);
+    expect(await reader.read()).toEqual({ done: false, value: 4 });
+    expect((await reader.read()).done).toBe(true);
+    expect(reader.take?.()?.done).toBe(true);
+    expect(stats.pulls).toBe(2);
+  });
+
+  it('hands out the parts read before a failure, then the failure; cancelling then closes the source', async () => {
+    const failure = new Error('reset');
+    const { stream, stats } = batches([[1], failure]);
+    const reader = stream.getReader();
+    expect((await reader.read()).value).toBe(1);
+    await expect(reader.read()).rejects.toBe(failure);
+    await expect(reader.read()).rejects.toBe(failure);
+    await reader.cancel();
+    expect(stats.cancels).toBe(1);
+  });
+
+  it('cancels the source when stopped midway, not after a normal end', async () => {
+    const midway = batches([[1], [2]]);
+    await midway.stream.getReader().read();
+    await midway.stream.getReader().cancel();
+    expect(midway.stats.cancels).toBe(1);
+    const ended = listedParts([1]);
+    const reader = ended.getReader();
+    await reader.read();
+    expect((await reader.read()).done).toBe(true);
+    await reader.cancel();
+  });
+
+  it('reads as a web stream for the codecs that pipe it', async () => {
+    const read: number[] = [];
+    await asWebStream(listedParts([1, 2, 3])).pipeTo(
+      new WritableStream({ write: (part) => void read.push(part) }),
+    );
+    expect(read).toEqual([1, 2, 3]);
+  });
+});
