@@ -41,11 +41,11 @@ export function createAnthropicAdapter(provider: ResolvedProvider, client: Upstr
     async chatStream(body, call) {
       const request = toMessagesRequest(body, { maxOutputTokens: call.maxOutputTokens, stream: true });
       const response = await poster.post('/messages', request.body, call);
-      const parts = poster
-        .events(response, call)
-        .pipeThrough(
-          messagesStreamToChat(provider.id, nowSeconds(), provider.apiKey ? [provider.apiKey] : []),
-        );
+      const parts = poster.parts(
+        response,
+        call,
+        messagesStreamToChat(provider.id, nowSeconds(), provider.apiKey ? [provider.apiKey] : []),
+      );
       return { parts, warnings: request.warnings };
     },
   };

@@ -1,5 +1,6 @@
 import { isRecord, type JsonObject, recordMember, stringMember, tryParseJson } from '../../json/json.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
+import type { EventTranslator } from '../shared/json-poster.js';
 import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
 import { finishReason, matchedStop, usageFromMessages } from './anthropic-response.js';
 
@@ -48,7 +49,7 @@ export function messagesStreamToChat(
   providerId: string,
   nowSeconds: number,
   secrets: readonly string[] = [],
-) {
+): EventTranslator<ChatStreamPart> {
   const state: StreamState = {
     providerId,
     secrets,
@@ -63,17 +64,17 @@ export function messagesStreamToChat(
     thinking: new Map(),
     usage: {},
   };
-  return new TransformStream<{ data: string }, ChatStreamPart>({
-    transform(message, controller) {
+  return {
+    onEvent(message, emit) {
       if (state.stopped) return;
       const event = tryParseJson(message.data);
       if (!isRecord(event)) throw upstreamInvalid(providerId, 'a stream event is not JSON');
-      onEvent(state, event, (part) => controller.enqueue(part));
+      onEvent(state, event, emit);
     },
-    flush() {
+    onEnd() {
       if (!state.stopped) throw upstreamInvalid(providerId, 'the stream ended before message_stop');
     },
-  });
+  };
 }
 
 function onEvent(state: StreamState, event: JsonObject, emit: Emit): void {

@@ -47,7 +47,9 @@ export function createGeminiAdapter(provider: ResolvedProvider, client: Upstream
       const response = await post(path, request.body, call);
       const warnings = new Warnings();
       for (const warning of request.warnings) warnings.add(warning);
-      const parts = poster.events(response, call).pipeThrough(
+      const parts = poster.parts(
+        response,
+        call,
         geminiChunkParts({
           providerId: provider.id,
           upstreamModel: call.upstreamModel,

@@ -9,6 +9,7 @@ import {
   tryParseJson,
 } from '../../json/json.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
+import type { EventTranslator } from '../shared/json-poster.js';
 import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
 import { finishReason, promptBlocked, readParts } from './gemini-response.js';
 import { usageFromGemini } from './gemini-usage.js';
@@ -38,15 +39,13 @@ interface CandidateState {
  * stream fails it with a retryable upstream error; a stream that ends before any finish reason is invalid.
  * Reference: https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
-export function geminiChunkParts(
-  options: GeminiStreamOptions,
-): TransformStream<{ data: string }, ChatStreamPart> {
+export function geminiChunkParts(options: GeminiStreamOptions): EventTranslator<ChatStreamPart> {
   const candidates = new Map<number, CandidateState>();
   let usage: Usage | undefined;
   let header: JsonObject | undefined;
 
-  return new TransformStream<{ data: string }, ChatStreamPart>({
-    transform(event, controller) {
+  return {
+    onEvent(event, emit) {
       const response = tryParseJson(event.data);
       if (!isRecord(response)) throw upstreamInvalid(options.providerId, 'a stream event is not JSON');
       if (response.error !== undefined)
@@ -71,18 +70,18 @@ export function geminiChunkParts(
           candidates.set(index, state);
         }
         for (const choice of candidateChoices(candidate, index, state, options.warnings)) {
-          controller.enqueue({ type: 'chunk', chunk: { ...chunkHeader, choices: [choice] } });
+          emit({ type: 'chunk', chunk: { ...chunkHeader, choices: [choice] } });
         }
       });
       if (response.usageMetadata !== undefined) usage = usageFromGemini(response.usageMetadata);
     },
-    flush(controller) {
+    onEnd(emit) {
       if (![...candidates.values()].some((state) => state.finished)) {
         throw upstreamInvalid(options.providerId, 'the stream ended before Gemini finished its answer');
       }
-      if (usage) controller.enqueue({ type: 'usage', usage });
+      if (usage) emit({ type: 'usage', usage });
     },
-  });
+  };
 }
 
 /** The chat choices (one per delta) that one streamed candidate chunk produces. */

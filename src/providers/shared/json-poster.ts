@@ -1,12 +1,15 @@
-import type { EventSourceMessage } from 'eventsource-parser';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import type { JsonObject } from '../../json/json.js';
 import { tryParseJson } from '../../json/json.js';
 import { serializeJsonBody } from '../../json/source-bytes.js';
+import type { PartStream } from '../part-stream.js';
 import type { UpstreamCall } from '../provider-adapter.js';
-import { sseEvents } from './sse-events.js';
+import { type SsePartsOptions, sseParts } from './sse-parts.js';
 import { classifyFailure, type UpstreamClient, type UpstreamResponse } from './upstream-client.js';
 import { upstreamInvalid } from './upstream-errors.js';
+
+/** Turns a provider's server-sent events into parts: each event as it comes, and the end of the stream. */
+export type EventTranslator<Part> = Pick<SsePartsOptions<Part>, 'onEvent' | 'onEnd'>;
 
 /** How an adapter talks to its provider: JSON bodies out, JSON or server-sent events back. */
 export interface JsonPoster {
@@ -14,8 +17,15 @@ export interface JsonPoster {
   post(path: string, body: JsonObject, call: UpstreamCall): Promise<UpstreamResponse>;
   /** POSTs and reads the whole answer as JSON; a body that is not JSON is an invalid upstream answer. */
   postJson(path: string, body: JsonObject, call: UpstreamCall): Promise<unknown>;
-  /** The answer's server-sent events; a failed read (reset, abort) is classified as the gateway's error. */
-  events(response: UpstreamResponse, call: UpstreamCall): ReadableStream<EventSourceMessage>;
+  /**
+   * The answer's server-sent events translated into parts as they are read (sse-parts.ts); a failed read
+   * (reset, abort) is classified as the gateway's error.
+   */
+  parts<Part>(
+    response: UpstreamResponse,
+    call: UpstreamCall,
+    translate: EventTranslator<Part>,
+  ): PartStream<Part>;
 }
 
 /** The poster of one provider: base URL parsed once, the provider's headers on every request. */
@@ -42,6 +52,11 @@ export function createJsonPoster(
       if (parsed === undefined) throw upstreamInvalid(provider.id, 'the body is not JSON');
       return parsed;
     },
-    events: (response, call) => sseEvents(response.body, (error) => classifyFailure(error, call)),
+    parts: (response, call, translate) =>
+      sseParts(response.body, {
+        mapError: (error) => classifyFailure(error, call),
+        onEvent: translate.onEvent,
+        onEnd: translate.onEnd,
+      }),
   };
 }
