@@ -1,10 +1,11 @@
 /**
- * A provider's streamed answer as the pipeline reads it: parts pulled one at a time by one reader. A web
- * `ReadableStream` is one (the Anthropic and Gemini adapters translate through web streams); `PulledParts`
- * is the gateway's own for the hot OpenAI path. On Node 20 a web stream costs about 14 µs to construct and a
- * promise and a queue hop per part; `PulledParts` costs neither, and hands parts already read without a
- * promise (`take`), so a network read of many events is written out in one go.
+ * A provider's streamed answer as the pipeline reads it: parts pulled one at a time by one reader. Every
+ * adapter's SSE parts are `PulledParts` (shared/sse-parts.ts); a web `ReadableStream` is a `PartStream` too (an
+ * ingress codec that translates through a `TransformStream` wraps one with `asWebStream`). On Node 20 a web
+ * stream costs about 14 µs to construct and a promise and a queue hop per part; `PulledParts` costs neither,
+ * and hands out the parts of a network read without a promise each (`take`).
  */
+
 /** One read: a part, or the end (a web stream's read result is one). */
 export type PartRead<Part> = { done: false; value: Part } | { done: true; value?: Part };
 
