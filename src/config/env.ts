@@ -137,6 +137,14 @@ function readOtel(env: Readonly<Record<string, string | undefined>>): OtelEnv | 
   };
 }
 
+/** The batch span processor's defaults, as the specification gives them. */
+export const DEFAULT_OTEL_BATCH: Readonly<OtelBatch> = Object.freeze({
+  maxQueueSize: 2048,
+  maxExportBatchSize: 512,
+  scheduledDelayMillis: 5000,
+  exportTimeoutMillis: 30_000,
+});
+
 function readOtelBatch(env: Readonly<Record<string, string | undefined>>): OtelBatch {
   const number = (name: string, fallback: number, max: number): number => {
     const text = env[name];
@@ -146,12 +154,14 @@ function readOtelBatch(env: Readonly<Record<string, string | undefined>>): OtelB
       throw new Error(`${name} must be an integer from 1 to ${max}, not "${text}"`);
     return value;
   };
-  const maxQueueSize = number('OTEL_BSP_MAX_QUEUE_SIZE', 2048, 1_000_000);
+  const defaults = DEFAULT_OTEL_BATCH;
+  const maxQueueSize = number('OTEL_BSP_MAX_QUEUE_SIZE', defaults.maxQueueSize, 1_000_000);
+  const batchSize = number('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', defaults.maxExportBatchSize, 1_000_000);
   return {
     maxQueueSize,
-    maxExportBatchSize: Math.min(maxQueueSize, number('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512, 1_000_000)),
-    scheduledDelayMillis: number('OTEL_BSP_SCHEDULE_DELAY', 5000, 3_600_000),
-    exportTimeoutMillis: number('OTEL_BSP_EXPORT_TIMEOUT', 30_000, 3_600_000),
+    maxExportBatchSize: Math.min(maxQueueSize, batchSize),
+    scheduledDelayMillis: number('OTEL_BSP_SCHEDULE_DELAY', defaults.scheduledDelayMillis, 3_600_000),
+    exportTimeoutMillis: number('OTEL_BSP_EXPORT_TIMEOUT', defaults.exportTimeoutMillis, 3_600_000),
   };
 }
 

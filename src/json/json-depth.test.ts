@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { exceedsJsonDepth } from './json-depth.js';
+import { scanJson } from './json-depth.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
-describe('exceedsJsonDepth', () => {
+const exceedsJsonDepth = (bytes: Uint8Array, maxDepth: number) => scanJson(bytes, maxDepth).tooDeep;
+
+describe('scanJson depth', () => {
   it('allows exactly maxDepth levels and refuses one more', () => {
     expect(exceedsJsonDepth(bytes(nested(5)), 5)).toBe(false);
     expect(exceedsJsonDepth(bytes(nested(6)), 5)).toBe(true);

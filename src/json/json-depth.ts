@@ -68,13 +68,6 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   return { tooDeep: false, members: isObject ? members : undefined, hugeExponent };
 }
 
-/** True when the JSON text in `bytes` nests arrays and objects deeper than `maxDepth` (see `scanJson`). */
-export function exceedsJsonDepth(bytes: Uint8Array, maxDepth: number): boolean {
-  // Deeper than maxDepth needs more than maxDepth opening brackets.
-  if (bytes.length <= maxDepth) return false;
-  return scanJson(bytes, maxDepth).tooDeep;
-}
-
 /**
  * A member name written as plain ASCII without escapes (what it is when parsed), else '' (such a member is
  * simply not remembered).

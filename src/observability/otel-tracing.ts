@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type Context, ROOT_CONTEXT, type SpanContext, SpanKind, trace } from '@opentelemetry/api';
 import { parseTraceParent, TraceState } from '@opentelemetry/core';
 import { type Sampler, SamplingDecision } from '@opentelemetry/sdk-trace';
-import type { OtelEnv } from '../config/env.js';
+import { DEFAULT_OTEL_BATCH, type OtelEnv } from '../config/env.js';
 import type { AttemptRecord } from '../provider-routing/attempt-record.js';
 import { samplerFromEnv } from './otel-sampler.js';
 import { OtlpSpanExporter } from './otlp-exporter.js';
@@ -18,14 +18,6 @@ export interface OtelTracingOptions {
   /** Replaces the OTLP/HTTP exporter (tests). */
   exporter?: { add(span: FinishedSpan): void; shutdown(timeoutMs: number): Promise<void> };
 }
-
-/** The batch settings of the specification's batch span processor, when the environment names none. */
-const DEFAULT_BATCH = {
-  maxQueueSize: 2048,
-  maxExportBatchSize: 512,
-  scheduledDelayMillis: 5000,
-  exportTimeoutMillis: 30_000,
-};
 
 /**
  * Tracing over OTLP/HTTP (protobuf, or JSON when `otel.protocol` says so) to `otel.tracesUrl`, sampled by the
@@ -42,7 +34,7 @@ export function createOtelTracing(options: OtelTracingOptions): Tracing {
       url: otel.tracesUrl,
       headers: otel.headers,
       protocol: otel.protocol,
-      batch: otel.batch ?? DEFAULT_BATCH,
+      batch: otel.batch ?? DEFAULT_OTEL_BATCH,
       source: {
         resource: { 'service.name': otel.serviceName, 'service.version': options.version },
         scope: { name: 'model-gateway', version: options.version },
@@ -214,7 +206,6 @@ function attemptAttributes(
  */
 class UnsampledRequestSpan implements RequestSpan {
   readonly #traceState: string;
-  readonly #flags: string;
 
   constructor(
     private readonly ids: IdSource,
@@ -222,7 +213,6 @@ class UnsampledRequestSpan implements RequestSpan {
     parent: SpanContext | undefined,
   ) {
     this.#traceState = parent?.traceState?.serialize() ?? '';
-    this.#flags = '00';
   }
 
   step<T>(_name: string, work: () => Promise<T>): Promise<T> {
@@ -231,7 +221,7 @@ class UnsampledRequestSpan implements RequestSpan {
 
   attempt(): AttemptSpan {
     return {
-      headers: traceHeaders(this.traceId, this.ids.spanId(), this.#flags, this.#traceState),
+      headers: traceHeaders(this.traceId, this.ids.spanId(), '00', this.#traceState),
       end: () => undefined,
     };
   }

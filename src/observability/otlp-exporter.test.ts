@@ -68,15 +68,19 @@ describe('OTLP span exporter', () => {
   });
 
   it('drops spans beyond maxQueueSize while the collector does not answer, and shutdown stays bounded', async () => {
-    const { exporter, receiver } = await exporterFor({ maxQueueSize: 4, maxExportBatchSize: 2 });
+    const { exporter, receiver, log } = await exporterFor({ maxQueueSize: 4, maxExportBatchSize: 2 });
     receiver.hang = true;
     for (let n = 1; n <= 10; n += 1) exporter.add(span(n));
     // Two in flight (never answered), four waiting, four dropped.
     expect(exporter.dropped).toBe(4);
+    await vi.waitFor(() => expect(receiver.bodies).toHaveLength(1));
     await exporter.shutdown(50);
     expect(exporter.exported).toBe(0);
     await vi.waitFor(() => expect(exporter.dropped).toBe(10));
     expect(receiver.bodies).toHaveLength(1);
+    expect(log).toEqual(['traces: 6 spans were not sent within 50 ms at shutdown']);
+    exporter.add(span(11));
+    expect(exporter.dropped).toBe(11);
   });
 
   it('logs once when exports start failing and once when they work again, never per batch', async () => {

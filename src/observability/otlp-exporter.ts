@@ -42,6 +42,10 @@ export class OtlpSpanExporter {
   /** Spans in sealed batches not yet sent. */
   #waiting = 0;
   #inFlight: Promise<void> | undefined;
+  /** Spans of the batch in flight. */
+  #inFlightCount = 0;
+  /** After shutdown: new spans are dropped, and a cut-off export is not reported as an outage. */
+  #closed = false;
   #timer: NodeJS.Timeout | undefined;
   #failing = false;
   #droppedSinceFailing = 0;
@@ -63,7 +67,7 @@ export class OtlpSpanExporter {
   /** Encodes `span` into the open batch (or drops it when the queue is full). */
   add(span: FinishedSpan): void {
     const { maxQueueSize, maxExportBatchSize, scheduledDelayMillis } = this.#options.batch;
-    if (this.#waiting + this.#open.count >= maxQueueSize) {
+    if (this.#closed || this.#waiting + this.#open.count >= maxQueueSize) {
       this.dropped += 1;
       return;
     }
@@ -75,7 +79,10 @@ export class OtlpSpanExporter {
     }
   }
 
-  /** Sends what is buffered, within `timeoutMs`; then closes the HTTP client. */
+  /**
+   * Sends what is buffered, within `timeoutMs`; then closes the HTTP client. Spans it could not send are
+   * counted as dropped and said in one line.
+   */
   async shutdown(timeoutMs: number): Promise<void> {
     this.#seal();
     const deadline = Date.now() + timeoutMs;
@@ -86,6 +93,10 @@ export class OtlpSpanExporter {
       });
       await Promise.race([this.#inFlight ?? Promise.resolve(), late]).finally(() => clearTimeout(timer));
     }
+    this.#closed = true;
+    const unsent = this.#waiting + (this.#inFlight ? this.#inFlightCount : 0);
+    if (unsent > 0)
+      this.#options.log(`traces: ${unsent} spans were not sent within ${timeoutMs} ms at shutdown`);
     this.dropped += this.#waiting;
     this.#sealed = [];
     this.#waiting = 0;
@@ -107,6 +118,7 @@ export class OtlpSpanExporter {
     const next = this.#sealed.shift();
     if (!next) return;
     this.#waiting -= next.count;
+    this.#inFlightCount = next.count;
     this.#inFlight = this.#send(next).finally(() => {
       this.#inFlight = undefined;
       this.#pump();
@@ -144,6 +156,7 @@ export class OtlpSpanExporter {
       return;
     }
     this.dropped += batch.count;
+    if (this.#closed) return;
     this.#droppedSinceFailing = this.#failing ? this.#droppedSinceFailing + batch.count : batch.count;
     if (!this.#failing) {
       this.#failing = true;

@@ -76,14 +76,6 @@ export class ProtoWriter {
     this.finish(at);
   }
 
-  /** Length-delimited raw bytes. */
-  raw(bytes: Uint8Array): void {
-    this.room(bytes.length + 5);
-    this.varint(bytes.length);
-    this.buffer.set(bytes, this.pos);
-    this.pos += bytes.length;
-  }
-
   /** Opens a length-delimited message: returns where its length goes (pass it to `finish`). */
   start(): number {
     this.room(1);

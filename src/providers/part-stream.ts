@@ -1,9 +1,9 @@
 /**
  * A provider's streamed answer as the pipeline reads it: parts pulled one at a time by one reader. Every
- * adapter's SSE parts are `PulledParts` (shared/sse-parts.ts); a web `ReadableStream` is a `PartStream` too (an
- * ingress codec that translates through a `TransformStream` wraps one with `asWebStream`). On Node 20 a web
- * stream costs about 14 µs to construct and a promise and a queue hop per part; `PulledParts` costs neither,
- * and hands out the parts of a network read without a promise each (`take`).
+ * adapter's SSE parts are `PulledParts` (shared/sse-parts.ts), and so are cache replays; an ingress codec that
+ * translates through a `TransformStream` reads them as a web stream (`asWebStream`) and hands on the translated
+ * web stream, which is a `PartStream` as it is. On Node 20 a web stream costs about 14 µs to construct and a promise and a queue hop per
+ * part; `PulledParts` costs neither, and hands out the parts of a network read without a promise each (`take`).
  */
 
 /** One read: a part, or the end (a web stream's read result is one). */
@@ -104,7 +104,6 @@ export function listedParts<Part>(parts: readonly Part[]): PulledParts<Part> {
 
 /** `parts` as a web stream, for the translating codecs that pipe it through a `TransformStream`. */
 export function asWebStream<Part>(parts: PartStream<Part>): ReadableStream<Part> {
-  if (parts instanceof ReadableStream) return parts;
   const reader = parts.getReader();
   return new ReadableStream<Part>(
     {
