@@ -246,9 +246,15 @@ async function main() {
     await loadTokenizer(gateway.url);
     let end = Date.now() + 3_000;
     await normalClient(gateway.url, () => Date.now() > end, opts.intervalMs);
+    // The baseline is the highest RSS of these 10 s (sampled every second, as during): the normal client's own
+    // garbage makes RSS swing between collections, and that swing is not the stalled clients' doing.
     end = Date.now() + 10_000;
+    const beforeSamples = [];
+    const beforeSampler = setInterval(() => beforeSamples.push(rssBytes(pid)), 1_000);
     const before = await normalClient(gateway.url, () => Date.now() > end, opts.intervalMs);
-    const baseline = rssBytes(pid);
+    clearInterval(beforeSampler);
+    const lastBefore = rssBytes(pid);
+    const baseline = Math.max(lastBefore, ...beforeSamples);
     const baselineParts = await memoryParts(gateway.url);
 
     const opened = await Promise.all(
@@ -278,10 +284,10 @@ async function main() {
       `never-reading clients: ${opts.clients}, duration ${opts.durationS} s, node ${process.version}`,
     );
     console.log(
-      `baseline RSS: ${mb(baseline)} MB (heap ${mb(baselineParts.heap)} of ${mb(baselineParts.heapTotal)}, external ${mb(baselineParts.external)})`,
+      `baseline RSS (highest of the 10 s before): ${mb(baseline)} MB, last before ${mb(lastBefore)} MB (heap ${mb(baselineParts.heap)} of ${mb(baselineParts.heapTotal)}, external ${mb(baselineParts.external)})`,
     );
     console.log(
-      `max RSS: ${mb(max.rss)} MB at ${(max.t / 1000).toFixed(0)} s; growth ${mb(growth)} MB (bound ${opts.maxGrowthMb} MB)`,
+      `max RSS: ${mb(max.rss)} MB at ${(max.t / 1000).toFixed(0)} s; growth ${mb(growth)} MB (bound ${opts.maxGrowthMb} MB), ${mb(max.rss - lastBefore)} MB over the last sample before`,
     );
     console.log(`final RSS: ${mb(samples.at(-1).rss)} MB`);
     console.log(latencyLine('normal client before', before));

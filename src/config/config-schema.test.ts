@@ -10,6 +10,7 @@ describe('server limits in the config', () => {
       requestTimeoutMs: 300_000,
       keepAliveTimeoutMs: 65_000,
       maxConnections: 1_000,
+      heapGrowthPercent: 30,
       authFailures: { burst: 20, windowSeconds: 10, maxAddresses: 10_000 },
     });
   });
@@ -18,6 +19,8 @@ describe('server limits in the config', () => {
     [{ maxConnections: 0 }, 'server.maxConnections'],
     [{ headersTimeoutMs: -1 }, 'server.headersTimeoutMs'],
     [{ maxJsonDepth: 2 }, 'server.maxJsonDepth'],
+    [{ heapGrowthPercent: -1 }, 'server.heapGrowthPercent'],
+    [{ heapGrowthPercent: 12.5 }, 'server.heapGrowthPercent'],
     [{ authFailures: { burst: 0 } }, 'server.authFailures.burst'],
     [{ authFailures: { burst: 5, typo: 1 } }, 'server.authFailures.typo'],
     [{ headersTimeoutMs: 2_000, requestTimeoutMs: 1_000 }, 'server.headersTimeoutMs'],

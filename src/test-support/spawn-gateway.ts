@@ -25,9 +25,16 @@ export function configEnv(config: Record<string, unknown>): Record<string, strin
   return { GATEWAY_CONFIG: configPath, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` };
 }
 
-/** Starts `node dist/main.js` with these environment variables and waits (bounded) until it listens. */
-export async function spawnGateway(env: Record<string, string>, timeoutMs = 20_000): Promise<SpawnedGateway> {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+/**
+ * Starts `node dist/main.js` with these environment variables (and Node options before the script) and waits
+ * (bounded) until it listens.
+ */
+export async function spawnGateway(
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  nodeArgs: string[] = [],
+): Promise<SpawnedGateway> {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
