@@ -91,6 +91,9 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
         },
         body,
         signal,
+        // Our own timer and the body guard bound both; undici's would add a timer object per request that
+        // lives until its next sweep (up to a second), long enough to be promoted to the old generation.
+        headersTimeout: 0,
         bodyTimeout: 0,
         highWaterMark: 16 * 1024,
       });
