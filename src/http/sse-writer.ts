@@ -163,7 +163,7 @@ export class SseWriter {
     let full = false;
     for (const piece of this.queued) {
       const held = typeof piece !== 'string' && this.res.writableLength > 0;
-      full = !this.res.write(held ? Buffer.from(piece) : piece) || full;
+      full = !this.res.write(held ? ownCopy(piece) : piece) || full;
     }
     if (this.pending !== '') full = !this.res.write(this.pending) || full;
     this.queued = [];
@@ -182,4 +182,14 @@ export class SseWriter {
       'x-accel-buffering': 'no',
     });
   }
+}
+
+/**
+ * A copy of `piece` in memory of its own size: `Buffer.from` puts small copies in Node's shared pool (8 KiB
+ * slabs, 64 KiB on newer Node), where a waiting copy would keep a whole slab alive.
+ */
+function ownCopy(piece: Uint8Array): Buffer {
+  const copy = Buffer.allocUnsafeSlow(piece.byteLength);
+  copy.set(piece);
+  return copy;
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { prepareKept } from './sqlite-kept.js';
 import type { ApiKeyInfo, ApiKeyPatch, AuditEntry, KeySecretHash, NewAuditEntry } from './store.js';
 import {
   AUDIT_COLUMNS,
@@ -40,8 +41,7 @@ const spendRow = z.object({ cost_nano: z.number().int() });
 /** Adds the limit columns to an `api_keys` table made before they existed (SQLite has no ADD COLUMN IF NOT EXISTS). */
 export function migrateKeyColumns(db: Database.Database): void {
   const present = new Set(
-    db
-      .prepare('PRAGMA table_info(api_keys)')
+    prepareKept(db, 'PRAGMA table_info(api_keys)')
       .all()
       .map((row) => columnRow.parse(row).name),
   );

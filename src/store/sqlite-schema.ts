@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { RECORD_COLUMNS } from './record-columns.js';
 import { ADMIN_SCHEMA, migrateKeyColumns } from './sqlite-admin-tables.js';
+import { prepareKept } from './sqlite-kept.js';
 import { BACKFILL_KEY_SPEND } from './store-rows.js';
 
 /**
@@ -196,8 +197,11 @@ export function migrateSqlite(db: Database.Database, now: () => Date): number[] 
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied: number[] = [];
-  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  const current = db.prepare('SELECT max(version) AS version FROM schema_migrations');
+  const record = prepareKept(
+    db,
+    'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+  );
+  const current = prepareKept(db, 'SELECT max(version) AS version FROM schema_migrations');
   for (const migration of SQLITE_MIGRATIONS) {
     // Read inside the (immediate) transaction, so two processes migrating at once apply each step once.
     const step = db.transaction(() => {

@@ -179,6 +179,8 @@ export class SqliteStore implements Store {
   readonly #now: () => Date;
   readonly #outage: OutageLog;
   #statements: Statements | undefined;
+  /** Prepared once: a statement made per call would be collected later (sqlite-kept.ts). */
+  readonly #ping: Database.Statement;
 
   /** Opens (creating it and its directory when missing) the database at `filename`, or `:memory:`. */
   constructor(filename: string, options: SqliteStoreOptions = {}) {
@@ -188,11 +190,15 @@ export class SqliteStore implements Store {
     this.#db = new Database(filename);
     this.#now = options.now ?? (() => new Date());
     this.#outage = new OutageLog('SQLite', options.log ?? ((message) => process.emitWarning(message)));
-    this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = NORMAL');
-    this.#db.pragma(`wal_autocheckpoint = ${SQLITE_WAL_CHECKPOINT_PAGES}`);
-    this.#db.pragma('foreign_keys = ON');
+    // `exec`, not `pragma()`: no statement object to be collected later (sqlite-kept.ts).
+    this.#db.exec(
+      `PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))};
+       PRAGMA journal_mode = WAL;
+       PRAGMA synchronous = NORMAL;
+       PRAGMA wal_autocheckpoint = ${SQLITE_WAL_CHECKPOINT_PAGES};
+       PRAGMA foreign_keys = ON;`,
+    );
+    this.#ping = this.#db.prepare('SELECT 1');
   }
 
   async migrate(): Promise<void> {
@@ -352,7 +358,7 @@ export class SqliteStore implements Store {
 
   async ping(): Promise<void> {
     if (!this.#db.open) throw new Error('the SQLite database is closed');
-    this.#db.prepare('SELECT 1').get();
+    this.#ping.get();
   }
 
   async close(): Promise<void> {

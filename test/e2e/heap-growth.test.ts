@@ -1,10 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configEnv, type SpawnedGateway, spawnGateway } from '../../src/test-support/spawn-gateway.js';
 
+/** `[HeapController] Limit: old size: A KB, new limit: B KB` and, where V8 prints it (V8 < 13), `(factor)`. */
+const LIMIT_LINE = /\[HeapController\] Limit: old size: (\d+) KB, new limit: (\d+) KB(?: \((\d+\.\d)\))?/g;
+
 /**
- * `server.heapGrowthPercent` reaches V8: with `--trace-gc-verbose` V8 prints, at every full collection, the
- * old generation's new limit and the factor it used ("[HeapController] Limit: … (1.3)"); `--gc-global` makes
- * every collection a full one, so the gateway's own allocations after it listens produce such lines at once.
+ * `server.heapGrowthPercent` reaches V8. With `--trace-gc-verbose` V8 prints, at every full collection, the
+ * old generation's size and its next limit; `--gc-global` makes every collection a full one.
  */
 describe('heap growth (server.heapGrowthPercent)', () => {
   let gateway: SpawnedGateway | undefined;
@@ -13,8 +16,8 @@ describe('heap growth (server.heapGrowthPercent)', () => {
     gateway = undefined;
   });
 
-  /** The factors of the full collections logged after the gateway said it listens, once there are some. */
-  async function factorsAfterListening(server: Record<string, unknown>): Promise<string[]> {
+  /** The factors printed for the full collections after the gateway said it listens, once there are some. */
+  async function factorsAfterListening(server: Record<string, unknown>): Promise<(string | undefined)[]> {
     const config = {
       organizations: [{ id: 'o', apiKeys: ['sk-gw-heap-growth-0123456789abcdef0123'] }],
       server,
@@ -23,7 +26,7 @@ describe('heap growth (server.heapGrowthPercent)', () => {
     const started = gateway;
     const factors = () => {
       const after = started.output().split('listening on')[1] ?? '';
-      return [...after.matchAll(/\[HeapController\] Limit: .*\((\d+\.\d)\)/g)].map((match) => match[1] ?? '');
+      return [...after.matchAll(LIMIT_LINE)].map((match) => match[3]);
     };
     // Requests allocate, and with --gc-global every collection they cause is a full one.
     for (let i = 0; i < 200 && factors().length === 0; i++) {
@@ -32,15 +35,37 @@ describe('heap growth (server.heapGrowthPercent)', () => {
     return factors();
   }
 
-  it('limits growth to 30 % by default', async () => {
-    const factors = await factorsAfterListening({});
+  it.for<[Record<string, unknown>, string]>([
+    [{}, '1.3'],
+    [{ heapGrowthPercent: 75 }, '1.8'],
+  ])('the gateway started with server %j grows its heap by %s', async ([server, factor], context) => {
+    const factors = await factorsAfterListening(server);
     expect(factors.length).toBeGreaterThan(0);
-    expect(new Set(factors)).toEqual(new Set(['1.3']));
+    // V8 13 (Node 24) no longer prints the factor; the test below checks the effect on every version.
+    if (factors.every((printed) => printed === undefined)) context.skip();
+    expect(new Set(factors)).toEqual(new Set([factor]));
   });
 
-  it('takes the configured percentage', async () => {
-    const factors = await factorsAfterListening({ heapGrowthPercent: 75 });
-    expect(factors.length).toBeGreaterThan(0);
-    expect(new Set(factors)).toEqual(new Set(['1.8']));
+  it('limitHeapGrowth sets the factor V8 applies to the next limit (any Node version)', () => {
+    // Two processes with the same 150 MB alive: V8's next limit is size × factor plus an allowance for the
+    // young generation that differs between V8 versions but not between the two, so the ratios of limit to
+    // size differ by the factors' difference, 4.0 − 1.3 (they would be equal if the flag did not take).
+    const ratioAfterGc = (percent: number) => {
+      const script = `
+        import { limitHeapGrowth } from './dist/app/heap-growth.js';
+        globalThis.kept = Array.from({ length: 150 }, () => new Array(131072).fill(1.5));
+        limitHeapGrowth(${percent});
+        gc();`;
+      const output = execFileSync(
+        process.execPath,
+        ['--expose-gc', '--trace-gc-verbose', '--input-type=module', '-e', script],
+        { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      );
+      const [, size, limit] = [...output.matchAll(LIMIT_LINE)].at(-1) ?? [];
+      return Number(limit) / Number(size);
+    };
+    const difference = ratioAfterGc(300) - ratioAfterGc(30);
+    expect(difference).toBeGreaterThan(2.5);
+    expect(difference).toBeLessThan(2.9);
   });
 });

@@ -1,0 +1,21 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Statements prepared for a one-off use (migrations at start), kept as long as their database.
+ *
+ * On Node 24, a native object of better-sqlite3 (a statement, through Node's `ObjectWrap`) that the garbage
+ * collector frees unregisters an environment cleanup hook, and a collection that runs outside any context
+ * (in a microtask checkpoint, say) aborts the whole process on a failed assertion (`(env) != nullptr` in
+ * `RemoveEnvironmentCleanupHook`). So while the gateway runs no statement may become garbage: every statement
+ * is prepared once and held by the store (its fields, or here), and pragmas are set with `exec`, which makes
+ * no statement object. Node 20 and 22 are not affected.
+ */
+const kept = new WeakMap<Database.Database, Database.Statement[]>();
+
+export function prepareKept(db: Database.Database, sql: string): Database.Statement {
+  const statement = db.prepare(sql);
+  const list = kept.get(db);
+  if (list) list.push(statement);
+  else kept.set(db, [statement]);
+  return statement;
+}
