@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { limitHeapGrowth } from './app/heap-growth.js';
+import { defaultHeapGrowthPercent, limitHeapGrowth } from './app/heap-growth.js';
 import { startGateway } from './app/start-gateway.js';
 import { startupFailureLine } from './app/startup-checks.js';
 import { readCommand, readEnv } from './config/env.js';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   if (command === 'version') return void console.log(`model-gateway ${version()}`);
   const env = readEnv();
   const config = loadConfig(env.configPath, env.vars);
-  limitHeapGrowth(config.server.heapGrowthPercent);
+  limitHeapGrowth(config.server.heapGrowthPercent ?? defaultHeapGrowthPercent());
   const logger = createLogger({ ...env.logging, terminal: process.stdout.isTTY === true });
   const gateway = await startGateway({
     config,

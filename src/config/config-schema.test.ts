@@ -10,7 +10,6 @@ describe('server limits in the config', () => {
       requestTimeoutMs: 300_000,
       keepAliveTimeoutMs: 65_000,
       maxConnections: 1_000,
-      heapGrowthPercent: 30,
       authFailures: { burst: 20, windowSeconds: 10, maxAddresses: 10_000 },
     });
   });
@@ -27,6 +26,11 @@ describe('server limits in the config', () => {
   ])('refuses %j naming %s', (server, path) => {
     expect(() => parseConfig({ server }, 'test')).toThrow(ConfigError);
     expect(() => parseConfig({ server }, 'test')).toThrow(path);
+  });
+
+  it('leaves heapGrowthPercent to the runtime unless set (app/heap-growth.ts)', () => {
+    expect(parseConfig({}, 'test').server.heapGrowthPercent).toBeUndefined();
+    expect(parseConfig({ server: { heapGrowthPercent: 0 } }, 'test').server.heapGrowthPercent).toBe(0);
   });
 
   it('takes partial authFailures', () => {

@@ -180,9 +180,9 @@ const serverSchema = z.strictObject({
    * How far V8 may grow its heap past what the last full collection kept, in percent (V8's
    * `--heap-growing-percent`, set at start). Bursts of garbage (streams flowing, large bodies) are then
    * collected before the heap doubles, at the price of more frequent full collections. 0 leaves V8's own
-   * heuristic (growth by 1.1 to 4 times).
+   * heuristic (growth by 1.1 to 4 times). Default: 30 on Node 20 and 22, 0 on Node 24 (app/heap-growth.ts).
    */
-  heapGrowthPercent: z.number().int().min(0).max(300).default(30),
+  heapGrowthPercent: z.number().int().min(0).max(300).optional(),
   /** Open client connections at most; sockets beyond it are closed as soon as they are accepted. */
   maxConnections: z.number().int().positive().default(1_000),
   /** Failed authentications per client address: `burst` in `windowSeconds`, then 429 for a window. */
