@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openStore, sqliteFilename } from './open-store.js';
 import { SqliteStore } from './sqlite-store.js';
 import { makeRecord, runStoreContract } from './store-contract.js';
@@ -88,6 +88,34 @@ describe('SqliteStore specifics', () => {
     await store.upsertOrganization({ id: 'acme' });
     expect(existsSync(`${file}-wal`)).toBe(true);
     await store.close();
+  });
+
+  it('prepares no statement while serving, once each query ran (Node 24 aborts when one is collected)', async () => {
+    const store = new SqliteStore(':memory:');
+    await store.migrate();
+    const record = makeRecord({ orgId: 'acme' });
+    const filter = { orgId: 'acme', from: '2000-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z' };
+    const serve = async () => {
+      await store.ping();
+      await store.upsertOrganization({ id: 'acme' });
+      await store.insertRecords([{ ...record, genId: `gen_${Math.random()}` }]);
+      await store.getRecord(record.genId, 'acme');
+      await store.listRecords(filter, { limit: 10 });
+      await store.getMonthlySpend('acme', '2030-01');
+    };
+    await serve();
+    const prepare = vi.spyOn(Database.prototype, 'prepare');
+    const pragma = vi.spyOn(Database.prototype, 'pragma');
+    try {
+      await serve();
+      await serve();
+      expect(prepare).not.toHaveBeenCalled();
+      expect(pragma).not.toHaveBeenCalled();
+    } finally {
+      prepare.mockRestore();
+      pragma.mockRestore();
+      await store.close();
+    }
   });
 
   it('refuses to be used before migrate()', async () => {

@@ -32,7 +32,6 @@ export interface UpstreamRequest {
   /** Path and query, e.g. `/v1/chat/completions`. */
   path: string;
   headers: Record<string, string>;
-  /** Already serialised JSON. */
   /** JSON text, or its bytes (members forwarded as the client sent them). */
   body: string | Buffer;
   call: UpstreamCall;
