@@ -61,6 +61,45 @@ describe('streams of large content deltas', () => {
     expect(usage?.completion_tokens).toBeGreaterThan(0);
   });
 
+  it('pass on every other large event too: tool-call fragments of kilobytes and the events after them', async () => {
+    // Each call's arguments come in two fragments of about 2.5 KB: events the byte path declines.
+    const args = (n: number) => JSON.stringify({ query: `${n}:${'long argument é '.repeat(300)}` });
+    env.upstream.toolCalls = [
+      { id: 'call_1', name: 'search', arguments: args(1) },
+      { id: 'call_2', name: 'search', arguments: args(2) },
+    ];
+    try {
+      const stream = await openai().chat.completions.create({
+        model: 'acme/chat-large',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'large tool calls' }],
+        tools: [{ type: 'function', function: { name: 'search', parameters: { type: 'object' } } }],
+      });
+      const calls: { id?: string; arguments: string }[] = [];
+      let finishReason: string | null | undefined;
+      let usage: OpenAI.CompletionUsage | undefined | null;
+      for await (const chunk of stream) {
+        for (const call of chunk.choices[0]?.delta.tool_calls ?? []) {
+          calls[call.index] ??= { arguments: '' };
+          const seen = calls[call.index] as { id?: string; arguments: string };
+          seen.id ??= call.id;
+          seen.arguments += call.function?.arguments ?? '';
+        }
+        finishReason = chunk.choices[0]?.finish_reason ?? finishReason;
+        usage = chunk.usage ?? usage;
+      }
+      expect(calls).toEqual([
+        { id: 'call_1', arguments: args(1) },
+        { id: 'call_2', arguments: args(2) },
+      ]);
+      expect(finishReason).toBe('tool_calls');
+      expect(usage?.completion_tokens).toBeGreaterThan(0);
+    } finally {
+      env.upstream.toolCalls = undefined;
+    }
+  });
+
   it('are cached and answered again from the cache with the same text', async () => {
     const ask = async () => {
       const { data: stream, response } = await openai()

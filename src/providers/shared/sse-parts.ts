@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { PulledParts } from '../part-stream.js';
-import { SseSlicer } from './sse-slicer.js';
+import { type SsePiece, SseSlicer } from './sse-slicer.js';
 
 export interface SsePartsOptions<Part> {
   /** Classifies a failed read (connection reset, abort). */
@@ -46,15 +46,23 @@ export function sseParts<Part>(
       }
     },
   });
-  /** Hands one piece of the body on: an event's bytes to `onBytes` when it takes them, else text to the parser. */
-  const take = (bytes: Buffer, event: boolean) => {
+  /**
+   * Hands one piece of the body on: an event's bytes to `onBytes` when it takes them, else text to the parser
+   * (a declined event whole: `data: ` and its blank line were cut off with the piece).
+   */
+  const take = (piece: SsePiece) => {
+    if (!piece.event) {
+      parser.feed(decoder.decode(piece.bytes, { stream: true }));
+      return;
+    }
     try {
-      if (event && options.onBytes?.(bytes, push)) return;
+      if (options.onBytes?.(piece.bytes, push)) return;
     } catch (error) {
       failure = error;
       return;
     }
-    parser.feed(decoder.decode(bytes, { stream: true }));
+    // At an event boundary the decoder holds nothing, and the event's bytes end before its line feed.
+    parser.feed(`data: ${decoder.decode(piece.bytes)}\n\n`);
   };
   return new PulledParts<Part>({
     async pull(pushPart) {
@@ -63,7 +71,7 @@ export function sseParts<Part>(
       while (emitted === 0 && failure === undefined) {
         const piece = slicer.next();
         if (piece) {
-          take(piece.bytes, piece.event);
+          take(piece);
           continue;
         }
         let next: IteratorResult<Uint8Array>;
