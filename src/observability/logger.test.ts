@@ -1,5 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createLogger, prettyLine } from './logger.js';
+import { createLogger, LineBatches, prettyLine } from './logger.js';
 
 describe('createLogger', () => {
   it('writes JSON lines with a level word and an ISO time, at LOG_LEVEL and above', () => {
@@ -34,5 +37,62 @@ describe('prettyLine', () => {
 
   it('leaves a line that is not JSON as it is', () => {
     expect(prettyLine('plain')).toBe('plain');
+  });
+});
+
+describe('LineBatches', () => {
+  const fakeSink = () => {
+    const sink = {
+      destroyed: false,
+      writes: [] as string[],
+      flushes: 0,
+      write: (text: string) => sink.writes.push(text),
+      flush: () => {
+        sink.flushes += 1;
+      },
+      flushSync: () => {
+        sink.flushes += 1;
+      },
+    };
+    return sink;
+  };
+
+  it('hands lines over joined, once a batch is full, and the rest on flush', () => {
+    const sink = fakeSink();
+    const batches = new LineBatches(sink, 20);
+    batches.write('{"a":1}\n');
+    batches.write('{"b":2}\n');
+    expect(sink.writes).toEqual([]);
+    batches.write('{"c":3}\n');
+    expect(sink.writes).toEqual(['{"a":1}\n{"b":2}\n{"c":3}\n']);
+    batches.write('{"d":4}\n');
+    batches.flush();
+    expect(sink.writes).toEqual(['{"a":1}\n{"b":2}\n{"c":3}\n', '{"d":4}\n']);
+    expect(sink.flushes).toBe(1);
+  });
+
+  it('does nothing at exit once the output is destroyed', () => {
+    const sink = fakeSink();
+    const batches = new LineBatches(sink, 1_000);
+    batches.write('{"a":1}\n');
+    sink.destroyed = true;
+    expect(() => batches.flushSync()).not.toThrow();
+    expect(sink.writes).toEqual([]);
+  });
+
+  it('loses no line when the process exits: every line reaches standard output', () => {
+    // The built logger in a process of its own, which logs and exits at once (no flush called).
+    const script = `
+      import { createLogger } from ${JSON.stringify(pathToFileURL(resolve('dist/observability/logger.js')).href)};
+      const logger = createLogger({ level: 'info', format: 'json', terminal: false });
+      for (let i = 0; i < 1000; i++) logger.info({ i }, 'request');
+      process.exit(0);
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const seen = out
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => (JSON.parse(line) as { i: number }).i);
+    expect(seen).toEqual(Array.from({ length: 1000 }, (_v, i) => i));
   });
 });

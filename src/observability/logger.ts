@@ -12,10 +12,10 @@ export interface LoggerOptions extends LoggingEnv {
 }
 
 /**
- * Lines are gathered up to this many bytes before a write (one write per ~30 access lines instead of one
- * each; measured: a write per line was a tenth of the gateway's CPU under load). Flushed at shutdown.
+ * Lines are gathered up to this many characters before a write (one write per ~20 access lines instead of
+ * one each; measured: a write per line was a tenth of the gateway's CPU under load). Flushed at shutdown.
  */
-const LOG_BUFFER_BYTES = 8 * 1024;
+const LOG_BUFFER_CHARS = 8 * 1024;
 /** Longest a gathered line waits before it is written. */
 const LOG_FLUSH_INTERVAL_MS = 200;
 
@@ -27,7 +27,7 @@ export function createLogger(options: LoggerOptions): Logger {
   const pretty = options.format === 'pretty' || (options.format === undefined && options.terminal);
   const destination =
     options.destination ??
-    (pretty ? prettyStdout() : pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES }));
+    (pretty ? prettyStdout() : new LineBatches(pino.destination({ dest: 1, sync: false }), LOG_BUFFER_CHARS));
   const logger = pino(
     {
       level: options.level,
@@ -42,6 +42,71 @@ export function createLogger(options: LoggerOptions): Logger {
     setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS).unref();
   }
   return logger;
+}
+
+/**
+ * Hands lines to sonic-boom (pino's asynchronous writer) a batch at a time. Given line by line, sonic-boom
+ * measures its pending text with `Buffer.byteLength` on every write, which flattens that growing string each
+ * time: about 5 KB copied per access line at 8 KB batches (V8's sampling heap profiler, 2026-11-28), against
+ * one join per batch here. The last lines are handed over by `flush`, at exit and every LOG_FLUSH_INTERVAL_MS.
+ */
+/** Every `LineBatches`, flushed when the process exits. */
+const atExit = new Set<LineBatches>();
+
+function flushAllAtExit(): void {
+  for (const batches of atExit) batches.flushSync();
+  atExit.clear();
+}
+
+/** What `LineBatches` needs of sonic-boom (`pino.destination`). */
+export interface LineSink {
+  readonly destroyed?: boolean;
+  write(text: string): unknown;
+  flush(callback?: (error?: Error) => void): void;
+  flushSync(): void;
+}
+
+export class LineBatches implements DestinationStream {
+  #lines: string[] = [];
+  #chars = 0;
+
+  constructor(
+    private readonly sink: LineSink,
+    private readonly batchChars: number,
+  ) {
+    // After sonic-boom's own exit hook (registered when it was made), which only flushes what it holds.
+    if (atExit.size === 0) process.once('exit', () => flushAllAtExit());
+    atExit.add(this);
+  }
+
+  write(line: string): void {
+    this.#lines.push(line);
+    this.#chars += line.length;
+    if (this.#chars >= this.batchChars) this.#handOver();
+  }
+
+  flush(callback?: (error?: Error) => void): void {
+    this.#handOver();
+    this.sink.flush(callback);
+  }
+
+  flushSync(): void {
+    if (this.sink.destroyed) return;
+    this.#handOver();
+    try {
+      this.sink.flushSync();
+    } catch {
+      // Standard output is gone (closed pipe): there is nowhere left to write.
+    }
+  }
+
+  #handOver(): void {
+    if (this.#lines.length === 0) return;
+    const text = this.#lines.join('');
+    this.#lines = [];
+    this.#chars = 0;
+    this.sink.write(text);
+  }
 }
 
 /** A logger that writes nothing (tests, tools). */
