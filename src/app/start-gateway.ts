@@ -22,7 +22,7 @@ import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
 import { storeSpendSource } from '../limits/spend-account.js';
 import { GatewayMetrics } from '../observability/gateway-metrics.js';
-import { createLogger, type Logger, silentLogger } from '../observability/logger.js';
+import { createLogger, droppedLogLines, type Logger, silentLogger } from '../observability/logger.js';
 import { noTracing, type Tracing } from '../observability/tracing.js';
 import { lazyTokenCounter } from '../optimizations/count-tokens.js';
 import { HealthTracker } from '../provider-routing/health-tracker.js';
@@ -289,6 +289,7 @@ function createMetrics(
       dependencies: async () =>
         (await checkReadiness(checks, config.server.healthCheckTimeoutMs)).dependencies,
       cacheWaiting: () => cache.flights.waiting,
+      droppedLogLines,
     },
   });
 }

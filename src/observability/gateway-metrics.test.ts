@@ -6,6 +6,7 @@ const sources: MetricsSources = {
   pendingRecords: () => 3,
   writtenRecords: () => 40,
   refusedRecords: () => 0,
+  droppedLogLines: () => 7,
   dependencies: async () => ({ store: { ok: true }, redis: { ok: false, error: 'down' } }),
 };
 
@@ -85,6 +86,7 @@ describe('GatewayMetrics', () => {
     const text = await metrics.render();
     expect(text).toContain('gateway_records_pending 3');
     expect(text).toContain('gateway_records_written_total 40');
+    expect(text).toContain('gateway_log_lines_dropped_total 7');
     expect(text).toContain('gateway_dependency_up{dependency="store"} 1');
     expect(text).toContain('gateway_dependency_up{dependency="redis"} 0');
   });

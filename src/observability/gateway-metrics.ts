@@ -16,6 +16,8 @@ export interface MetricsSources {
   dependencies: () => Promise<Record<string, DependencyStatus>>;
   /** Requests waiting for an identical one in flight (response cache). */
   cacheWaiting?: () => number;
+  /** Log lines dropped because standard output did not take them. */
+  droppedLogLines?: () => number;
 }
 
 /** What the response cache step did with a request. */
@@ -184,6 +186,18 @@ export class GatewayMetrics {
         this.inc(sources.refusedRecords());
       },
     });
+    const droppedLogLines = sources.droppedLogLines;
+    if (droppedLogLines) {
+      new Counter({
+        name: 'gateway_log_lines_dropped_total',
+        help: 'Log lines dropped because standard output did not take them (its reader is behind or stopped).',
+        registers,
+        collect() {
+          this.reset();
+          this.inc(droppedLogLines());
+        },
+      });
+    }
     const cacheWaiting = sources.cacheWaiting;
     if (cacheWaiting) {
       new Gauge({

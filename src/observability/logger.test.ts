@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createLogger, LineBatches, prettyLine } from './logger.js';
+import { createLogger, LineBatches, LOG_MAX_PENDING_BYTES, prettyLine } from './logger.js';
 
 describe('createLogger', () => {
   it('writes JSON lines with a level word and an ISO time, at LOG_LEVEL and above', () => {
@@ -53,6 +53,9 @@ describe('LineBatches', () => {
       flushSync: () => {
         sink.flushes += 1;
       },
+      destroy: () => {
+        sink.destroyed = true;
+      },
     };
     return sink;
   };
@@ -78,6 +81,41 @@ describe('LineBatches', () => {
     sink.destroyed = true;
     expect(() => batches.flushSync()).not.toThrow();
     expect(sink.writes).toEqual([]);
+  });
+
+  it('holds at most LOG_MAX_PENDING_BYTES for a standard output nobody reads, counts what it drops, and still exits', async () => {
+    // 100 MB of lines to a pipe that is never read: the pending text stays bounded, and exiting gives up on
+    // the full pipe after LOG_EXIT_FLUSH_MS instead of retrying it for ever.
+    const script = `
+      import { setImmediate as tick } from 'node:timers/promises';
+      import { createLogger, droppedLogLines } from ${JSON.stringify(pathToFileURL(resolve('dist/observability/logger.js')).href)};
+      const logger = createLogger({ level: 'info', format: 'json', terminal: false });
+      const pad = 'x'.repeat(1000);
+      global.gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 100000; i++) {
+        logger.info({ i, pad }, 'request');
+        if (i % 100 === 0) await tick();
+      }
+      global.gc();
+      const growth = process.memoryUsage().heapUsed - before;
+      process.stderr.write(JSON.stringify({ growth, dropped: droppedLogLines() }) + '\\n');
+      process.exit(0);
+    `;
+    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let report = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      report += chunk.toString();
+    });
+    // stdout is never read: the pipe fills after its first 64 KiB.
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    const { growth, dropped } = JSON.parse(report) as { growth: number; dropped: number };
+    expect(code).toBe(0);
+    expect(growth).toBeLessThan(LOG_MAX_PENDING_BYTES + 8 * 1024 * 1024);
+    expect(dropped).toBeGreaterThan(50_000);
+    child.stdout.destroy();
   });
 
   it('loses no line when the process exits: every line reaches standard output', () => {

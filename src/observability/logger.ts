@@ -18,6 +18,13 @@ export interface LoggerOptions extends LoggingEnv {
 const LOG_BUFFER_CHARS = 8 * 1024;
 /** Longest a gathered line waits before it is written. */
 const LOG_FLUSH_INTERVAL_MS = 200;
+/**
+ * Most log text waiting for standard output (a reader that is behind or stopped: a full pipe, a stalled log
+ * collector). Lines beyond it are dropped and counted (`droppedLogLines`) instead of filling memory.
+ */
+export const LOG_MAX_PENDING_BYTES = 16 * 1024 * 1024;
+/** How long the process, exiting, keeps trying to write what waits for a full standard output. */
+export const LOG_EXIT_FLUSH_MS = 1_000;
 
 /**
  * The gateway's logger: pino JSON lines on stdout (`level` as a word, `time` as ISO-8601), or, on a terminal,
@@ -25,9 +32,7 @@ const LOG_FLUSH_INTERVAL_MS = 200;
  */
 export function createLogger(options: LoggerOptions): Logger {
   const pretty = options.format === 'pretty' || (options.format === undefined && options.terminal);
-  const destination =
-    options.destination ??
-    (pretty ? prettyStdout() : new LineBatches(pino.destination({ dest: 1, sync: false }), LOG_BUFFER_CHARS));
+  const destination = options.destination ?? (pretty ? prettyStdout() : jsonStdout());
   const logger = pino(
     {
       level: options.level,
@@ -44,16 +49,48 @@ export function createLogger(options: LoggerOptions): Logger {
   return logger;
 }
 
-/**
- * Hands lines to sonic-boom (pino's asynchronous writer) a batch at a time. Given line by line, sonic-boom
- * measures its pending text with `Buffer.byteLength` on every write, which flattens that growing string each
- * time: about 5 KB copied per access line at 8 KB batches (V8's sampling heap profiler, 2026-11-28), against
- * one join per batch here. The last lines are handed over by `flush`, at exit and every LOG_FLUSH_INTERVAL_MS.
- */
+/** Log lines dropped since start because standard output did not take them (see LOG_MAX_PENDING_BYTES). */
+export function droppedLogLines(): number {
+  return dropped;
+}
+
+let dropped = 0;
+/** Set when the process exits: from then on a full standard output is retried only until this time. */
+let exitDeadline = Number.POSITIVE_INFINITY;
+
+/** JSON lines on stdout: sonic-boom (asynchronous, bounded) fed in batches. */
+function jsonStdout(): LineBatches {
+  const sink = pino.destination({
+    // Through `process.stdout`, which makes a pipe non-blocking: a full pipe then answers EAGAIN (retried,
+    // bounded at exit) instead of blocking a write, and the exit with it, until its reader comes back.
+    dest: process.stdout.fd,
+    sync: false,
+    maxLength: LOG_MAX_PENDING_BYTES,
+    // A full pipe (EAGAIN) is retried every 100 ms while running; exiting, only until the deadline.
+    retryEAGAIN: () => Date.now() < exitDeadline,
+  });
+  sink.on('drop', (text: string) => {
+    dropped += countLines(text);
+  });
+  return new LineBatches(sink, LOG_BUFFER_CHARS);
+}
+
+function countLines(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines += 1;
+  return lines;
+}
+
 /** Every `LineBatches`, flushed when the process exits. */
 const atExit = new Set<LineBatches>();
 
+/**
+ * Runs before pino's own exit hook (which flushes sonic-boom and would retry a full pipe forever): hands
+ * every batch over and writes for at most LOG_EXIT_FLUSH_MS; what a stopped reader does not take by then
+ * is dropped, so that a stalled log collector never keeps the process from exiting.
+ */
 function flushAllAtExit(): void {
+  exitDeadline = Date.now() + LOG_EXIT_FLUSH_MS;
   for (const batches of atExit) batches.flushSync();
   atExit.clear();
 }
@@ -64,8 +101,15 @@ export interface LineSink {
   write(text: string): unknown;
   flush(callback?: (error?: Error) => void): void;
   flushSync(): void;
+  destroy(): void;
 }
 
+/**
+ * Hands lines to sonic-boom (pino's asynchronous writer) a batch at a time. Given line by line, sonic-boom
+ * measures its pending text with `Buffer.byteLength` on every write, which flattens that growing string each
+ * time: about 5 KB copied per access line at 8 KB batches (V8's sampling heap profiler, 2026-11-28), against
+ * one join per batch here. The last lines are handed over by `flush`, at exit and every LOG_FLUSH_INTERVAL_MS.
+ */
 export class LineBatches implements DestinationStream {
   #lines: string[] = [];
   #chars = 0;
@@ -74,8 +118,7 @@ export class LineBatches implements DestinationStream {
     private readonly sink: LineSink,
     private readonly batchChars: number,
   ) {
-    // After sonic-boom's own exit hook (registered when it was made), which only flushes what it holds.
-    if (atExit.size === 0) process.once('exit', () => flushAllAtExit());
+    if (atExit.size === 0) process.prependListener('exit', flushAllAtExit);
     atExit.add(this);
   }
 
@@ -90,13 +133,15 @@ export class LineBatches implements DestinationStream {
     this.sink.flush(callback);
   }
 
+  /** Writes everything now; gives up (dropping the rest) when standard output stays full past the deadline. */
   flushSync(): void {
     if (this.sink.destroyed) return;
     this.#handOver();
     try {
       this.sink.flushSync();
     } catch {
-      // Standard output is gone (closed pipe): there is nowhere left to write.
+      // Standard output is gone or stays full: drop what waits, so that nothing retries it again.
+      this.sink.destroy();
     }
   }
 
