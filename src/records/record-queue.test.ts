@@ -150,6 +150,20 @@ describe('RecordQueue', () => {
     expect(sizes).toEqual([2, 2, 1]);
   });
 
+  it('lets other work run between two batches: a backlog never holds requests up for longer than one', async () => {
+    const events: string[] = [];
+    const store = fakeStore(async (records) => void events.push(`write ${records.length}`));
+    const { queue } = queueWith(store, { batchSize: 32 });
+    for (let i = 0; i < 2 * 32 + 3; i += 1) queue.push(makeRecord());
+    const flushed = queue.flush();
+    // Work that became ready once the flush began (an answer to write, a request to read) runs before the
+    // second batch, not after the last.
+    setImmediate(() => events.push('other work'));
+    await flushed;
+    expect(events).toEqual(['write 32', 'other work', 'write 32', 'write 3']);
+    expect(queue.size).toBe(0);
+  });
+
   it('holds at most maxPending records in memory and says so once', async () => {
     const { queue, lines } = queueWith(
       fakeStore(async () => undefined),

@@ -25,7 +25,8 @@ const RETRY_MIN_MS = 100;
 
 /**
  * Writes generation records off the request path: requests `finish`, a timer writes batches in one transaction
- * each. Records not yet written are still readable (`find`), so a record is visible as soon as its response
+ * each, with a turn of the event loop between two (a backlog after a store outage never holds requests up for
+ * longer than one batch). Records not yet written are still readable (`find`), so a record is visible as soon as its response
  * ends. Numbers a store would refuse are normalised first; a batch the store still refuses is split until the
  * record at fault is found and set aside (dead letter), so one bad record never blocks the others. While the
  * store is unavailable, writes are retried with backoff and every record stays in the journal.
@@ -141,8 +142,14 @@ export class RecordQueue {
   }
 
   private async writeAll(): Promise<void> {
-    while (this.pending.size > 0) {
-      const batch = [...this.pending.values()].slice(0, this.batchSize);
+    for (let first = true; this.pending.size > 0; first = false) {
+      // Between two batches, whatever else waits (requests, answers) runs first.
+      if (!first) await new Promise((resolve) => setImmediate(resolve));
+      const batch: GenerationRecord[] = [];
+      for (const record of this.pending.values()) {
+        batch.push(record);
+        if (batch.length === this.batchSize) break;
+      }
       const outcome = await this.write(batch);
       if (outcome === 'unavailable') {
         this.metrics.writeFailures += 1;
