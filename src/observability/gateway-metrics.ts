@@ -168,35 +168,33 @@ export class GatewayMetrics {
         this.set(sources.pendingRecords());
       },
     });
-    new Counter({
-      name: 'gateway_records_written_total',
-      help: 'Generation records written to the store since start.',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(sources.writtenRecords());
-      },
-    });
-    new Counter({
-      name: 'gateway_records_refused_total',
-      help: 'Records a full queue left to the journal alone (written at the next start).',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(sources.refusedRecords());
-      },
-    });
-    const droppedLogLines = sources.droppedLogLines;
-    if (droppedLogLines) {
+    /** A counter whose total is kept elsewhere and read when scraped. */
+    const counted = (name: string, help: string, total: () => number) =>
       new Counter({
-        name: 'gateway_log_lines_dropped_total',
-        help: 'Log lines dropped because standard output did not take them (its reader is behind or stopped).',
+        name,
+        help,
         registers,
         collect() {
           this.reset();
-          this.inc(droppedLogLines());
+          this.inc(total());
         },
       });
+    counted(
+      'gateway_records_written_total',
+      'Generation records written to the store since start.',
+      sources.writtenRecords,
+    );
+    counted(
+      'gateway_records_refused_total',
+      'Records a full queue left to the journal alone (written at the next start).',
+      sources.refusedRecords,
+    );
+    if (sources.droppedLogLines) {
+      counted(
+        'gateway_log_lines_dropped_total',
+        'Log lines dropped because standard output did not take them (its reader is behind or stopped).',
+        sources.droppedLogLines,
+      );
     }
     const cacheWaiting = sources.cacheWaiting;
     if (cacheWaiting) {

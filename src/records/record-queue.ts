@@ -26,8 +26,8 @@ const RETRY_MIN_MS = 100;
 /**
  * Writes generation records off the request path: requests `finish`, a timer writes batches in one transaction
  * each, with a turn of the event loop between two (a backlog after a store outage never holds requests up for
- * longer than one batch). Records not yet written are still readable (`find`), so a record is visible as soon as its response
- * ends. Numbers a store would refuse are normalised first; a batch the store still refuses is split until the
+ * longer than one batch). Records not yet written are still readable (`find`), so a record is visible as soon
+ * as its response ends. Numbers a store would refuse are normalised first; a batch the store still refuses is split until the
  * record at fault is found and set aside (dead letter), so one bad record never blocks the others. While the
  * store is unavailable, writes are retried with backoff and every record stays in the journal.
  */
