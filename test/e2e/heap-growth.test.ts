@@ -30,9 +30,20 @@ describe('heap growth (server.heapGrowthPercent)', () => {
       const complete = after.slice(0, after.lastIndexOf('\n') + 1);
       return [...complete.matchAll(LIMIT_LINE)].map((match) => match[3]);
     };
-    // Requests allocate, and with --gc-global every collection they cause is a full one.
-    for (let i = 0; i < 200 && factors().length === 0; i++) {
-      await (await fetch(started.url.replace(/\/v1$/, '/health'))).arrayBuffer();
+    // Requests allocate, and with --gc-global every collection they cause is a full one. Each carries a
+    // 256 KB body (parsed, then refused for its unknown model), so collections come within a few dozen; V8
+    // writes its trace through C's buffered stdout, so the loop runs until a whole line has arrived.
+    const body = JSON.stringify({ model: 'no/such-model', input: 'x'.repeat(256 * 1024) });
+    for (let i = 0; i < 3_000 && factors().length === 0; i++) {
+      const response = await fetch(`${started.url}/embeddings`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${config.organizations[0]?.apiKeys[0]}`,
+          'content-type': 'application/json',
+        },
+        body,
+      });
+      await response.arrayBuffer();
     }
     return factors();
   }
