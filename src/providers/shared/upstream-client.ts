@@ -1,7 +1,6 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import { GatewayError, requestCancelled } from '../../errors/gateway-error.js';
 import type { UpstreamCall } from '../provider-adapter.js';
-import { guardBody, readPrefix } from './guarded-body.js';
 import {
   upstreamIdleTimeout,
   upstreamStatusError,
@@ -9,10 +8,12 @@ import {
   upstreamTooLarge,
   upstreamUnreachable,
 } from './upstream-errors.js';
+import { type ExchangeHead, UpstreamExchange } from './upstream-exchange.js';
 
 /**
- * The HTTP client adapters use: undici with keep-alive connection pools (the global `fetch` costs several
- * times the CPU per call). Injected, so tests and the benchmark can see every request.
+ * The HTTP client adapters use: undici's `dispatch` with keep-alive connection pools (the global `fetch`
+ * costs several times the CPU per call, `Dispatcher.request` a `Readable` and an `AbortController` more;
+ * upstream-exchange.ts). Injected, so tests and the benchmark can see every request.
  */
 /** What adapters read of an upstream body: undici's body satisfies it, and so does a test double. */
 export interface UpstreamBody extends AsyncIterable<Uint8Array> {
@@ -68,17 +69,21 @@ export const ERROR_BODY_PREFIX_BYTES = 64 * 1024;
  */
 export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLimits): UpstreamClient {
   return async ({ origin, path, headers, body, call }) => {
+    const idleTimeoutMs = call.provider.idleTimeoutMs ?? limits.idleTimeoutMs;
+    const exchange = new UpstreamExchange({
+      idleTimeoutMs,
+      maxBytes: limits.maxResponseBytes,
+      idleError: () => upstreamIdleTimeout(call.provider.id, idleTimeoutMs),
+      tooLargeError: () => upstreamTooLarge(call.provider.id, limits.maxResponseBytes),
+    });
     // Our own timer bounds the time to first byte precisely (undici's coarse timers fire up to a second late).
-    // One controller per attempt, aborted by the timer or by the request's signal (cheaper than AbortSignal.any).
-    const attempt = new AbortController();
-    const timer = setTimeout(() => attempt.abort(TIME_TO_FIRST_BYTE), call.timeoutMs);
-    const onCancel = () => attempt.abort(call.signal.reason);
+    const timer = setTimeout(() => exchange.abort(TIME_TO_FIRST_BYTE), call.timeoutMs);
+    const onCancel = () => exchange.abort(call.signal.reason);
     if (call.signal.aborted) onCancel();
     else call.signal.addEventListener('abort', onCancel, { once: true });
-    const signal = attempt.signal;
-    let response: Dispatcher.ResponseData;
+    let head: ExchangeHead;
     try {
-      response = await dispatcher.request({
+      head = await exchange.start(dispatcher, {
         origin,
         path,
         method: 'POST',
@@ -89,51 +94,33 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
           ...headers,
         },
         body,
-        signal,
-        // Our own timer and the body guard bound both; undici's would add a timer object per request that
-        // lives until its next sweep (up to a second), long enough to be promoted to the old generation.
+        // Our own timers bound both; undici's would add a timer object per request that lives until its
+        // next sweep (up to a second), long enough to be promoted to the old generation.
         headersTimeout: 0,
         bodyTimeout: 0,
-        highWaterMark: 16 * 1024,
       });
     } catch (error) {
-      throw classifyFailure(attempt.signal.aborted ? TIME_TO_FIRST_BYTE : error, call);
+      throw classifyFailure(error, call);
     } finally {
       clearTimeout(timer);
     }
-    const guarded = guardResponseBody(response, call, limits);
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      const declared = Number(response.headers['content-length']);
+    if (head.status >= 200 && head.status < 300) {
+      const declared = Number(head.headers['content-length']);
       if (declared > limits.maxResponseBytes) {
         const error = upstreamTooLarge(call.provider.id, limits.maxResponseBytes);
-        response.body.destroy(error);
+        exchange.destroy(error);
         throw error;
       }
-      return { status: response.statusCode, headers: response.headers, body: guarded };
+      return { status: head.status, headers: head.headers, body: exchange };
     }
-    const text = await readPrefix(guarded, ERROR_BODY_PREFIX_BYTES);
-    const retryAfter = response.headers['retry-after'];
-    throw upstreamStatusError(response.statusCode, text, call.provider.id, {
+    const text = await readPrefix(exchange, ERROR_BODY_PREFIX_BYTES);
+    const retryAfter = head.headers['retry-after'];
+    throw upstreamStatusError(head.status, text, call.provider.id, {
       retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
       secrets: call.provider.apiKey ? [call.provider.apiKey] : [],
       requestBody: typeof body === 'string' ? body : body.toString('utf8'),
     });
   };
-}
-
-/** The response body bounded by the provider's idle timeout and the size limit. */
-function guardResponseBody(
-  response: Dispatcher.ResponseData,
-  call: UpstreamCall,
-  limits: UpstreamLimits,
-): UpstreamBody {
-  const idleTimeoutMs = call.provider.idleTimeoutMs ?? limits.idleTimeoutMs;
-  return guardBody(response.body, {
-    idleTimeoutMs,
-    maxBytes: limits.maxResponseBytes,
-    idleError: () => upstreamIdleTimeout(call.provider.id, idleTimeoutMs),
-    tooLargeError: () => upstreamTooLarge(call.provider.id, limits.maxResponseBytes),
-  });
 }
 
 /** The abort reason of an attempt whose provider sent nothing in time. */
@@ -151,4 +138,26 @@ export function classifyFailure(error: unknown, call: UpstreamCall): GatewayErro
     return upstreamTimeout(call.provider.id, call.timeoutMs);
   }
   return upstreamUnreachable(call.provider.id, error);
+}
+
+/**
+ * The first `maxBytes` of a body as text (an error body is read for its message, never whole); the rest is
+ * discarded by destroying the body. A read that fails (silence, reset) yields what arrived until then.
+ */
+export async function readPrefix(body: UpstreamBody, maxBytes: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= maxBytes) {
+        body.destroy();
+        break;
+      }
+    }
+  } catch {
+    // What arrived is enough for an error message.
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
 }

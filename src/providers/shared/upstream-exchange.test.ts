@@ -1,0 +1,242 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { readPrefix } from './upstream-client.js';
+import { type BodyBounds, UpstreamExchange } from './upstream-exchange.js';
+
+/** undici against a scripted server on loopback: each test answers its own path. */
+type Answer = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+const answers = new Map<string, Answer>();
+const closed = new Set<string>();
+let server: http.Server;
+let origin: string;
+let agent: Agent;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const path = req.url ?? '';
+    res.on('close', () => closed.add(path));
+    req.resume();
+    answers.get(path)?.(req, res);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  agent = new Agent({ keepAliveTimeout: 1_000 });
+});
+afterAll(async () => {
+  await agent.close();
+  server.closeAllConnections();
+  server.close();
+});
+
+const idle = new GatewayError('idle', { status: 504, code: null, type: 'upstream_timeout', retryable: true });
+const large = new GatewayError('large', { status: 502, code: null, type: 'upstream_error', retryable: true });
+
+let paths = 0;
+/** Starts an exchange against a fresh path answered by `answer`. */
+function exchangeWith(answer: Answer, bounds: Partial<BodyBounds> = {}) {
+  const path = `/t${++paths}`;
+  answers.set(path, answer);
+  const exchange = new UpstreamExchange({
+    idleTimeoutMs: 5_000,
+    maxBytes: 64 * 1024 * 1024,
+    idleError: () => idle,
+    tooLargeError: () => large,
+    ...bounds,
+  });
+  const head = exchange.start(agent, {
+    origin,
+    path,
+    method: 'POST',
+    body: '{}',
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  return { exchange, head, path };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('UpstreamExchange', () => {
+  it('resolves with the status and headers, and reads the body in order to its end', async () => {
+    const { exchange, head } = exchangeWith((_req, res) => {
+      res.writeHead(201, { 'x-test': 'yes' });
+      res.write('a'.repeat(10_000));
+      setImmediate(() => res.end('b'.repeat(10_000)));
+    });
+    expect(await head).toMatchObject({ status: 201, headers: { 'x-test': 'yes' } });
+    expect(await exchange.text()).toBe('a'.repeat(10_000) + 'b'.repeat(10_000));
+  });
+
+  it('fails a read that waits longer than the idle timeout, and closes the request', async () => {
+    const { exchange, head, path } = exchangeWith(
+      (_req, res) => {
+        res.writeHead(200);
+        res.write('first');
+      },
+      { idleTimeoutMs: 100 },
+    );
+    await head;
+    const first = await exchange.next();
+    expect(Buffer.from(first.value as Buffer).toString()).toBe('first');
+    const started = performance.now();
+    expect(await rejection(exchange.next())).toBe(idle);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(90);
+    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+  });
+
+  it('does not blame the upstream for a reader that is slow (silence counts only while a read waits)', async () => {
+    let ended!: () => void;
+    const allSent = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    const { exchange, head } = exchangeWith(
+      (_req, res) => {
+        res.writeHead(200);
+        res.write('one');
+        setImmediate(() => res.end('two', ended));
+      },
+      { idleTimeoutMs: 50 },
+    );
+    await head;
+    await allSent;
+    // Longer than the idle timeout without a read waiting: the body must still be whole.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await exchange.text()).toBe('onetwo');
+  });
+
+  it('fails once more than maxBytes arrived, and closes the request', async () => {
+    const { exchange, head, path } = exchangeWith(
+      (_req, res) => {
+        res.writeHead(200);
+        const piece = Buffer.alloc(64 * 1024, 'x');
+        const pump = () => {
+          while (!res.destroyed && res.write(piece)) {}
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+      },
+      { maxBytes: 256 * 1024 },
+    );
+    await head;
+    expect(await rejection(exchange.text())).toBe(large);
+    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+  });
+
+  it('reads a body of exactly maxBytes whole', async () => {
+    const { exchange, head } = exchangeWith((_req, res) => res.end('z'.repeat(1000)), { maxBytes: 1000 });
+    await head;
+    expect(await exchange.text()).toBe('z'.repeat(1000));
+  });
+
+  it('stops reading the connection while nobody reads (backpressure), and delivers every byte once read', async () => {
+    const total = 32 * 1024 * 1024;
+    let written = 0;
+    let waiting = false;
+    const { exchange, head } = exchangeWith((_req, res) => {
+      res.writeHead(200);
+      const piece = Buffer.alloc(64 * 1024, 'p');
+      const pump = () => {
+        waiting = false;
+        while (written < total) {
+          written += piece.length;
+          if (!res.write(piece)) {
+            waiting = true;
+            res.once('drain', pump);
+            return;
+          }
+        }
+        res.end();
+      };
+      pump();
+    });
+    await head;
+    // Nothing is read: the server must stay stuck with most of the body unsent (without the pause, undici
+    // would take all 32 MiB into memory within a few milliseconds on loopback).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(waiting).toBe(true);
+    expect(written).toBeLessThan(total / 2);
+    let read = 0;
+    for await (const chunk of exchange) read += chunk.byteLength;
+    expect(read).toBe(total);
+  });
+
+  it('rejects the head at once when aborted before the answer came, and closes the request', async () => {
+    let arrived!: () => void;
+    const atServer = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const { exchange, head, path } = exchangeWith(() => arrived());
+    const reason = new Error('cancelled by the client');
+    await atServer;
+    exchange.abort(reason);
+    expect(await rejection(head)).toBe(reason);
+    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+  });
+
+  it('aborted before undici even started it: the head rejects at once, and nothing is answered', async () => {
+    const { exchange, head } = exchangeWith((_req, res) => res.end('late'));
+    const reason = new Error('too late');
+    exchange.abort(reason);
+    expect(await rejection(head)).toBe(reason);
+  });
+
+  it('destroying the body mid-way closes the request; later reads fail', async () => {
+    const { exchange, head, path } = exchangeWith((_req, res) => {
+      res.writeHead(200);
+      res.write('partial');
+    });
+    await head;
+    await exchange.next();
+    exchange.destroy();
+    await expect(exchange.next()).rejects.toThrow();
+    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+  });
+
+  it('a reset mid-body fails the waiting read with the network error', async () => {
+    const { exchange, head } = exchangeWith((_req, res) => {
+      res.writeHead(200);
+      res.write('partial', () => setImmediate(() => res.socket?.destroy()));
+    });
+    await head;
+    await exchange.next();
+    await expect(exchange.next()).rejects.toThrow();
+  });
+});
+
+describe('readPrefix', () => {
+  it('reads at most the prefix of a large body and closes the request', async () => {
+    const { exchange, head, path } = exchangeWith((_req, res) => {
+      res.writeHead(500);
+      const piece = Buffer.alloc(16 * 1024, 'e');
+      const pump = () => {
+        while (!res.destroyed && res.write(piece)) {}
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    await head;
+    expect(await readPrefix(exchange, 4096)).toBe('e'.repeat(4096));
+    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+  });
+
+  it('yields what arrived when the body fails', async () => {
+    const { exchange, head } = exchangeWith((_req, res) => {
+      res.writeHead(500);
+      res.write('partial', () => setImmediate(() => res.socket?.destroy()));
+    });
+    await head;
+    expect(await readPrefix(exchange, 4096)).toBe('partial');
+  });
+});
