@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createLogger, LineBatches, LOG_MAX_PENDING_BYTES, prettyLine } from './logger.js';
+import { createLogger, LineBatches, LOG_MAX_PENDING_BYTES, logInfoFields, prettyLine } from './logger.js';
 
 describe('createLogger', () => {
   it('writes JSON lines with a level word and an ISO time, at LOG_LEVEL and above', () => {
@@ -19,6 +19,54 @@ describe('createLogger', () => {
     const entry: unknown = JSON.parse(lines[0] ?? '');
     expect(entry).toMatchObject({ level: 'warn', msg: 'redis is unavailable', dependency: 'redis' });
     expect(entry).toHaveProperty('time', expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+  });
+});
+
+describe('logInfoFields', () => {
+  const capture = (level: 'info' | 'warn') => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level,
+      format: 'json',
+      terminal: false,
+      destination: { write: (line: string) => void lines.push(line) },
+    });
+    return { logger, lines };
+  };
+  const withoutTime = (line: string | undefined) => (line ?? '').replace(/"time":"[^"]*"/, '"time":"T"');
+
+  it("writes pino's own line, byte for byte: fields in order, undefined ones left out, text escaped", () => {
+    const fields = {
+      requestId: 'req_1',
+      status: 200,
+      durationMs: 1.25,
+      org: undefined,
+      model: 'openai/gpt-4o "mini" \\ \u0001 \u2028 ünïcode 🙂',
+      streamed: false,
+      cached: true,
+      costNanoUsd: 0,
+    };
+    const ours = capture('info');
+    const pinos = capture('info');
+    logInfoFields(ours.logger, fields, 'request');
+    pinos.logger.info(fields, 'request');
+    expect(ours.lines).toHaveLength(1);
+    expect(withoutTime(ours.lines[0])).toBe(withoutTime(pinos.lines[0]));
+    expect(JSON.parse(ours.lines[0] ?? '')).toHaveProperty(
+      'time',
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+    );
+    const empty = capture('info');
+    const emptyPino = capture('info');
+    logInfoFields(empty.logger, {}, 'request');
+    emptyPino.logger.info({}, 'request');
+    expect(withoutTime(empty.lines[0])).toBe(withoutTime(emptyPino.lines[0]));
+  });
+
+  it("writes nothing below the logger's level", () => {
+    const { logger, lines } = capture('warn');
+    logInfoFields(logger, { requestId: 'req_1' }, 'request');
+    expect(lines).toHaveLength(0);
   });
 });
 

@@ -154,6 +154,26 @@ export class LineBatches implements DestinationStream {
   }
 }
 
+/**
+ * Writes an `info` entry of flat fields to the logger's destination in one `JSON.stringify`, byte for byte
+ * the line pino writes for `logger.info(fields, msg)` (level, time, the fields in order without undefined
+ * ones, msg). It is the access line, written for every request: pino serialises value by value, which
+ * allocated about 4 KB per access line (V8's sampling heap profiler, 2026-11-28).
+ */
+export function logInfoFields(logger: Logger, fields: object, msg: string): void {
+  if (!logger.isLevelEnabled('info')) return;
+  const stream = (logger as unknown as Record<symbol, DestinationStream | undefined>)[pino.symbols.streamSym];
+  if (stream === undefined) {
+    logger.info(fields, msg);
+    return;
+  }
+  const json = JSON.stringify(fields);
+  const members = json.length > 2 ? `,${json.slice(1, -1)}` : '';
+  stream.write(
+    `{"level":"info","time":"${new Date().toISOString()}"${members},"msg":${JSON.stringify(msg)}}\n`,
+  );
+}
+
 /** A logger that writes nothing (tests, tools). */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });

@@ -2,6 +2,7 @@ import type { AppDeps } from '../app/app-deps.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { GenerationRecord } from '../records/generation-record.js';
+import { logInfoFields } from './logger.js';
 import type { RequestOutcome } from './request-outcome.js';
 import type { SpanAttributes } from './tracing.js';
 
@@ -55,7 +56,7 @@ function observe(deps: AppDeps, ctx: RequestContext, edgeError: GatewayError | u
   const outcome = ctx.outcome;
   const status = outcome?.record.httpStatus ?? (edgeError?.status || ctx.res.statusCode);
   const line = accessLine(ctx, status, durationMs);
-  deps.logger.info(line, 'request');
+  logInfoFields(deps.logger, line, 'request');
   const refusal = (outcome?.error ?? edgeError)?.refusal;
   if (deps.metrics) {
     if (refusal) deps.metrics.limitRefused(refusal);
