@@ -46,6 +46,8 @@ export type ChatStreamPart =
       chunk: JsonObject;
       raw?: string;
       text?: string;
+      /** The chunk's text with another id and model (JSON literals), where the adapter can write it so. */
+      withIds?: (idJson: string, modelJson: string) => string;
       rewritten?: (idJson: string, modelJson: string) => [string, Uint8Array];
     }
   | { type: 'usage'; usage: Usage };

@@ -39,7 +39,12 @@ export function chatChunkWriter(genId: string, model: string) {
       return first ? undefined : part.rewritten?.(idJson, modelJson);
     },
     /** A part's chunk as text; `part.chunk` is read only when the raw text cannot be rewritten. */
-    part(part: { chunk: JsonObject; raw?: string }): string {
+    part(part: {
+      chunk: JsonObject;
+      raw?: string;
+      withIds?: (idJson: string, modelJson: string) => string;
+    }): string {
+      if (!first && part.withIds) return part.withIds(idJson, modelJson);
       if (!first && part.raw !== undefined && rewrite) {
         const text = rewrite(part.raw);
         if (text !== undefined) return text;

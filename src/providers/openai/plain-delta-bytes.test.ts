@@ -54,6 +54,10 @@ describe('plainDeltaBytes', () => {
     ['a raw control character', chunk({ content }).replace('"abc ', '"\u0001')],
     ['a raw quote', chunk({ content }).replace('"abc ', '"a"c ')],
     ['a second choice', chunk({ content }).replace('"index":0', '"index":1')],
+    [
+      'a created time that is not a JSON number',
+      chunk({ content }).replace(/"created":\d+/, '"created":0123'),
+    ],
     ['a model name outside ASCII', chunk({ content }).replace('gpt-4o-mini', 'gpt-é')],
   ])('leaves %s to the text reader', (_name, raw) => {
     expect(plainDeltaBytes(Buffer.from(raw))).toBeUndefined();

@@ -15,7 +15,7 @@ import type { ChatStreamPart } from '../provider-adapter.js';
 const ASCII = String.raw`[ !#-\[\]-~]*`;
 /** The chunk up to the content literal's opening quote: id, object, created, model, optional fields, choice. */
 const HEAD = new RegExp(
-  String.raw`^\{"id":"${ASCII}"(,"object":"chat\.completion\.chunk","created":\d+,)"model":"${ASCII}"` +
+  String.raw`^\{"id":"${ASCII}"(,"object":"chat\.completion\.chunk","created":(?:0|[1-9]\d*),)"model":"${ASCII}"` +
     String.raw`(,(?:"service_tier":"${ASCII}",)?(?:"system_fingerprint":(?:"${ASCII}"|null),)?` +
     String.raw`"choices":\[\{"index":0,"delta":\{"content":")`,
 );

@@ -13,7 +13,11 @@ describe('plainDeltaPart', () => {
       const raw = chunk({ content }, { usage: null, obfuscation: 'abc' });
       const part = plainDeltaPart(raw);
       expect(part).toMatchObject({ type: 'chunk', raw, text: content });
-      if (part?.type === 'chunk') expect(part.chunk).toStrictEqual(JSON.parse(raw));
+      if (part?.type !== 'chunk') throw new Error('expected a chunk part');
+      expect(part.chunk).toStrictEqual(JSON.parse(raw));
+      // With our id and model: the upstream's chunk with exactly those two members replaced, in its order.
+      const withIds = part.withIds?.(JSON.stringify('gen_1'), JSON.stringify('openai/gpt "4o"'));
+      expect(withIds).toBe(JSON.stringify({ ...JSON.parse(raw), id: 'gen_1', model: 'openai/gpt "4o"' }));
     },
   );
 
@@ -39,6 +43,10 @@ describe('plainDeltaPart', () => {
     ['an invalid escape', chunk({ content: 'x' }).replace('"x"', '"\\q"')],
     ['a raw control character', chunk({ content: 'x' }).replace('"x"', '"\u0001"')],
     ['a second choice', chunk({ content: 'x' }).replace('"index":0', '"index":1')],
+    [
+      'a created time that is not a JSON number',
+      chunk({ content: 'x' }).replace(/"created":\d+/, '"created":0123'),
+    ],
   ])('leaves %s to the full parse', (_name, raw) => {
     expect(plainDeltaPart(raw)).toBeUndefined();
   });

@@ -9,7 +9,7 @@ import type { ChatStreamPart } from '../provider-adapter.js';
  */
 const PLAIN_DELTA =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters, so the class must exclude them.
-  /^\{"id":"[^"\\]*","object":"chat\.completion\.chunk","created":\d+,"model":"[^"\\]*",(?:"service_tier":"[^"\\]*",)?(?:"system_fingerprint":(?:"[^"\\]*"|null),)?"choices":\[\{"index":0,"delta":\{"content":("(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")\}(?:,"logprobs":null)?,"finish_reason":null(?:,"stop_reason":null)?\}\](?:,"usage":null)?(?:,"obfuscation":"[^"\\]*")?\}$/;
+  /^\{"id":"[^"\\]*"(,"object":"chat\.completion\.chunk","created":(?:0|[1-9]\d*),)"model":"[^"\\]*"(,(?:"service_tier":"[^"\\]*",)?(?:"system_fingerprint":(?:"[^"\\]*"|null),)?"choices":\[\{"index":0,"delta":\{"content":("(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")\}(?:,"logprobs":null)?,"finish_reason":null(?:,"stop_reason":null)?\}\](?:,"usage":null)?(?:,"obfuscation":"[^"\\]*")?\})$/;
 
 /** Longer chunks (never a token's worth of text) take the full parse. */
 const MAX_PLAIN_DELTA_CHARS = 64 * 1024;
@@ -22,11 +22,14 @@ const MAX_PLAIN_DELTA_CHARS = 64 * 1024;
 export function plainDeltaPart(raw: string): ChatStreamPart | undefined {
   // The pattern backtracks per character: past a few megabytes it would overflow the regexp stack.
   if (raw.length > MAX_PLAIN_DELTA_CHARS) return undefined;
-  const literal = PLAIN_DELTA.exec(raw)?.[1];
-  if (literal === undefined) return undefined;
+  const match = PLAIN_DELTA.exec(raw);
+  if (match === null) return undefined;
+  const [, afterId, afterModel, literal] = match as unknown as [string, string, string, string];
   return new PlainDeltaPart(
     raw,
     literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1),
+    afterId,
+    afterModel,
   );
 }
 
@@ -38,10 +41,19 @@ class PlainDeltaPart {
   constructor(
     readonly raw: string,
     readonly text: string,
+    /** `,"object":…,"created":N,` between the id and the model. */
+    private readonly afterId: string,
+    /** Everything after the model (the content and the end of the chunk). */
+    private readonly afterModel: string,
   ) {}
 
   get chunk(): JsonObject {
     this.#parsed ??= JSON.parse(this.raw) as JsonObject;
     return this.#parsed;
+  }
+
+  /** The chunk's text with another id and model (JSON literals), from the pieces the pattern matched. */
+  withIds(idJson: string, modelJson: string): string {
+    return `{"id":${idJson}${this.afterId}"model":${modelJson}${this.afterModel}`;
   }
 }

@@ -59,4 +59,39 @@ describe('sseParts', () => {
     });
     expect(await drain(parts)).toEqual(['{"a":1}', `bytes:${Buffer.byteLength(large)}`, '{"b":2}', '[DONE]']);
   });
+
+  it('drops a byte order mark that opens the stream, and keeps split characters whole, whatever the reads', async () => {
+    const text = 'data: {"t":"a🙂é"}\n\ndata: {"t":"\uFEFF kept"}\n\n';
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    for (const size of [1, 2, 3, 5, 64]) {
+      const pieces: Uint8Array[] = [];
+      for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
+      const parts = sseParts<string>(
+        (async function* () {
+          yield* pieces;
+        })(),
+        { mapError: (error) => error, onEvent: (event, emit) => emit(event.data) },
+      );
+      expect(await drain(parts)).toEqual(['{"t":"a🙂é"}', '{"t":"\uFEFF kept"}']);
+    }
+  });
+
+  it('turns bytes that are not UTF-8 into replacement characters, and a character cut off at the end too', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('data: {"t":"'),
+      Buffer.from([0xff, 0xe2, 0x82]),
+      Buffer.from('"}\n\ndata: x'),
+      Buffer.from([0xe2]),
+    ]);
+    const parts = sseParts<string>(
+      (async function* () {
+        yield bytes;
+      })(),
+      {
+        mapError: (error) => error,
+        onEvent: (event, emit) => emit(event.data),
+      },
+    );
+    expect(await drain(parts)).toEqual(['{"t":"\uFFFD\uFFFD"}', 'x\uFFFD']);
+  });
 });
