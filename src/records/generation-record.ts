@@ -49,3 +49,18 @@ export interface GenerationRecord {
   /** What a cached answer would have cost, nano-USD (0 when not cached). */
   costSavedNanoUsd?: number;
 }
+
+const jsonOf = new WeakMap<GenerationRecord, string>();
+
+/**
+ * The record as JSON text, serialised once: the journal's finish line and the store's `body` column are the
+ * same text. Records are never changed once finished (a normalised copy is a new object).
+ */
+export function recordJson(record: GenerationRecord): string {
+  let json = jsonOf.get(record);
+  if (json === undefined) {
+    json = JSON.stringify(record);
+    jsonOf.set(record, json);
+  }
+  return json;
+}

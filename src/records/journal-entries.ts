@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nanoToUsd } from '../accounting/compute-cost.js';
-import type { GenerationRecord } from './generation-record.js';
+import { type GenerationRecord, recordJson } from './generation-record.js';
 import { generationRecordSchema } from './generation-record-schema.js';
 
 /**
@@ -72,7 +72,7 @@ export type JournalLine = z.infer<typeof lineSchema>;
 
 export const beginLine = (stub: InterruptedRecordStub): string => `${JSON.stringify({ b: stub })}\n`;
 export const progressLine = (entry: ProgressEntry): string => `${JSON.stringify({ p: entry })}\n`;
-export const finishLine = (record: GenerationRecord): string => `${JSON.stringify({ f: record })}\n`;
+export const finishLine = (record: GenerationRecord): string => `{"f":${recordJson(record)}}\n`;
 
 /** A journal line, or undefined when it is not one (a line cut by a crash, or damaged). */
 export function parseLine(text: string): JournalLine | undefined {

@@ -1,4 +1,4 @@
-import type { GenerationRecord } from '../records/generation-record.js';
+import { type GenerationRecord, recordJson } from '../records/generation-record.js';
 import { createdMsOf, recordDayOf } from './record-query.js';
 import { checkInsertableCost } from './store-rows.js';
 
@@ -60,7 +60,7 @@ export function recordRow(record: GenerationRecord): RecordRow {
   checkInsertableCost(record);
   const createdMs = createdMsOf(record);
   const day = recordDayOf(createdMs);
-  return { record, createdMs, month: day.slice(0, 7), day, body: JSON.stringify(record) };
+  return { record, createdMs, month: day.slice(0, 7), day, body: recordJson(record) };
 }
 
 /** One daily rollup's increments. */
