@@ -5,6 +5,11 @@ async function* reads(...pieces: string[]): AsyncGenerator<Uint8Array> {
   for (const piece of pieces) yield Buffer.from(piece);
 }
 
+/** `bytes` read in pieces of `size` bytes, as a network might cut them. */
+async function* readsOf(bytes: Buffer, size: number): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
 async function drain(parts: ReturnType<typeof sseParts<string>>): Promise<string[]> {
   const reader = parts.getReader();
   const seen: string[] = [];
@@ -36,14 +41,11 @@ describe('sseParts', () => {
   it('gives the same events whatever the reads are cut into', async () => {
     const bytes = Buffer.from(body);
     for (const size of [1, 7, 100, 1_024, 5_000]) {
-      const pieces: Uint8Array[] = [];
-      for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
-      const parts = sseParts<string>(
-        (async function* () {
-          yield* pieces;
-        })(),
-        { mapError: (error) => error, onBytes: () => false, onEvent: (event, emit) => emit(event.data) },
-      );
+      const parts = sseParts<string>(readsOf(bytes, size), {
+        mapError: (error) => error,
+        onBytes: () => false,
+        onEvent: (event, emit) => emit(event.data),
+      });
       expect(await drain(parts)).toEqual(['{"a":1}', large, '{"b":2}', '[DONE]']);
     }
   });
@@ -64,14 +66,10 @@ describe('sseParts', () => {
     const text = 'data: {"t":"a🙂é"}\n\ndata: {"t":"\uFEFF kept"}\n\n';
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
     for (const size of [1, 2, 3, 5, 64]) {
-      const pieces: Uint8Array[] = [];
-      for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
-      const parts = sseParts<string>(
-        (async function* () {
-          yield* pieces;
-        })(),
-        { mapError: (error) => error, onEvent: (event, emit) => emit(event.data) },
-      );
+      const parts = sseParts<string>(readsOf(bytes, size), {
+        mapError: (error) => error,
+        onEvent: (event, emit) => emit(event.data),
+      });
       expect(await drain(parts)).toEqual(['{"t":"a🙂é"}', '{"t":"\uFEFF kept"}']);
     }
   });
@@ -83,15 +81,10 @@ describe('sseParts', () => {
       Buffer.from('"}\n\ndata: x'),
       Buffer.from([0xe2]),
     ]);
-    const parts = sseParts<string>(
-      (async function* () {
-        yield bytes;
-      })(),
-      {
-        mapError: (error) => error,
-        onEvent: (event, emit) => emit(event.data),
-      },
-    );
+    const parts = sseParts<string>(readsOf(bytes, bytes.length), {
+      mapError: (error) => error,
+      onEvent: (event, emit) => emit(event.data),
+    });
     expect(await drain(parts)).toEqual(['{"t":"\uFFFD\uFFFD"}', 'x\uFFFD']);
   });
 });

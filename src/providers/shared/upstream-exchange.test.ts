@@ -68,6 +68,22 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
+/** Answers `status` and an endless body of `piece`s, written as fast as the connection takes them. */
+function flood(res: http.ServerResponse, status: number, piece: Buffer): void {
+  res.writeHead(status);
+  const pump = () => {
+    while (!res.destroyed && res.write(piece)) {}
+    if (!res.destroyed) res.once('drain', pump);
+  };
+  pump();
+}
+
+/** Answers `status`, writes `partial`, then resets the connection. */
+function partialThenReset(res: http.ServerResponse, status: number): void {
+  res.writeHead(status);
+  res.write('partial', () => setImmediate(() => res.socket?.destroy()));
+}
+
 describe('UpstreamExchange', () => {
   it('resolves with the status and headers, and reads the body in order to its end', async () => {
     const { exchange, head } = exchangeWith((_req, res) => {
@@ -118,16 +134,10 @@ describe('UpstreamExchange', () => {
 
   it('fails once more than maxBytes arrived, and closes the request', async () => {
     const { exchange, head, path } = exchangeWith(
-      (_req, res) => {
-        res.writeHead(200);
-        const piece = Buffer.alloc(64 * 1024, 'x');
-        const pump = () => {
-          while (!res.destroyed && res.write(piece)) {}
-          if (!res.destroyed) res.once('drain', pump);
-        };
-        pump();
+      (_req, res) => flood(res, 200, Buffer.alloc(64 * 1024, 'x')),
+      {
+        maxBytes: 256 * 1024,
       },
-      { maxBytes: 256 * 1024 },
     );
     await head;
     expect(await rejection(exchange.text())).toBe(large);
@@ -205,10 +215,7 @@ describe('UpstreamExchange', () => {
   });
 
   it('a reset mid-body fails the waiting read with the network error', async () => {
-    const { exchange, head } = exchangeWith((_req, res) => {
-      res.writeHead(200);
-      res.write('partial', () => setImmediate(() => res.socket?.destroy()));
-    });
+    const { exchange, head } = exchangeWith((_req, res) => partialThenReset(res, 200));
     await head;
     await exchange.next();
     await expect(exchange.next()).rejects.toThrow();
@@ -217,25 +224,16 @@ describe('UpstreamExchange', () => {
 
 describe('readPrefix', () => {
   it('reads at most the prefix of a large body and closes the request', async () => {
-    const { exchange, head, path } = exchangeWith((_req, res) => {
-      res.writeHead(500);
-      const piece = Buffer.alloc(16 * 1024, 'e');
-      const pump = () => {
-        while (!res.destroyed && res.write(piece)) {}
-        if (!res.destroyed) res.once('drain', pump);
-      };
-      pump();
-    });
+    const { exchange, head, path } = exchangeWith((_req, res) =>
+      flood(res, 500, Buffer.alloc(16 * 1024, 'e')),
+    );
     await head;
     expect(await readPrefix(exchange, 4096)).toBe('e'.repeat(4096));
     await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
   });
 
   it('yields what arrived when the body fails', async () => {
-    const { exchange, head } = exchangeWith((_req, res) => {
-      res.writeHead(500);
-      res.write('partial', () => setImmediate(() => res.socket?.destroy()));
-    });
+    const { exchange, head } = exchangeWith((_req, res) => partialThenReset(res, 500));
     await head;
     expect(await readPrefix(exchange, 4096)).toBe('partial');
   });
