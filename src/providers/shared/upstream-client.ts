@@ -15,7 +15,7 @@ import { type ExchangeHead, UpstreamExchange } from './upstream-exchange.js';
  * costs several times the CPU per call, `Dispatcher.request` a `Readable` and an `AbortController` more;
  * upstream-exchange.ts). Injected, so tests and the benchmark can see every request.
  */
-/** What adapters read of an upstream body: undici's body satisfies it, and so does a test double. */
+/** What adapters read of an upstream body: an `UpstreamExchange` is one, and so is a test double. */
 export interface UpstreamBody extends AsyncIterable<Uint8Array> {
   text(): Promise<string>;
   destroy(error?: Error): unknown;

@@ -202,6 +202,29 @@ describe('UpstreamExchange', () => {
     expect(await rejection(head)).toBe(reason);
   });
 
+  it('aborted before it started (a client already gone): start rejects at once and nothing is sent', async () => {
+    let requests = 0;
+    const path = `/t${++paths}`;
+    answers.set(path, () => {
+      requests += 1;
+    });
+    const exchange = new UpstreamExchange({
+      idleTimeoutMs: 5_000,
+      maxBytes: 1024,
+      idleError: () => idle,
+      tooLargeError: () => large,
+    });
+    const reason = new Error('the client went away');
+    exchange.abort(reason);
+    const head = exchange.start(agent, { origin, path, method: 'POST', body: '{}' });
+    expect(await rejection(head)).toBe(reason);
+    // Nothing of it reached the server (looked at once a later request was answered).
+    const { exchange: later, head: laterHead } = exchangeWith((_req, res) => res.end('ok'));
+    await laterHead;
+    expect(await later.text()).toBe('ok');
+    expect(requests).toBe(0);
+  });
+
   it('destroying the body mid-way closes the request; later reads fail', async () => {
     const { exchange, head, path } = exchangeWith((_req, res) => {
       res.writeHead(200);

@@ -51,8 +51,12 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
 
   constructor(private readonly bounds: BodyBounds) {}
 
-  /** Dispatches the request; resolves with the status and headers, rejects when none came. */
+  /**
+   * Dispatches the request; resolves with the status and headers, rejects when none came. An exchange
+   * aborted before it started rejects at once and sends nothing.
+   */
   start(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions): Promise<ExchangeHead> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure.error);
     const head = new Promise<ExchangeHead>((resolve, reject) => {
       this.#head = { resolve, reject };
     });
