@@ -19,3 +19,14 @@ export function prepareKept(db: Database.Database, sql: string): Database.Statem
   else kept.set(db, [statement]);
   return statement;
 }
+
+/**
+ * Every SQLite store of the process, held until it exits: a store that became garbage (a test that drops
+ * one, a tool done with its store) would free its statements, which on Node 24 can abort the process as
+ * described above. A closed store holds little: `close` frees its database's memory.
+ */
+const stores = new Set<object>();
+
+export function keepForLife(store: object): void {
+  stores.add(store);
+}

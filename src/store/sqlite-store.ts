@@ -9,6 +9,7 @@ import { OutageLog } from './outage-log.js';
 import { recordRow } from './record-columns.js';
 import { checkFilter } from './record-query.js';
 import { prepareAdminStatements } from './sqlite-admin-tables.js';
+import { keepForLife } from './sqlite-kept.js';
 import { SQLITE_PRUNE_BATCH, SqliteRecords } from './sqlite-records.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import type {
@@ -188,6 +189,7 @@ export class SqliteStore implements Store {
       mkdirSync(dirname(resolve(filename)), { recursive: true });
     }
     this.#db = new Database(filename);
+    keepForLife(this);
     this.#now = options.now ?? (() => new Date());
     this.#outage = new OutageLog('SQLite', options.log ?? ((message) => process.emitWarning(message)));
     // `exec`, not `pragma()`: no statement object to be collected later (sqlite-kept.ts).
