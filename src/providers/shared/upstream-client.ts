@@ -10,11 +10,6 @@ import {
 } from './upstream-errors.js';
 import { type ExchangeHead, UpstreamExchange } from './upstream-exchange.js';
 
-/**
- * The HTTP client adapters use: undici's `dispatch` with keep-alive connection pools (the global `fetch`
- * costs several times the CPU per call, `Dispatcher.request` a `Readable` and an `AbortController` more;
- * upstream-exchange.ts). Injected, so tests and the benchmark can see every request.
- */
 /** What adapters read of an upstream body: an `UpstreamExchange` is one, and so is a test double. */
 export interface UpstreamBody extends AsyncIterable<Uint8Array> {
   text(): Promise<string>;
@@ -62,6 +57,10 @@ export interface UpstreamLimits {
 export const ERROR_BODY_PREFIX_BYTES = 64 * 1024;
 
 /**
+ * The HTTP client adapters use, injected so that tests and the benchmark can see every request: undici's
+ * `dispatch` over keep-alive connection pools (the global `fetch` costs several times the CPU per call,
+ * `Dispatcher.request` a `Readable` and an `AbortController` more; upstream-exchange.ts).
+ *
  * POSTs JSON and resolves with the response once its headers arrived. A non-2xx answer is read (its first
  * 64 KiB) and thrown as a GatewayError; time to first byte is bounded by `call.timeoutMs`, silence after it by
  * the provider's `idleTimeoutMs` (else `limits.idleTimeoutMs`), the body's size by `limits.maxResponseBytes`;

@@ -36,18 +36,22 @@ afterAll(async () => {
 const idle = new GatewayError('idle', { status: 504, code: null, type: 'upstream_timeout', retryable: true });
 const large = new GatewayError('large', { status: 502, code: null, type: 'upstream_error', retryable: true });
 
-let paths = 0;
-/** Starts an exchange against a fresh path answered by `answer`. */
-function exchangeWith(answer: Answer, bounds: Partial<BodyBounds> = {}) {
-  const path = `/t${++paths}`;
-  answers.set(path, answer);
-  const exchange = new UpstreamExchange({
+/** An exchange with the test's errors and generous bounds, unless `bounds` says otherwise. */
+const newExchange = (bounds: Partial<BodyBounds> = {}) =>
+  new UpstreamExchange({
     idleTimeoutMs: 5_000,
     maxBytes: 64 * 1024 * 1024,
     idleError: () => idle,
     tooLargeError: () => large,
     ...bounds,
   });
+
+let paths = 0;
+/** Starts an exchange against a fresh path answered by `answer`. */
+function exchangeWith(answer: Answer, bounds: Partial<BodyBounds> = {}) {
+  const path = `/t${++paths}`;
+  answers.set(path, answer);
+  const exchange = newExchange(bounds);
   const head = exchange.start(agent, {
     origin,
     path,
@@ -208,12 +212,7 @@ describe('UpstreamExchange', () => {
     answers.set(path, () => {
       requests += 1;
     });
-    const exchange = new UpstreamExchange({
-      idleTimeoutMs: 5_000,
-      maxBytes: 1024,
-      idleError: () => idle,
-      tooLargeError: () => large,
-    });
+    const exchange = newExchange();
     const reason = new Error('the client went away');
     exchange.abort(reason);
     const head = exchange.start(agent, { origin, path, method: 'POST', body: '{}' });
