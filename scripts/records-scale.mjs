@@ -45,12 +45,18 @@ async function p50(runs, work) {
   return times[Math.floor((times.length - 1) / 2)];
 }
 
+/**
+ * New ids as the measured build makes them: its `generationId` (time-ordered, records/generation-id.js), or
+ * `gen_` and a random UUID for a build from before it.
+ */
+let newGenId = () => `gen_${randomUUID()}`;
+
 /** A record as the gateway writes it, for org-1..4 / 5 keys each / 6 models / 3 providers. */
 function makeRecord(index, createdAt) {
   const org = `org-${(index % 4) + 1}`;
   const failed = index % 50 === 0;
   return {
-    genId: `gen_${randomUUID()}`,
+    genId: newGenId(),
     orgId: org,
     apiKeyId: `key_${org}_${(index >> 2) % 5}`,
     model: `vendor/model-${index % 6}`,
@@ -122,6 +128,10 @@ async function measureQueries(store, args) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const { openStore } = await import(pathToFileURL(resolve(args.dist, 'store/open-store.js')).href);
+  const ids = await import(pathToFileURL(resolve(args.dist, 'records/generation-id.js')).href).catch(
+    () => undefined,
+  );
+  if (ids) newGenId = () => ids.generationId();
   const store = await openStore(args.database);
   const scheme = args.database.split(':')[0];
   try {

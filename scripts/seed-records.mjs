@@ -56,6 +56,7 @@ async function seedSqlite(args, dist, filename, endMs) {
     'records_model_time',
     'records_time',
     'records_gen',
+    'records_id',
   ]) {
     db.exec(`DROP INDEX IF EXISTS ${name}`);
   }

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { RequestSpan } from '../observability/tracing.js';
 import type { AttemptRecord } from '../provider-routing/attempt-record.js';
+import { generationId } from '../records/generation-id.js';
 
 /**
  * What the pipeline reads of the request it serves, whatever the transport: the HTTP request (its URL and
@@ -52,7 +52,7 @@ export interface Run {
  * request's span (started when the request arrived; `operation` is its GenAI operation name).
  */
 export function beginRun(ctx: PipelineContext, deps: AppDeps, principal: Principal, operation: string): Run {
-  const genId = `gen_${randomUUID()}`;
+  const genId = generationId();
   ctx.headers['x-generation-id'] = genId;
   const arrivedAtMs = Date.now() - (deps.now() - ctx.receivedAt);
   return {

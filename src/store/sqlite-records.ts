@@ -15,12 +15,11 @@ import {
   reportDays,
 } from './record-query.js';
 import { keySpendTotals } from './spend-sums.js';
-import { GEN_KEY } from './sqlite-schema.js';
 import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
 
-/** A record by id (`@genId`) and organization (`@orgId`), through the narrow id index. */
-export const SELECT_RECORD = `SELECT body FROM records INDEXED BY records_gen
-  WHERE ${GEN_KEY} = substr(@genId, 5, 8) AND gen_id = @genId AND org_id = @orgId LIMIT 1`;
+/** A record by id (`@genId`) and organization (`@orgId`), through the id index. */
+export const SELECT_RECORD = `SELECT body FROM records INDEXED BY records_id
+  WHERE gen_id = @genId AND org_id = @orgId LIMIT 1`;
 
 /** Rows deleted per statement while pruning: each step holds the write lock for a few milliseconds only. */
 export const SQLITE_PRUNE_BATCH = 5_000;

@@ -57,10 +57,10 @@ CREATE TABLE IF NOT EXISTS monthly_spend (
 `;
 
 /**
- * What `records_gen` indexes: 8 characters of the id (after `gen_`, the first 8 hex digits of its UUID).
- * A lookup by id names the same expression and then compares the whole id.
+ * What version 5's `records_gen` indexed: 8 characters of the id (after `gen_`, the first 8 hex digits of its
+ * UUID). Version 6 replaced it with `records_id` (see below).
  */
-export const GEN_KEY = 'substr(gen_id, 5, 8)';
+const GEN_KEY = 'substr(gen_id, 5, 8)';
 
 /** The columns of `records` after `gen_id`. */
 const RECORD_COLUMN_NAMES = RECORD_COLUMNS.slice(1)
@@ -98,12 +98,12 @@ CREATE INDEX IF NOT EXISTS records_time ON records (created_at, gen_id);
 `;
 
 /**
- * The index set of `records`, created after a copy or backfill (faster than maintaining them row by row).
- * A record is unique by creation time and id (`records_time`, which new rows append to, as PostgreSQL's key
- * holds both), and found by id through `records_gen`, an index on 8 characters of the id: random ids put
- * every insert at a random place of that index, and a narrow index keeps the pages each batch rewrites few.
+ * Version 5's index set of `records`, created after a copy (faster than maintaining them row by row). A
+ * record is unique by creation time and id (`records_time`, which new rows append to, as PostgreSQL's key
+ * holds both), and was found by id through `records_gen`, an index on 8 characters of the id: random ids put
+ * every insert at a random place of that index, and a narrow index kept the pages each batch rewrote fewer.
  */
-export const RECORD_INDEXES = `
+const RECORD_INDEXES_V5 = `
 CREATE INDEX IF NOT EXISTS records_org_time ON records (org_id, created_at, gen_id);
 CREATE INDEX IF NOT EXISTS records_key_time ON records (key_id, created_at, gen_id);
 CREATE INDEX IF NOT EXISTS records_model_time ON records (model, created_at, gen_id);
@@ -150,6 +150,25 @@ DROP TABLE records;
 ALTER TABLE records_v5 RENAME TO records;
 `;
 
+/**
+ * Version 6: records found by their whole id (`records_id`). Ids are time-ordered since (`gen_` and a version 7
+ * UUID, records/generation-id.ts), so new records go at the end of this index and a batch rewrites a page or
+ * two of it; the random ids before them stay where they are. `records_gen` goes.
+ */
+const RECORD_ID_INDEX = `
+DROP INDEX IF EXISTS records_gen;
+CREATE INDEX IF NOT EXISTS records_id ON records (gen_id);
+`;
+
+/** The index set of `records` as the latest version has it, built in bulk after a load (scripts/seed-records.mjs). */
+export const RECORD_INDEXES = `
+CREATE INDEX IF NOT EXISTS records_org_time ON records (org_id, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_key_time ON records (key_id, created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_model_time ON records (model, created_at, gen_id);
+CREATE UNIQUE INDEX IF NOT EXISTS records_time ON records (created_at, gen_id);
+CREATE INDEX IF NOT EXISTS records_id ON records (gen_id);
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
@@ -185,8 +204,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'records unique by time and id, found by id through a narrow index',
     up: (db) => {
       db.exec(REBUILD_RECORDS);
-      db.exec(RECORD_INDEXES);
+      db.exec(RECORD_INDEXES_V5);
     },
+  },
+  {
+    version: 6,
+    name: 'records found by their whole id, which is time-ordered',
+    up: (db) => db.exec(RECORD_ID_INDEX),
   },
 ];
 
