@@ -61,7 +61,7 @@ async function expectUpgraded(store: Store, versions: number[], expected: number
   const old = oldRecords();
   // 3: keys' own limits, per-key spend and the admin audit log. 4: organizations' response cache setting.
   // 5: records unique by time and id, found by id through a narrow (SQLite) or hash (PostgreSQL) index.
-  // 6 (SQLite): found by id through an index on the whole id.
+  // 6 (SQLite): found by id through an index on the whole id (ids are time-ordered).
   expect(versions).toEqual(expected);
   expect(await store.getOrganization('acme')).toMatchObject({ monthlyLimitUsd: '25', cacheTtlSeconds: null });
   expect(await store.upsertOrganization({ id: 'acme', cacheTtlSeconds: 120 })).toMatchObject({
