@@ -79,8 +79,10 @@ export function buildRecord(facts: RecordFacts): GenerationRecord {
     skills: facts.skills?.join(',') ?? '',
     tag: facts.choice?.tag ?? '',
     planningStatus: planner?.status ?? 'none',
-    attempts: run.attempts,
-    warnings: run.warnings,
+    // Copies: a finished record never changes (its JSON is made once, generation-record.ts), whatever the
+    // run still does with its own lists.
+    attempts: [...run.attempts],
+    warnings: [...run.warnings],
     cached: execution?.cached !== undefined,
     costSavedNanoUsd: execution?.cached?.savedNano ?? 0,
   };
