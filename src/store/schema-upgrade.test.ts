@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { findPostgresBinaries, startPostgres, type TestPostgres } from '../test-support/start-postgres.js';
 import { PostgresStore } from './postgres-store.js';
+import { openKept, prepareKept } from './sqlite-kept.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 import { makeRecord } from './store-contract.js';
@@ -111,21 +111,23 @@ describe('upgrading a database of the previous schema in place', () => {
   it('SQLite: records are moved into columns, listable, and in the rollups', async () => {
     const root = mkdtempSync(join(tmpdir(), 'gateway-upgrade-'));
     const file = join(root, 'old.db');
-    const db = new Database(file);
+    const db = openKept(file);
     db.exec(SQLITE_V0);
-    db.prepare(
+    prepareKept(
+      db,
       "INSERT INTO organizations VALUES ('acme', 'Acme', '25', NULL, '2026-01-01T00:00:00.000Z', NULL)",
     ).run();
-    const insert = db.prepare('INSERT INTO generation_records VALUES (?, ?, ?, ?)');
+    const insert = prepareKept(db, 'INSERT INTO generation_records VALUES (?, ?, ?, ?)');
     for (const r of oldRecords()) insert.run(r.genId, r.orgId, r.createdAt, JSON.stringify(r));
-    for (const row of oldSpend) db.prepare('INSERT INTO monthly_spend VALUES (?, ?, ?)').run(...row);
+    for (const row of oldSpend) prepareKept(db, 'INSERT INTO monthly_spend VALUES (?, ?, ?)').run(...row);
     db.close();
 
     const store = new SqliteStore(file);
     await store.migrate();
-    const versions = new Database(file)
-      .prepare('SELECT version FROM schema_migrations ORDER BY version')
-      .all();
+    const versions = prepareKept(
+      openKept(file),
+      'SELECT version FROM schema_migrations ORDER BY version',
+    ).all();
     await expectUpgraded(
       store,
       versions.map((row) => (row as { version: number }).version),

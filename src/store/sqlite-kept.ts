@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 
 /**
  * Statements prepared for a one-off use (migrations at start), kept as long as their database.
@@ -25,8 +25,18 @@ export function prepareKept(db: Database.Database, sql: string): Database.Statem
  * one, a tool done with its store) would free its statements, which on Node 24 can abort the process as
  * described above. A closed store holds little: `close` frees its database's memory.
  */
-const stores = new Set<object>();
+const held = new Set<object>();
 
 export function keepForLife(store: object): void {
-  stores.add(store);
+  held.add(store);
+}
+
+/**
+ * A database opened outside a store (a test reading a file the store wrote, a tool), held for the life of the
+ * process like the stores: prepare on it with `prepareKept`, and nothing it made becomes garbage.
+ */
+export function openKept(filename: string, options?: Database.Options): Database.Database {
+  const db = new Database(filename, options);
+  held.add(db);
+  return db;
 }

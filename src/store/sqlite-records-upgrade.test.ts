@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generationId } from '../records/generation-id.js';
 import { RECORD_COLUMNS, recordRow } from './record-columns.js';
+import { openKept, prepareKept } from './sqlite-kept.js';
 import { SELECT_RECORD } from './sqlite-records.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { SqliteStore } from './sqlite-store.js';
@@ -22,20 +22,21 @@ function version4Database(records: ReturnType<typeof makeRecord>[]): string {
   const root = mkdtempSync(join(tmpdir(), 'gateway-records-v5-'));
   roots.push(root);
   const file = join(root, 'v4.db');
-  const db = new Database(file);
+  const db = openKept(file);
   db.exec(
     'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
   );
   for (const migration of SQLITE_MIGRATIONS.filter((m) => m.version <= 4)) {
     migration.up(db);
-    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
+    prepareKept(db, 'INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
       migration.version,
       migration.name,
       'then',
     );
   }
   const names = RECORD_COLUMNS.map((column) => column.name);
-  const insert = db.prepare(
+  const insert = prepareKept(
+    db,
     `INSERT INTO records (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
   );
   for (const record of records) {
@@ -54,10 +55,9 @@ function version4Database(records: ReturnType<typeof makeRecord>[]): string {
 }
 
 const plan = (file: string, sql: string, ...params: unknown[]) => {
-  const db = new Database(file, { readonly: true });
+  const db = openKept(file, { readonly: true });
   try {
-    return db
-      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    return prepareKept(db, `EXPLAIN QUERY PLAN ${sql}`)
       .all(...params)
       .map((row) => (row as { detail: string }).detail)
       .join('\n');
@@ -87,11 +87,12 @@ describe('SQLite records schema versions 5 and 6', () => {
     expect(report).toMatchObject([{ group: '2026-03-01', requests: 2, costNanoUsd: 18 }]);
     await store.close();
 
-    const db = new Database(file, { readonly: true });
-    const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all();
-    const indexes = db
-      .prepare('SELECT name, "unique" FROM pragma_index_list(\'records\') ORDER BY name')
-      .all();
+    const db = openKept(file, { readonly: true });
+    const versions = prepareKept(db, 'SELECT version FROM schema_migrations ORDER BY version').all();
+    const indexes = prepareKept(
+      db,
+      'SELECT name, "unique" FROM pragma_index_list(\'records\') ORDER BY name',
+    ).all();
     db.close();
     expect(versions.map((row) => (row as { version: number }).version)).toEqual([1, 2, 3, 4, 5, 6]);
     // The id is found through records_id (not unique: uniqueness is (time, id), as in PostgreSQL).
@@ -124,9 +125,9 @@ describe('SQLite records schema versions 5 and 6', () => {
   it('finds the random ids of records written before version 6, and the time-ordered ids after it', async () => {
     const before = [makeRecord({ createdAt: '2026-03-01T10:00:00.000Z' }), makeRecord({ orgId: 'beta' })];
     const file = version4Database(before);
-    const v5 = new Database(file);
+    const v5 = openKept(file);
     SQLITE_MIGRATIONS.find((m) => m.version === 5)?.up(v5);
-    v5.prepare('INSERT INTO schema_migrations VALUES (5, ?, ?)').run('v5', 'then');
+    prepareKept(v5, 'INSERT INTO schema_migrations VALUES (5, ?, ?)').run('v5', 'then');
     v5.close();
     const store = new SqliteStore(file);
     await store.migrate();
@@ -153,7 +154,7 @@ describe('SQLite records schema versions 5 and 6', () => {
         });
       for (let from = 0; from < 20_000; from += 1_000) await store.insertRecords(batch(from, 1_000));
       // No statement objects here (`exec`, and the WAL file's own header): see store/sqlite-kept.ts.
-      const db = new Database(join(root, 'records.db'));
+      const db = openKept(join(root, 'records.db'));
       db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       await store.insertRecords(batch(20_000, 200));
       const wal = readFileSync(join(root, 'records.db-wal'));
