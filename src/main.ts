@@ -41,7 +41,10 @@ async function main(): Promise<void> {
   if (command === 'version') return void console.log(`model-gateway ${version()}`);
   const env = readEnv();
   const config = loadConfig(env.configPath, env.vars);
-  limitHeapGrowth(config.server.heapGrowthPercent ?? defaultHeapGrowthPercent());
+  limitHeapGrowth(
+    config.server.heapGrowthPercent ?? defaultHeapGrowthPercent(),
+    config.server.heapHeadroomMb,
+  );
   const logger = createLogger({ ...env.logging, terminal: process.stdout.isTTY === true });
   const gateway = await startGateway({
     config,

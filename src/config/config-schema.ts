@@ -183,6 +183,12 @@ const serverSchema = z.strictObject({
    * heuristic (growth by 1.1 to 4 times). Default: 30 on Node 20 and 22, 0 on Node 24 (app/heap-growth.ts).
    */
   heapGrowthPercent: z.number().int().min(0).max(300).optional(),
+  /**
+   * The least room, in MB, the heap gets past what the last full collection kept when
+   * `heapGrowthPercent` is in force: on a small heap the factor is raised (up to 300 %) until there is this
+   * much, so a gateway at rest is not collected in full every few requests. 0 applies the percentage alone.
+   */
+  heapHeadroomMb: z.number().int().min(0).max(4096).default(16),
   /** Open client connections at most; sockets beyond it are closed as soon as they are accepted. */
   maxConnections: z.number().int().positive().default(1_000),
   /** Failed authentications per client address: `burst` in `windowSeconds`, then 429 for a window. */

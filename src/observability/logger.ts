@@ -1,6 +1,7 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { LoggingEnv } from '../config/env.js';
 import { isRecord, tryParseJson } from '../json/json.js';
+import { StdoutSink } from './stdout-sink.js';
 
 export type { Logger };
 
@@ -58,19 +59,17 @@ let dropped = 0;
 /** Set when the process exits: from then on a full standard output is retried only until this time. */
 let exitDeadline = Number.POSITIVE_INFINITY;
 
-/** JSON lines on stdout: sonic-boom (asynchronous, bounded) fed in batches. */
+/** JSON lines on stdout, gathered in batches, each written at once on this thread (`StdoutSink`). */
 function jsonStdout(): LineBatches {
-  const sink = pino.destination({
+  const sink = new StdoutSink({
     // Through `process.stdout`, which makes a pipe non-blocking: a full pipe then answers EAGAIN (retried,
-    // bounded at exit) instead of blocking a write, and the exit with it, until its reader comes back.
-    dest: process.stdout.fd,
-    sync: false,
-    maxLength: LOG_MAX_PENDING_BYTES,
-    // A full pipe (EAGAIN) is retried every 100 ms while running; exiting, only until the deadline.
-    retryEAGAIN: () => Date.now() < exitDeadline,
-  });
-  sink.on('drop', (text: string) => {
-    dropped += countLines(text);
+    // bounded at exit) instead of blocking a write, and the event loop with it, until its reader comes back.
+    fd: process.stdout.fd,
+    maxPendingBytes: LOG_MAX_PENDING_BYTES,
+    onDrop: (text) => {
+      dropped += countLines(text);
+    },
+    retryFull: () => Date.now() < exitDeadline,
   });
   return new LineBatches(sink, LOG_BUFFER_CHARS);
 }
@@ -85,9 +84,9 @@ function countLines(text: string): number {
 const atExit = new Set<LineBatches>();
 
 /**
- * Runs before pino's own exit hook (which flushes sonic-boom and would retry a full pipe forever): hands
- * every batch over and writes for at most LOG_EXIT_FLUSH_MS; what a stopped reader does not take by then
- * is dropped, so that a stalled log collector never keeps the process from exiting.
+ * Runs when the process exits: hands every batch over and writes for at most LOG_EXIT_FLUSH_MS; what a
+ * stopped reader does not take by then is dropped, so that a stalled log collector never keeps the process
+ * from exiting.
  */
 function flushAllAtExit(): void {
   exitDeadline = Date.now() + LOG_EXIT_FLUSH_MS;
@@ -95,7 +94,7 @@ function flushAllAtExit(): void {
   atExit.clear();
 }
 
-/** What `LineBatches` needs of sonic-boom (`pino.destination`). */
+/** What `LineBatches` writes to (`StdoutSink`). */
 export interface LineSink {
   readonly destroyed?: boolean;
   write(text: string): unknown;
@@ -105,10 +104,10 @@ export interface LineSink {
 }
 
 /**
- * Hands lines to sonic-boom (pino's asynchronous writer) a batch at a time. Given line by line, sonic-boom
- * measures its pending text with `Buffer.byteLength` on every write, which flattens that growing string each
- * time: about 5 KB copied per access line at 8 KB batches (V8's sampling heap profiler, 2026-11-28), against
- * one join per batch here. The last lines are handed over by `flush`, at exit and every LOG_FLUSH_INTERVAL_MS.
+ * Hands lines to the output a batch at a time: one system call per batch instead of one per line, and one
+ * join per batch (line by line, pino's own writer measured its growing pending text with `Buffer.byteLength`
+ * on every write, flattening it each time: about 5 KB copied per access line, 2026-11-28). The last lines are
+ * handed over by `flush`, at exit and every LOG_FLUSH_INTERVAL_MS.
  */
 export class LineBatches implements DestinationStream {
   #lines: string[] = [];

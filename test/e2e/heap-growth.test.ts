@@ -16,8 +16,13 @@ describe('heap growth (server.heapGrowthPercent)', () => {
     gateway = undefined;
   });
 
-  /** The factors printed for the full collections after the gateway said it listens, once there are some. */
-  async function factorsAfterListening(server: Record<string, unknown>): Promise<(string | undefined)[]> {
+  /**
+   * The full collections after the gateway said it listens, once there are some: the old generation's size
+   * each kept (KB) and the factor printed for its next limit.
+   */
+  async function collectionsAfterListening(
+    server: Record<string, unknown>,
+  ): Promise<{ sizeKb: number; factor: string | undefined }[]> {
     const config = {
       organizations: [{ id: 'o', apiKeys: ['sk-gw-heap-growth-0123456789abcdef0123'] }],
       server,
@@ -28,7 +33,10 @@ describe('heap growth (server.heapGrowthPercent)', () => {
       const after = started.output().split('listening on')[1] ?? '';
       // Complete lines only: the last one may still be arriving (its factor not yet written).
       const complete = after.slice(0, after.lastIndexOf('\n') + 1);
-      return [...complete.matchAll(LIMIT_LINE)].map((match) => match[3]);
+      return [...complete.matchAll(LIMIT_LINE)].map((match) => ({
+        sizeKb: Number(match[1]),
+        factor: match[3],
+      }));
     };
     // Requests allocate, and with --gc-global every collection they cause is a full one. Each carries a
     // 256 KB body (parsed, then refused for its unknown model), so collections come within a few dozen; V8
@@ -49,14 +57,29 @@ describe('heap growth (server.heapGrowthPercent)', () => {
   }
 
   it.for<[Record<string, unknown>, string]>([
-    [{}, '1.3'],
-    [{ heapGrowthPercent: 75 }, '1.8'],
+    [{ heapHeadroomMb: 0 }, '1.3'],
+    [{ heapGrowthPercent: 75, heapHeadroomMb: 0 }, '1.8'],
   ])('the gateway started with server %j grows its heap by %s', async ([server, factor], context) => {
-    const factors = await factorsAfterListening(server);
+    const factors = (await collectionsAfterListening(server)).map((collection) => collection.factor);
     expect(factors.length).toBeGreaterThan(0);
     // V8 13 (Node 24) no longer prints the factor; the test below checks the effect on every version.
     if (factors.every((printed) => printed === undefined)) context.skip();
     expect(new Set(factors)).toEqual(new Set([factor]));
+  });
+
+  it('by default a small heap gets 16 MB of room (server.heapHeadroomMb), more than 30 % of it', async (context) => {
+    const collections = await collectionsAfterListening({});
+    expect(collections.length).toBeGreaterThan(0);
+    if (collections.every((collection) => collection.factor === undefined)) context.skip();
+    const roomsMb = collections.map(({ sizeKb, factor }) => ((Number(factor) - 1) * sizeKb) / 1024);
+    for (const [i, { sizeKb, factor }] of collections.entries()) {
+      // The gateway at rest keeps far less than the 53 MB of which 30 % would be 16 MB.
+      expect(sizeKb).toBeLessThan(53 * 1024);
+      expect(Number(factor)).toBeGreaterThan(1.3);
+      // The factor is chosen before V8 knows what it keeps, and printed to one decimal: about 16 MB.
+      expect(roomsMb[i]).toBeGreaterThan(12);
+      expect(roomsMb[i]).toBeLessThan(21);
+    }
   });
 
   it('limitHeapGrowth sets the factor V8 applies to the next limit (any Node version)', () => {
