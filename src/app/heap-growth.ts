@@ -15,9 +15,9 @@ const MIB = 1024 * 1024;
  *
  * A fixed percentage of a small heap is little room: 30 % of the 25 MB a gateway keeps alive at rest is 7.5
  * MB, a full collection (marking the whole heap) every few hundred requests, or every few 1 MiB bodies. So
- * after each full collection the factor for the next one is raised until the room is at least `headroomMb`
- * (never above 300 %); a heap that holds more than `headroomMb / percent` is bounded by `percent` alone.
- * Returns a function that stops watching (for tests).
+ * after every collection, young or full, the factor for the next full one is raised until the room is at
+ * least `headroomMb` (never above 300 %); a heap that keeps more than `headroomMb / percent` is bounded by
+ * `percent` alone. Returns a function that stops watching (for tests).
  */
 export function limitHeapGrowth(percent: number, headroomMb = 0): () => void {
   if (percent <= 0) return () => {};
@@ -49,9 +49,9 @@ const isFullCollection = (entry: PerformanceEntry): boolean =>
 /**
  * The growth factor, in percent, that the next full collection applies: `percent`, or more while that
  * leaves less than `headroom` bytes of room, at most 300. V8 multiplies the size it keeps at that collection,
- * which is not known yet: it is at least what the last one kept (`live`) and, since the heap never holds more
- * than that plus the room it was given, at least what it holds now (`used`) less that room. So a heap that
- * grows fast (a burst of streams) gets a factor measured on its new size, not on what it held before.
+ * which is not known yet. It is taken as what the last full collection kept (`live`) or, once the heap holds
+ * more than that plus the room (`used`), as what it holds now less the room: a heap that grows fast (a burst
+ * of stalled streams) gets a factor measured on its new size, not on what it held before.
  */
 export function growthPercent(live: number, used: number, percent: number, headroom: number): number {
   const size = Math.max(live, used - headroom, 1);
