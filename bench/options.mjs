@@ -25,7 +25,7 @@ const FULL = {
     stream: { count: 500, batch: 20, warmup: 50 },
     'stream-long': { count: 300, batch: 20, warmup: 30 },
     embed: { count: 500, batch: 20, warmup: 50 },
-    big: { count: 40, batch: 4, warmup: 4 },
+    big: { count: 200, batch: 10, warmup: 20 },
   },
   throughputKinds: ['chat', 'stream', 'stream-long', 'embed'],
   concurrencies: [16, 64],
