@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonText } from '../http/read-json-body.js';
 import { isRecord, type JsonObject } from './json.js';
 import { scanJson } from './json-depth.js';
-import { serializeJsonBody, sourceBytes } from './source-bytes.js';
+import { bodyByteLength, bodyText, serializeJsonBody, sourceBytes } from './source-bytes.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const parse = (text: string): JsonObject => {
@@ -83,6 +83,22 @@ describe('source bytes of request members', () => {
     const body = parse(`{"tools":[{"type":"function"}],"messages":[{"role":"user","content":"${big}"}]}`);
     expect(sourceBytes(body.tools)?.buffer.byteLength).toBeLessThanOrEqual(Buffer.poolSize);
     expect(sourceBytes(body.messages)?.length).toBeGreaterThan(100_000);
+  });
+
+  it('sends a member of 64 KiB or more as a piece of its own, never copying it into a joined buffer', () => {
+    const content = 'x'.repeat(70_000);
+    const body = parse(`{"model":"m","messages":[{"role":"user","content":"${content}"}],"n":1}`);
+    const sent = serializeJsonBody({ ...body, model: 'upstream-m' });
+    expect(Array.isArray(sent)).toBe(true);
+    const pieces = sent as readonly Buffer[];
+    expect(pieces).toContain(sourceBytes(body.messages));
+    expect(bodyByteLength(sent)).toBe(Buffer.concat(pieces).length);
+    expect(bodyText(sent)).toBe(
+      `{"model":"upstream-m","messages":[{"role":"user","content":"${content}"}],"n":1}`,
+    );
+    // Below that, one buffer as before.
+    const small = parse('{"model":"m","messages":[{"role":"user","content":"hi"}]}');
+    expect(Buffer.isBuffer(serializeJsonBody(small))).toBe(true);
   });
 
   it('leaves undefined members out, as JSON.stringify does', () => {

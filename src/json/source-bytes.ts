@@ -41,10 +41,24 @@ export function sourceBytes(value: unknown): Buffer | undefined {
 }
 
 /**
- * A JSON object serialised as `JSON.stringify` would, except that members carrying source bytes are
- * written as those bytes: a Buffer when any member was, else the plain string.
+ * A request body as it goes upstream: JSON text, its bytes, or its bytes in pieces (written one after the
+ * other, never joined: see `serializeJsonBody`).
  */
-export function serializeJsonBody(body: JsonObject): string | Buffer {
+export type JsonBodyBytes = string | Buffer | readonly Buffer[];
+
+/**
+ * A forwarded member this large is sent as its own piece instead of being copied into one joined buffer: a
+ * megabyte copied is a megabyte more memory outside V8's heap, and V8 collects the whole heap after every 64
+ * MB of such memory (README, Performance: large bodies).
+ */
+const OWN_PIECE_BYTES = 64 * 1024;
+
+/**
+ * A JSON object serialised as `JSON.stringify` would, except that members carrying source bytes are
+ * written as those bytes: the plain string when no member was, else the bytes, in pieces when one of them
+ * is OWN_PIECE_BYTES or more.
+ */
+export function serializeJsonBody(body: JsonObject): JsonBodyBytes {
   let reuses = false;
   for (const name in body) {
     if (sourceBytes(body[name]) !== undefined) {
@@ -54,6 +68,7 @@ export function serializeJsonBody(body: JsonObject): string | Buffer {
   }
   if (!reuses) return JSON.stringify(body);
   const pieces: Buffer[] = [];
+  let large = false;
   let text = '{';
   let first = true;
   for (const name in body) {
@@ -67,10 +82,24 @@ export function serializeJsonBody(body: JsonObject): string | Buffer {
       continue;
     }
     pieces.push(Buffer.from(text), source);
+    large ||= source.length >= OWN_PIECE_BYTES;
     text = '';
   }
   pieces.push(Buffer.from(`${text}}`));
-  return Buffer.concat(pieces);
+  return large ? pieces : Buffer.concat(pieces);
+}
+
+/** Bytes of a body. */
+export function bodyByteLength(body: JsonBodyBytes): number {
+  if (typeof body === 'string') return Buffer.byteLength(body);
+  if (Buffer.isBuffer(body)) return body.length;
+  return (body as readonly Buffer[]).reduce((sum, piece) => sum + piece.length, 0);
+}
+
+/** The text of a body (for error messages and tests; the request path never needs it). */
+export function bodyText(body: JsonBodyBytes): string {
+  if (typeof body === 'string') return body;
+  return (Buffer.isBuffer(body) ? body : Buffer.concat(body as readonly Buffer[])).toString('utf8');
 }
 
 /** Freezes a parsed JSON value and everything in it (objects and arrays only; an explicit stack, any depth). */

@@ -1,4 +1,5 @@
 import type { ResolvedProvider } from '../catalog/catalog.js';
+import { bodyText } from '../json/source-bytes.js';
 import type { PartStream } from '../providers/part-stream.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
 import type {
@@ -34,7 +35,7 @@ export function fakeUpstreamClient(
 ) {
   const requests: (UpstreamRequest & { json: unknown })[] = [];
   const client: UpstreamClient = async (request) => {
-    requests.push({ ...request, json: JSON.parse(request.body.toString()) });
+    requests.push({ ...request, json: JSON.parse(bodyText(request.body)) });
     return respond(request);
   };
   return { client, requests };

@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import { GatewayError, requestCancelled } from '../../errors/gateway-error.js';
+import { bodyByteLength, bodyText, type JsonBodyBytes } from '../../json/source-bytes.js';
 import type { UpstreamCall } from '../provider-adapter.js';
 import {
   upstreamIdleTimeout,
@@ -28,8 +29,8 @@ export interface UpstreamRequest {
   /** Path and query, e.g. `/v1/chat/completions`. */
   path: string;
   headers: Record<string, string>;
-  /** JSON text, or its bytes (members forwarded as the client sent them). */
-  body: string | Buffer;
+  /** JSON text, or its bytes (members forwarded as the client sent them), maybe in pieces. */
+  body: JsonBodyBytes;
   call: UpstreamCall;
 }
 
@@ -91,8 +92,14 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
           'x-request-id': call.requestId,
           ...call.traceHeaders,
           ...headers,
+          // Pieces are written one after the other (an iterable body to undici): their total length is
+          // declared, where undici would otherwise send them with chunked encoding.
+          ...(typeof body === 'string' || Buffer.isBuffer(body)
+            ? {}
+            : { 'content-length': String(bodyByteLength(body)) }),
         },
-        body,
+        // undici's documentation lists Iterable bodies for `dispatch`; its type declaration does not.
+        body: body as string | Buffer,
         // Our own timers bound both; undici's would add a timer object per request that lives until its
         // next sweep (up to a second), long enough to be promoted to the old generation.
         headersTimeout: 0,
@@ -117,7 +124,7 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
     throw upstreamStatusError(head.status, text, call.provider.id, {
       retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
       secrets: call.provider.apiKey ? [call.provider.apiKey] : [],
-      requestBody: typeof body === 'string' ? body : body.toString('utf8'),
+      requestBody: bodyText(body),
     });
   };
 }
