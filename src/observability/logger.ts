@@ -8,7 +8,7 @@ export type { Logger };
 export interface LoggerOptions extends LoggingEnv {
   /** Whether stdout is a terminal (pretty lines unless LOG_FORMAT says json). */
   terminal: boolean;
-  /** Where lines go; default stdout (asynchronous writes, flushed at exit). */
+  /** Where lines go; default stdout (non-blocking writes in batches, flushed at exit). */
   destination?: DestinationStream;
 }
 
