@@ -41,4 +41,14 @@ describe('large request bodies reach the upstream byte for byte', () => {
       expect(received?.body.model).not.toBe('acme/chat-large');
     },
   );
+
+  it('an upstream error quoting a large prompt is withheld, as for any prompt', async () => {
+    env.upstream.faults.push({ kind: 'echo-error', status: 400 });
+    const content = `Draft the Kestrel acquisition letter. ${'background '.repeat(8_000)}`;
+    const response = await chat(JSON.stringify([{ role: 'user', content }]));
+    expect(response.status).toBe(400);
+    const text = await response.text();
+    expect(text).not.toContain('Kestrel');
+    expect(text).toContain('withheld');
+  });
 });

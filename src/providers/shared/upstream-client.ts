@@ -94,9 +94,7 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
           ...headers,
           // Pieces are written one after the other (an iterable body to undici): their total length is
           // declared, where undici would otherwise send them with chunked encoding.
-          ...(typeof body === 'string' || Buffer.isBuffer(body)
-            ? {}
-            : { 'content-length': String(bodyByteLength(body)) }),
+          ...(Array.isArray(body) ? { 'content-length': String(bodyByteLength(body)) } : undefined),
         },
         // undici's documentation lists Iterable bodies for `dispatch`; its type declaration does not.
         body: body as string | Buffer,
