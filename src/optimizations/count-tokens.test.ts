@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import type { RequestKind } from '../codecs/request-kind.js';
 import type { JsonObject } from '../json/json.js';
 import {
   AUDIO_TOKENS,
+  countInSlices,
   countRequestTokens,
+  HARD_CUT_CHARS,
   IMAGE_TOKENS,
   loadTokenCounter,
   MESSAGE_TOKENS,
@@ -124,5 +129,48 @@ describe('countInSlices', () => {
     const tokens = count(run);
     expect(tokens).toBeGreaterThan(run.length / 16);
     expect(tokens).toBeLessThan(run.length);
+  });
+});
+
+describe('countInSlices: no long word reaches the tokenizer', () => {
+  /** The longest run of spaces, or of characters other than a space, in `text`. */
+  const longestRun = (text: string) =>
+    Math.max(0, ...(text.match(/ +|[^ ]+/g) ?? []).map((run) => run.length));
+
+  it.for<[string, string]>([
+    ['a word of 5,000 letters between words', `before ${'x'.repeat(5_000)} after`],
+    ['5,000 spaces', `a${' '.repeat(5_000)}b`],
+    ['a line of 3,000 equals signs', `title\n${'='.repeat(3_000)}\ntext`],
+    ['1,500 letters then prose', `${'y'.repeat(1_500)} ${'the lazy dog '.repeat(300)}`],
+    ['CJK text without spaces', '\u4e2d\u6587'.repeat(3_000)],
+  ])(
+    '%s: every piece is the text in order, no run longer than the cut (a space before it aside)',
+    ([, text]) => {
+      const pieces: string[] = [];
+      countInSlices(text, (piece) => {
+        pieces.push(piece);
+        return 1;
+      });
+      expect(pieces.join('')).toBe(text);
+      for (const piece of pieces)
+        expect(longestRun(piece.startsWith(' ') ? piece.slice(1) : piece)).toBeLessThanOrEqual(
+          HARD_CUT_CHARS,
+        );
+    },
+  );
+
+  it('keeps what the tokenizer remembers of merged words bounded, whatever words it is given', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const count = await loadTokenCounter();
+    count('warm up');
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // 12,000 distinct words of 200 letters each: the tokenizer's default memory of 100,000 merged words
+    // keeps them all (17 MB); bounded, about 3 MB stay.
+    const word = () => String.fromCharCode(...randomBytes(200).map((byte) => 97 + (byte % 26)));
+    for (let i = 0; i < 12_000; i++) count(`the ${word()} end`);
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024);
   });
 });
