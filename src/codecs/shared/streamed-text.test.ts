@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { loadTokenCounter } from '../../optimizations/count-tokens.js';
 import { chatChunkText, messagesEventText, responsesEventText, textMeter } from './streamed-text.js';
@@ -61,5 +63,26 @@ describe('streamed text', () => {
     expect(meter.tokens(counting)).toBe(1_000);
     // 20 MB of text went by; only the first batches past the bound were tokenized.
     expect(tokenized).toBeLessThan(64 * 1024);
+  });
+
+  it('does not keep alive the network reads its texts were cut from', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const count = await loadTokenCounter();
+    // Never loaded: everything added is held (up to its bound), as before the tokenizer arrives.
+    const meter = textMeter(() => undefined);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 1_000; i += 1) {
+      // A 4 KB read with one content delta of about 30 characters, cut out as the parser and pattern do.
+      const read = `data: {"choices":[{"delta":{"content":"a delta of thirty characters ${i}"}}]}\n\n${'p'.repeat(4_000 + i)}`;
+      const event = read.slice(6, read.indexOf('\n'));
+      const literal = /"content":("[^"]*")/.exec(event)?.[1] ?? '';
+      meter.add(literal.slice(1, -1));
+    }
+    gc();
+    // The texts are 33 KB; holding the reads they were cut from would be 4.6 MB.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(1024 * 1024);
+    expect(meter.tokens(count)).toBeGreaterThan(5_000);
   });
 });

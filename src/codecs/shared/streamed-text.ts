@@ -50,6 +50,13 @@ export interface TextMeter {
 
 /** Text held before it is counted and let go. */
 const FLUSH_CHARS = 16 * 1024;
+/**
+ * Pieces held before they are joined into one string. A piece may be a slice of a larger string (the text of
+ * a content delta is cut from the event, which is cut from the network read), and a slice keeps its whole
+ * parent alive: 1,000 held deltas of 30 characters cut from reads of 4 KB kept 4.6 MB instead of 30 KB.
+ * Joining copies the characters and lets the parents go.
+ */
+const JOIN_PIECES = 64;
 /** Past this much held text with the tokenizer still loading, the rest is estimated (4 characters a token). */
 const HOLD_LIMIT_CHARS = 1024 * 1024;
 
@@ -77,6 +84,7 @@ export function textMeter(
       if (text === '' || counted >= bound()) return;
       held.push(text);
       heldChars += text.length;
+      if (held.length >= JOIN_PIECES) held = [held.join('')];
       if (heldChars < FLUSH_CHARS) return;
       const count = counter();
       if (count) flush(count);
