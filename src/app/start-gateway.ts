@@ -211,6 +211,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     return { pendingRecords: backlog.unshipped + backlog.unfinished, journalDir: backlog.dir };
   };
   try {
+    if (config.server.preloadTokenizer) await deps.tokenCounter.load();
     await listen(server, options.port, options.host);
   } catch (error) {
     await stop();
