@@ -85,4 +85,27 @@ describe('streamed text', () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(1024 * 1024);
     expect(meter.tokens(count)).toBeGreaterThan(5_000);
   });
+
+  it('copies each held character a bounded number of times while the tokenizer is still loading', () => {
+    const meter = textMeter(() => undefined);
+    let joined = 0;
+    const join = Array.prototype.join;
+    Array.prototype.join = function (this: unknown[], separator?: string) {
+      const text = join.call(this, separator);
+      joined += text.length;
+      return text;
+    };
+    let added = 0;
+    try {
+      for (let i = 0; i < 100_000; i += 1) {
+        const delta = `w${i % 10} `;
+        meter.add(delta);
+        added += delta.length;
+      }
+    } finally {
+      Array.prototype.join = join;
+    }
+    // Joining every run once copies each character once; rejoining all that is held would copy it thousands of times.
+    expect(joined).toBeLessThanOrEqual(2 * added);
+  });
 });

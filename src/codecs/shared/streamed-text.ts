@@ -54,7 +54,8 @@ const FLUSH_CHARS = 16 * 1024;
  * Pieces held before they are joined into one string. A piece may be a slice of a larger string (the text of
  * a content delta is cut from the event, which is cut from the network read), and a slice keeps its whole
  * parent alive: 1,000 held deltas of 30 characters cut from reads of 4 KB kept 4.6 MB instead of 30 KB.
- * Joining copies the characters and lets the parents go.
+ * Joining copies the characters and lets the parents go; each run is joined once (rejoining everything held
+ * would copy up to `HOLD_LIMIT_CHARS` again every 64 pieces).
  */
 const JOIN_PIECES = 64;
 /** Past this much held text with the tokenizer still loading, the rest is estimated (4 characters a token). */
@@ -70,28 +71,36 @@ export function textMeter(
   counter: () => TextTokenCounter | undefined,
   bound: () => number = () => Number.POSITIVE_INFINITY,
 ): TextMeter {
+  /** Joined runs of pieces (each copied once, when its run was joined), then the pieces added since. */
   let held: string[] = [];
+  let pieces: string[] = [];
   let heldChars = 0;
   let counted = 0;
-  const flush = (count: TextTokenCounter) => {
-    if (held.length > 0) counted += countInSlices(held.join(''), count);
+  const letGo = () => {
     held = [];
+    pieces = [];
     heldChars = 0;
+  };
+  const flush = (count: TextTokenCounter) => {
+    if (heldChars > 0) counted += countInSlices(held.join('') + pieces.join(''), count);
+    letGo();
   };
   return {
     wants: () => counted < bound(),
     add(text) {
       if (text === '' || counted >= bound()) return;
-      held.push(text);
+      pieces.push(text);
       heldChars += text.length;
-      if (held.length >= JOIN_PIECES) held = [held.join('')];
+      if (pieces.length >= JOIN_PIECES) {
+        held.push(pieces.join(''));
+        pieces = [];
+      }
       if (heldChars < FLUSH_CHARS) return;
       const count = counter();
       if (count) flush(count);
       else if (heldChars > HOLD_LIMIT_CHARS) {
         counted += Math.ceil(heldChars / 4);
-        held = [];
-        heldChars = 0;
+        letGo();
       }
     },
     tokens(count) {
