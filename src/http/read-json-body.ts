@@ -1,11 +1,9 @@
-import { isAscii } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { badRequest, GatewayError } from '../errors/gateway-error.js';
 import { isRecord } from '../json/json.js';
 import { scanJson } from '../json/json-depth.js';
+import { parseJsonBytes } from '../json/parse-json-bytes.js';
 import { rememberSourceBytes } from '../json/source-bytes.js';
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Bounds of a request body (the `server` config section has both). */
 export interface JsonBodyLimits {
@@ -43,14 +41,6 @@ export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits)
  * and array members of a top-level object come back frozen, remembering their bytes.
  */
 export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
-  let text: string;
-  try {
-    // Most bodies are ASCII, which decodes several times faster than checked UTF-8. ASCII bytes read the
-    // same in Latin-1, whose decoder copies them without the 'ascii' decoder's per-byte masking (3× faster).
-    text = isAscii(bytes) ? bytes.toString('latin1') : utf8.decode(bytes);
-  } catch {
-    throw badRequest('The request body is not valid UTF-8.');
-  }
   // Before parsing, so that nothing downstream (serialising, walking) ever recurses without bound.
   const scan = scanJson(bytes, maxJsonDepth);
   if (scan.tooDeep) {
@@ -58,9 +48,11 @@ export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonBytes(bytes, scan.longStrings);
   } catch (error) {
-    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
+    if (error instanceof SyntaxError)
+      throw badRequest(`The request body is not valid JSON: ${error.message}`);
+    throw badRequest('The request body is not valid UTF-8.');
   }
   // Only worth walking the parsed body for non-finite numbers when the text has a huge exponent.
   if (scan.hugeExponent && hasNonFinite(parsed)) {

@@ -21,7 +21,15 @@ export interface JsonScan {
   members: Map<string, [number, number]> | undefined;
   /** A number outside strings has an exponent of three digits or more (`1e999`): it may not fit a double. */
   hugeExponent: boolean;
+  /**
+   * The string literals of `LONG_STRING_BYTES` or more between their quotes, as pairs of byte offsets (the
+   * opening quote, the closing quote), in order: `parseJsonBytes` decodes them apart from the rest.
+   */
+  longStrings: number[];
 }
+
+/** A string literal this long (bytes between its quotes) is listed in `JsonScan.longStrings`. */
+export const LONG_STRING_BYTES = 4 * 1024;
 
 /**
  * One scan of the raw bytes of a JSON text (UTF-8), before parsing: whether it nests arrays and objects
@@ -37,16 +45,18 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   let key: string | undefined;
   let valueStart = -1;
   let hugeExponent = false;
+  const longStrings: number[] = [];
   for (let index = 0; index < buffer.length; index++) {
     const byte = buffer[index];
     if (byte === QUOTE) {
       const close = closingQuote(buffer, index);
-      if (close < 0) return { tooDeep: false, members: undefined, hugeExponent };
+      if (close < 0) return { tooDeep: false, members: undefined, hugeExponent, longStrings: [] };
+      if (close - index > LONG_STRING_BYTES) longStrings.push(index, close);
       if (depth === 1 && key === undefined && valueStart < 0) key = plainName(buffer, index + 1, close);
       index = close;
     } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
       depth++;
-      if (depth > maxDepth) return { tooDeep: true, members: undefined, hugeExponent };
+      if (depth > maxDepth) return { tooDeep: true, members: undefined, hugeExponent, longStrings: [] };
     } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
       depth--;
       if (depth === 0) {
@@ -65,7 +75,7 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
     }
   }
   const isObject = buffer[valueBegin(buffer, 0)] === OPEN_BRACE && depth === 0;
-  return { tooDeep: false, members: isObject ? members : undefined, hugeExponent };
+  return { tooDeep: false, members: isObject ? members : undefined, hugeExponent, longStrings };
 }
 
 /**

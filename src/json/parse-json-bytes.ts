@@ -1,0 +1,120 @@
+import { isAscii } from 'node:buffer';
+
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+
+/** Checked UTF-8; a byte order mark at the start of the text is dropped, as JSON parsers do. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Checked UTF-8 for a piece after the start, where U+FEFF is an ordinary character to keep. */
+const utf8Inside = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Stands for a long string in the text JSON.parse sees: `"<mark><index>"`. */
+const MARK = '\uE000';
+const MARK_CODE = 0xe000;
+/** The mark already in the client's text, as itself or escaped: then nothing is cut out. */
+const MARK_IN_TEXT = /\uE000|\\u[eE]000/;
+/** Raw control characters, which JSON does not allow in a string: JSON.parse must see and refuse them. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding raw control characters is the point.
+const CONTROL = /[\u0000-\u001f]/;
+
+/**
+ * Parses the bytes of a JSON text. Throws a SyntaxError (JSON.parse's) for text that is not JSON, and a
+ * TypeError for bytes that are not UTF-8.
+ *
+ * ASCII bytes are decoded as Latin-1 (the same characters, copied without checks: three times faster than
+ * Node's `ascii` decoder), others as checked UTF-8. The long string values `longStrings` lists (from
+ * `scanJson`, by byte offsets of their quotes) that hold no escape are not parsed: each is decoded on its own
+ * and checked for control characters (a pattern search, about three times faster than JSON.parse's walk of
+ * the same characters), JSON.parse reads the rest with a short mark in their place, and the strings are put
+ * back where the marks landed. A pasted document or a 1 MiB prompt is then never walked character by
+ * character nor copied twice, and the parsed value is the same as JSON.parse of the whole text gives; any
+ * text that this does not fit (a mark already in it, a string that is a member's name, text JSON.parse
+ * refuses) is parsed whole, so errors read as JSON.parse's.
+ */
+export function parseJsonBytes(bytes: Buffer, longStrings: readonly number[] = []): unknown {
+  const ascii = isAscii(bytes);
+  if (longStrings.length > 0) {
+    const parsed = parseAroundLongStrings(bytes, longStrings, ascii);
+    if (parsed !== undefined) return parsed.value;
+  }
+  return JSON.parse(decode(bytes, 0, bytes.length, ascii));
+}
+
+function parseAroundLongStrings(
+  bytes: Buffer,
+  literals: readonly number[],
+  ascii: boolean,
+): { value: unknown } | undefined {
+  const values: string[] = [];
+  let text = '';
+  let from = 0;
+  let backslashAt = -1;
+  for (let i = 0; i < literals.length; i += 2) {
+    const open = literals[i] as number;
+    const close = literals[i + 1] as number;
+    if (backslashAt !== -2 && backslashAt <= open) {
+      backslashAt = bytes.indexOf(BACKSLASH, open + 1);
+      if (backslashAt < 0) backslashAt = -2;
+    }
+    if ((backslashAt >= 0 && backslashAt < close) || isName(bytes, close)) continue;
+    const value = decode(bytes, open + 1, close, ascii);
+    if (CONTROL.test(value)) continue;
+    const before = decode(bytes, from, open, ascii);
+    if (MARK_IN_TEXT.test(before)) return undefined;
+    text += `${before}"${MARK}${values.length}"`;
+    values.push(value);
+    from = close + 1;
+  }
+  if (values.length === 0) return undefined;
+  const rest = decode(bytes, from, bytes.length, ascii);
+  if (MARK_IN_TEXT.test(rest)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text + rest);
+  } catch {
+    return undefined;
+  }
+  return { value: putBack(parsed, values) };
+}
+
+/** Whether the string that closes at `close` is a member's name (a colon follows it). */
+function isName(bytes: Buffer, close: number): boolean {
+  let index = close + 1;
+  while (bytes[index] === 0x20 || bytes[index] === 0x0a || bytes[index] === 0x0d || bytes[index] === 0x09)
+    index++;
+  return bytes[index] === COLON;
+}
+
+function decode(bytes: Buffer, start: number, end: number, ascii: boolean): string {
+  if (ascii) return bytes.toString('latin1', start, end);
+  return (start === 0 ? utf8 : utf8Inside).decode(bytes.subarray(start, end));
+}
+
+/** Replaces each mark in `root` by its string (an explicit stack: any depth). */
+function putBack(root: unknown, values: readonly string[]): unknown {
+  const original = (value: unknown): string | undefined =>
+    typeof value === 'string' && value.charCodeAt(0) === MARK_CODE
+      ? values[Number(value.slice(1))]
+      : undefined;
+  let left = values.length;
+  const stack: unknown[] = [root];
+  // A mark is a string where a value was; `left` ends the walk once every one is back.
+  const visit = (holder: Record<string, unknown> | unknown[], key: string | number): void => {
+    const value = (holder as Record<string | number, unknown>)[key];
+    if (typeof value === 'object' && value !== null) stack.push(value);
+    else {
+      const string = original(value);
+      if (string === undefined) return;
+      (holder as Record<string | number, unknown>)[key] = string;
+      left--;
+    }
+  };
+  while (stack.length > 0 && left > 0) {
+    const holder = stack.pop();
+    if (Array.isArray(holder)) for (let index = 0; index < holder.length; index++) visit(holder, index);
+    else if (typeof holder === 'object' && holder !== null) {
+      for (const key of Object.keys(holder)) visit(holder as Record<string, unknown>, key);
+    }
+  }
+  return original(root) ?? root;
+}
