@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonText } from '../http/read-json-body.js';
 import { isRecord, type JsonObject } from './json.js';
 import { scanJson } from './json-depth.js';
-import { bodyByteLength, bodyText, serializeJsonBody, sourceBytes } from './source-bytes.js';
+import {
+  bodyByteLength,
+  bodyText,
+  MIN_SOURCE_BYTES,
+  serializeJsonBody,
+  sourceBytes,
+} from './source-bytes.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const parse = (text: string): JsonObject => {
@@ -45,7 +51,8 @@ describe('scanJson members', () => {
 
 describe('source bytes of request members', () => {
   it('sends members forwarded unchanged as the bytes the client sent, byte for byte', () => {
-    const messages = '[ {"role":"user", "content":"héllo 🚀 \\u00e9 \\"q\\""} ]';
+    const long = 'x'.repeat(MIN_SOURCE_BYTES);
+    const messages = `[ {"role":"user", "content":"héllo 🚀 \\u00e9 \\"q\\""}, {"role":"assistant","content":"${long}"} ]`;
     const body = parse(
       `{"model":"acme/x","messages":${messages},"tools":[{"type":"function"}],"gateway":{}}`,
     );
@@ -60,7 +67,8 @@ describe('source bytes of request members', () => {
   });
 
   it('freezes remembered members, so no step can change them in place', () => {
-    const body = parse('{"messages":[{"role":"user","content":[{"type":"text","text":"a"}]}]}');
+    const text = 'a'.repeat(MIN_SOURCE_BYTES);
+    const body = parse(`{"messages":[{"role":"user","content":[{"type":"text","text":"${text}"}]}]}`);
     const messages = body.messages as JsonObject[];
     expect(() => messages.push({ role: 'user' })).toThrow(TypeError);
     expect(() => {
@@ -80,7 +88,9 @@ describe('source bytes of request members', () => {
 
   it('lets a small member keep only its own bytes, never the whole body', () => {
     const big = 'x'.repeat(100_000);
-    const body = parse(`{"tools":[{"type":"function"}],"messages":[{"role":"user","content":"${big}"}]}`);
+    const tools = `[{"type":"function","function":{"name":"f","description":"${'d'.repeat(MIN_SOURCE_BYTES)}"}}]`;
+    const body = parse(`{"tools":${tools},"messages":[{"role":"user","content":"${big}"}]}`);
+    expect(sourceBytes(body.tools)?.toString()).toBe(tools);
     expect(sourceBytes(body.tools)?.buffer.byteLength).toBeLessThanOrEqual(Buffer.poolSize);
     expect(sourceBytes(body.messages)?.length).toBeGreaterThan(100_000);
   });
@@ -97,8 +107,19 @@ describe('source bytes of request members', () => {
       `{"model":"upstream-m","messages":[{"role":"user","content":"${content}"}],"n":1}`,
     );
     // Below that, one buffer as before.
-    const small = parse('{"model":"m","messages":[{"role":"user","content":"hi"}]}');
-    expect(Buffer.isBuffer(serializeJsonBody(small))).toBe(true);
+    const medium = parse(
+      `{"model":"m","messages":[{"role":"user","content":"${'y'.repeat(2 * MIN_SOURCE_BYTES)}"}]}`,
+    );
+    expect(Buffer.isBuffer(serializeJsonBody(medium))).toBe(true);
+  });
+
+  it('serialises a member under MIN_SOURCE_BYTES again, which costs less than remembering it', () => {
+    const small = parse('{"model":"m","messages":[ {"role":"user","content":"hi"} ]}');
+    expect(sourceBytes(small.messages)).toBeUndefined();
+    expect(Object.isFrozen(small.messages)).toBe(false);
+    expect(serializeJsonBody({ ...small, model: 'u' })).toBe(
+      '{"model":"u","messages":[{"role":"user","content":"hi"}]}',
+    );
   });
 
   it('leaves undefined members out, as JSON.stringify does', () => {

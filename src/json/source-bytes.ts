@@ -13,8 +13,16 @@ const SOURCE = Symbol('json source bytes');
 type Sourced = { [SOURCE]?: Buffer };
 
 /**
- * Remembers, for each object or array member of `parsed` (a top-level JSON object), the bytes it was parsed
- * from (`spans` from `scanJson`), and freezes it deeply. Values not described by `spans` are left alone.
+ * A member smaller than this is serialised again like any other: below about 1 KiB, `JSON.stringify` of a
+ * chat request costs less than remembering and freezing its members (4.4 against 3.1 µs for the bench's
+ * 190-byte body, parse included; break-even near 800 bytes; 12 against 19 µs at 4.5 KiB).
+ */
+export const MIN_SOURCE_BYTES = 1024;
+
+/**
+ * Remembers, for each object or array member of `parsed` (a top-level JSON object) of `MIN_SOURCE_BYTES` or
+ * more, the bytes it was parsed from (`spans` from `scanJson`), and freezes it deeply. Values not described
+ * by `spans` are left alone.
  */
 export function rememberSourceBytes(
   parsed: JsonObject,
@@ -22,7 +30,7 @@ export function rememberSourceBytes(
   spans: ReadonlyMap<string, readonly [number, number]>,
 ): void {
   for (const [name, [start, end]] of spans) {
-    if (!Object.hasOwn(parsed, name)) continue;
+    if (end - start < MIN_SOURCE_BYTES || !Object.hasOwn(parsed, name)) continue;
     const value = parsed[name];
     if (value === null || typeof value !== 'object') continue;
     // A member that is most of the body keeps a view of it; a smaller one its own copy, so that keeping it
