@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
+import { isRecord } from '../json/json.js';
+import { bodyByteLength, serializeJsonBody } from '../json/source-bytes.js';
 
 /**
- * Writes a JSON answer in one write. When the request body has not fully arrived (an answer given before
- * reading it, such as a 401), the answer says `connection: close` and Node closes the socket after it, instead
- * of reading and discarding whatever the client keeps sending.
+ * Writes a JSON answer in one write (members that carry the bytes they were read from, such as an upstream's
+ * embeddings passed on unchanged, as those bytes: json/source-bytes.ts). When the request body has not fully
+ * arrived (an answer given before reading it, such as a 401), the answer says `connection: close` and Node
+ * closes the socket after it, instead of reading and discarding whatever the client keeps sending.
  */
 export function sendJson(
   res: ServerResponse,
@@ -12,14 +15,22 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
+  const bytes = isRecord(body) ? serializeJsonBody(body) : JSON.stringify(body);
   res.writeHead(status, {
     ...headers,
     ...(bodyStillArriving(res.req) ? { connection: 'close' } : {}),
     'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
+    'content-length': bodyByteLength(bytes),
   });
-  res.end(text);
+  if (typeof bytes === 'string' || Buffer.isBuffer(bytes)) {
+    res.end(bytes);
+    return;
+  }
+  // Pieces (a large member of its own): gathered into one write.
+  res.cork();
+  for (const piece of bytes) res.write(piece);
+  res.end();
+  res.uncork();
 }
 
 /** Writes the contract's error body with the error's status and headers. */

@@ -117,6 +117,14 @@ function deepFreeze(root: object): void {
     const value = stack.pop() as Record<string, unknown>;
     if (Object.isFrozen(value)) continue;
     Object.freeze(value);
+    if (Array.isArray(value)) {
+      // By index: `for...in` would make a string of every index (a vector of 1,536 numbers, say).
+      for (let index = 0; index < value.length; index++) {
+        const child: unknown = value[index];
+        if (child !== null && typeof child === 'object') stack.push(child);
+      }
+      continue;
+    }
     for (const key in value) {
       const child = value[key];
       if (child !== null && typeof child === 'object') stack.push(child);

@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject } from '../../json/json.js';
+import { sourceBytes } from '../../json/source-bytes.js';
 
 /** Float32 little-endian bytes as base64, the OpenAI `encoding_format: base64` form. */
 export function floatsToBase64(values: readonly number[]): string {
@@ -20,21 +21,26 @@ export function finalizeEmbeddings(
   body: JsonObject,
   options: { model: string; encoding: 'float' | 'base64'; promptTokens: number; costNano: number },
 ): JsonObject {
-  const data = (arrayMember(body, 'data') ?? []).map((item, position) => {
-    const entry = isRecord(item) ? item : {};
-    const vector = entry.embedding;
-    let embedding: unknown = vector;
-    if (options.encoding === 'base64' && Array.isArray(vector)) {
-      embedding = floatsToBase64(vector.filter((value): value is number => typeof value === 'number'));
-    } else if (options.encoding === 'float' && typeof vector === 'string') {
-      embedding = base64ToFloats(vector);
-    }
-    return {
-      object: 'embedding',
-      embedding,
-      index: typeof entry.index === 'number' ? entry.index : position,
-    };
-  });
+  const provided = arrayMember(body, 'data') ?? [];
+  // Already as the caller asked (and still the provider's bytes): passed on as it is, never serialised again.
+  const data =
+    sourceBytes(provided) && provided.every((item) => isCanonical(item, options.encoding))
+      ? provided
+      : provided.map((item, position) => {
+          const entry = isRecord(item) ? item : {};
+          const vector = entry.embedding;
+          let embedding: unknown = vector;
+          if (options.encoding === 'base64' && Array.isArray(vector)) {
+            embedding = floatsToBase64(vector.filter((value): value is number => typeof value === 'number'));
+          } else if (options.encoding === 'float' && typeof vector === 'string') {
+            embedding = base64ToFloats(vector);
+          }
+          return {
+            object: 'embedding',
+            embedding,
+            index: typeof entry.index === 'number' ? entry.index : position,
+          };
+        });
   return {
     object: 'list',
     data,
@@ -45,4 +51,14 @@ export function finalizeEmbeddings(
       cost: options.costNano,
     },
   };
+}
+
+/** An entry as `finalizeEmbeddings` would write it: `object`, `index` and the vector in the asked encoding, nothing else. */
+function isCanonical(item: unknown, encoding: 'float' | 'base64'): boolean {
+  if (!isRecord(item) || item.object !== 'embedding' || typeof item.index !== 'number') return false;
+  let keys = 0;
+  for (const _ in item) keys++;
+  return (
+    keys === 3 && (encoding === 'float' ? Array.isArray(item.embedding) : typeof item.embedding === 'string')
+  );
 }

@@ -52,8 +52,13 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
   };
 
   const { post, postJson: postAny } = createJsonPoster(provider, client, headers);
-  const postJson = async (path: string, body: JsonObject, call: UpstreamCall): Promise<JsonObject> => {
-    const parsed = await postAny(path, body, call);
+  const postJson = async (
+    path: string,
+    body: JsonObject,
+    call: UpstreamCall,
+    keep?: readonly string[],
+  ): Promise<JsonObject> => {
+    const parsed = await postAny(path, body, call, keep);
     if (!isRecord(parsed)) throw upstreamInvalid(provider.id, 'the body is not a JSON object');
     return parsed;
   };
@@ -78,7 +83,8 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
     },
 
     async embed(body, call) {
-      const result = await postJson('/embeddings', body, call);
+      // The vectors go to the client as the provider wrote them when they need no conversion.
+      const result = await postJson('/embeddings', body, call, ['data']);
       if (!arrayMember(result, 'data'))
         throw upstreamInvalid(provider.id, 'no data in the embeddings answer');
       return { body: result, usage: usageFromChat(result.usage), warnings: [] };
