@@ -25,12 +25,17 @@ let env: TestGateway;
 beforeAll(async () => {
   provider = await listenLoopback(
     createServer((req, res) => {
-      req.resume();
+      const parts: Buffer[] = [];
+      req.on('data', (part: Buffer) => parts.push(part));
       req.on('end', () => {
-        const entry = `{"object":"embedding","index":0,"embedding":${vectorText}${extraMember ? ',"extra":1' : ''}}`;
+        const input = JSON.parse(Buffer.concat(parts).toString()).input;
+        const count = Array.isArray(input) ? input.length : 1;
+        const entry = (index: number) =>
+          `{"object":"embedding","index":${index},"embedding":${vectorText}${extraMember ? ',"extra":1' : ''}}`;
+        const data = Array.from({ length: count }, (_, index) => entry(index)).join(',');
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
-          `{"object":"list","data":[${entry}],"model":"embed-small-1","usage":{"prompt_tokens":5,"total_tokens":5}}`,
+          `{"object":"list","data":[${data}],"model":"embed-small-1","usage":{"prompt_tokens":5,"total_tokens":5}}`,
         );
       });
     }),
@@ -62,6 +67,19 @@ describe('embeddings passed on as the provider wrote them', () => {
     expect(answer.usage.prompt_tokens).toBe(5);
     expect(answer.usage.cost).toBeGreaterThan(0);
     expect(answer.data[0].embedding).toEqual(expectedVector);
+  });
+
+  it('writes a large answer (its vectors a piece of their own) with the right length', async () => {
+    extraMember = false;
+    const text = await embed({
+      encoding_format: 'float',
+      input: Array.from({ length: 40 }, (_, i) => `text ${i}`),
+    });
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    const answer = JSON.parse(text);
+    expect(answer.data).toHaveLength(40);
+    expect(answer.data[39]).toEqual({ object: 'embedding', index: 39, embedding: expectedVector });
+    expect(text).toContain(`"index":39,"embedding":${vectorText}`);
   });
 
   it('still serialises entries it must change: unknown members dropped, floats turned into base64', async () => {
