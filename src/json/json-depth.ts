@@ -33,7 +33,7 @@ export interface JsonScan {
 }
 
 /** A string literal this long (bytes between its quotes) is listed in `JsonScan.longStrings`. */
-export const LONG_STRING_BYTES = 4 * 1024;
+export const LONG_STRING_BYTES = 64 * 1024;
 
 /**
  * One scan of the raw bytes of a JSON text (UTF-8), before parsing: whether it nests arrays and objects

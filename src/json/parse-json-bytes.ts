@@ -90,31 +90,38 @@ function decode(bytes: Buffer, start: number, end: number, ascii: boolean): stri
   return (start === 0 ? utf8 : utf8Inside).decode(bytes.subarray(start, end));
 }
 
-/** Replaces each mark in `root` by its string (an explicit stack: any depth). */
+/** Replaces each mark in `root` by its string (an explicit stack: any depth; stops once all are back). */
 function putBack(root: unknown, values: readonly string[]): unknown {
-  const original = (value: unknown): string | undefined =>
-    typeof value === 'string' && value.charCodeAt(0) === MARK_CODE
-      ? values[Number(value.slice(1))]
-      : undefined;
+  if (isMark(root)) return values[Number(root.slice(1))];
   let left = values.length;
-  const stack: unknown[] = [root];
-  // A mark is a string where a value was; `left` ends the walk once every one is back.
-  const visit = (holder: Record<string, unknown> | unknown[], key: string | number): void => {
-    const value = (holder as Record<string | number, unknown>)[key];
-    if (typeof value === 'object' && value !== null) stack.push(value);
-    else {
-      const string = original(value);
-      if (string === undefined) return;
-      (holder as Record<string | number, unknown>)[key] = string;
-      left--;
-    }
-  };
+  const stack: object[] = [];
+  if (typeof root === 'object' && root !== null) stack.push(root);
   while (stack.length > 0 && left > 0) {
-    const holder = stack.pop();
-    if (Array.isArray(holder)) for (let index = 0; index < holder.length; index++) visit(holder, index);
-    else if (typeof holder === 'object' && holder !== null) {
-      for (const key of Object.keys(holder)) visit(holder as Record<string, unknown>, key);
+    const holder = stack.pop() as Record<string, unknown> | unknown[];
+    if (Array.isArray(holder)) {
+      for (let index = 0; index < holder.length; index++) {
+        const value = holder[index];
+        if (typeof value === 'object') {
+          if (value !== null) stack.push(value);
+        } else if (isMark(value)) {
+          holder[index] = values[Number(value.slice(1))];
+          left--;
+        }
+      }
+      continue;
+    }
+    for (const key of Object.keys(holder)) {
+      const value = holder[key];
+      if (typeof value === 'object') {
+        if (value !== null) stack.push(value);
+      } else if (isMark(value)) {
+        holder[key] = values[Number(value.slice(1))];
+        left--;
+      }
     }
   }
-  return original(root) ?? root;
+  return root;
 }
+
+const isMark = (value: unknown): value is string =>
+  typeof value === 'string' && value.charCodeAt(0) === MARK_CODE;
