@@ -19,7 +19,7 @@ export function splitBody(text: string, pieceBytes = Number.POSITIVE_INFINITY): 
         yield bytes.subarray(offset, Math.min(bytes.length, offset + pieceBytes));
       }
     },
-    text: async () => text,
+    bytes: async () => bytes,
     destroy: () => {
       destroyed = true;
     },

@@ -51,7 +51,7 @@ export function createJsonPoster(
       const response = await post(path, body, call);
       let bytes: Buffer;
       try {
-        bytes = await readAll(response.body);
+        bytes = await response.body.bytes();
       } catch (error) {
         throw classifyFailure(error, call);
       }
@@ -68,13 +68,6 @@ export function createJsonPoster(
         onEnd: translate.onEnd,
       }),
   };
-}
-
-/** The whole body, as one buffer. */
-async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
 }
 
 /** Remembers the source bytes of the named members of a parsed JSON object (its scan finds where they are). */

@@ -13,7 +13,8 @@ import { type ExchangeHead, UpstreamExchange } from './upstream-exchange.js';
 
 /** What adapters read of an upstream body: an `UpstreamExchange` is one, and so is a test double. */
 export interface UpstreamBody extends AsyncIterable<Uint8Array> {
-  text(): Promise<string>;
+  /** The whole body. */
+  bytes(): Promise<Buffer>;
   destroy(error?: Error): unknown;
 }
 

@@ -142,10 +142,10 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
     return { done: true, value: undefined };
   }
 
-  async text(): Promise<string> {
+  async bytes(): Promise<Buffer> {
     const chunks: Buffer[] = [];
     for (let next = await this.next(); !next.done; next = await this.next()) chunks.push(next.value);
-    return (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8');
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
   }
 
   /** Closes the request; reads after it fail with `error` (or a generic one). Nothing once it ended. */
