@@ -19,8 +19,9 @@ export interface JsonScan {
   tooDeep: boolean;
   /**
    * For a text that is one object: where each top-level member's value starts and ends (byte offsets, end
-   * excluded; whitespace around it not included), by name; members whose names are not plain ASCII
-   * without escapes are left out. Undefined for any other text.
+   * excluded; whitespace around it not included), by name. Undefined for any other text, and for an object
+   * with a top-level name that is not plain ASCII without escapes: it may read as another member's name once
+   * parsed (`"m\u0065ssages"` is `messages`, and JSON.parse keeps the last), so no member's bytes are known.
    */
   members: Map<string, [number, number]> | undefined;
   /** A number outside strings has an exponent of three digits or more (`1e999`): it may not fit a double. */
@@ -50,6 +51,7 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   let valueStart = -1;
   let hugeExponent = false;
   const longStrings: number[] = [];
+  let unplainName = false;
   for (let index = 0; index < buffer.length; index++) {
     const byte = buffer[index] as number;
     // Digits, points and minus signs first: a vector of numbers is mostly these, and none of them matters here.
@@ -58,7 +60,10 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
       const close = closingQuote(buffer, index);
       if (close < 0) return { tooDeep: false, members: undefined, hugeExponent, longStrings: [] };
       if (close - index > LONG_STRING_BYTES) longStrings.push(index, close);
-      if (depth === 1 && key === undefined && valueStart < 0) key = plainName(buffer, index + 1, close);
+      if (depth === 1 && key === undefined && valueStart < 0) {
+        key = plainName(buffer, index + 1, close);
+        if (key === '') unplainName = true;
+      }
       index = close;
     } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
       depth++;
@@ -81,13 +86,11 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
     }
   }
   const isObject = buffer[valueBegin(buffer, 0)] === OPEN_BRACE && depth === 0;
-  return { tooDeep: false, members: isObject ? members : undefined, hugeExponent, longStrings };
+  const known = isObject && !unplainName;
+  return { tooDeep: false, members: known ? members : undefined, hugeExponent, longStrings };
 }
 
-/**
- * A member name written as plain ASCII without escapes (what it is when parsed), else '' (such a member is
- * simply not remembered).
- */
+/** A member name written as plain ASCII without escapes (what it is when parsed), else ''. */
 function plainName(buffer: Buffer, start: number, end: number): string {
   for (let index = start; index < end; index++) {
     const byte = buffer[index] as number;

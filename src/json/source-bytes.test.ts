@@ -29,9 +29,12 @@ describe('scanJson members', () => {
     expect(sliceOf(text, members?.get('o') ?? [0, 0])).toBe('{"x":[1,{"y":"}"}]}');
   });
 
-  it('leaves out names with escapes or non-ASCII, and answers nothing for a text that is not an object', () => {
-    const text = '{"a\\u0062":[1],"ü":[2],"c\\"":[3],"d":[4]}';
-    expect([...(scanJson(bytes(text), 64).members?.keys() ?? [])]).toEqual(['d']);
+  it('answers nothing for names with escapes or non-ASCII, nor for a text that is not an object', () => {
+    // Such a name may be another member's once parsed ("a\u0062" is "ab"), so no member's bytes are known.
+    for (const text of ['{"a\\u0062":[1],"ü":[2],"c\\"":[3],"d":[4]}', '{"d":[4],"\\u0064":[5]}']) {
+      expect(scanJson(bytes(text), 64).members).toBeUndefined();
+    }
+    expect([...(scanJson(bytes('{"d":[4],"e":[5]}'), 64).members?.keys() ?? [])]).toEqual(['d', 'e']);
     expect(scanJson(bytes('[{"a":1}]'), 64).members).toBeUndefined();
     expect(scanJson(bytes('"text"'), 64).members).toBeUndefined();
   });
@@ -126,5 +129,18 @@ describe('source bytes of request members', () => {
     const body = parse('{"messages":[1],"max_tokens":5}');
     const sent = serializeJsonBody({ ...body, max_tokens: undefined, max_completion_tokens: 5 });
     expect(sent.toString()).toBe('{"messages":[1],"max_completion_tokens":5}');
+  });
+});
+
+describe('a top-level name written with escapes', () => {
+  it('never lets another member’s bytes stand for the value JSON.parse kept', () => {
+    // JSON.parse keeps the last of two members that decode to the same name; the escaped one is that name too.
+    const secret = `[{"role":"user","content":"SECRET ${'a'.repeat(MIN_SOURCE_BYTES)}"}]`;
+    const clean = `[{"role":"user","content":"clean ${'b'.repeat(MIN_SOURCE_BYTES)}"}]`;
+    const body = parse(`{"model":"m","messages":${secret},"m\\u0065ssages":${clean}}`);
+    expect(JSON.stringify(body.messages)).toContain('clean');
+    const sent = bodyText(serializeJsonBody({ ...body, model: 'u' }));
+    expect(sent).not.toContain('SECRET');
+    expect(JSON.parse(sent)).toEqual({ model: 'u', messages: JSON.parse(clean) });
   });
 });

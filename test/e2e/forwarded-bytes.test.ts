@@ -43,4 +43,16 @@ describe('request members forwarded as the client sent them', () => {
     expect(JSON.stringify(received?.body)).toContain('Café / \\"quoted\\"');
     expect(received?.body).not.toHaveProperty('gateway');
   });
+
+  it('never forwards the bytes of a member JSON.parse dropped for a later one with an escaped name', async () => {
+    const response = await fetch(`${env.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: `{"model":"acme/chat-large","messages":${bigMessages()},"m\\u0065ssages":[{"role":"user","content":"${'clean '.repeat(300)}"}],"max_tokens":16}`,
+    });
+    expect(response.status).toBe(200);
+    const received = env.upstream.received.at(-1);
+    expect(received?.text).not.toContain('ada@example.com');
+    expect(received?.body.messages).toEqual([{ role: 'user', content: 'clean '.repeat(300) }]);
+  });
 });
