@@ -90,37 +90,38 @@ function decode(bytes: Buffer, start: number, end: number, ascii: boolean): stri
   return (start === 0 ? utf8 : utf8Inside).decode(bytes.subarray(start, end));
 }
 
-/** Replaces each mark in `root` by its string (an explicit stack: any depth; stops once all are back). */
+/** Replaces each mark in `root` by its string (an explicit stack, so nesting never recurses; stops once all are back). */
 function putBack(root: unknown, values: readonly string[]): unknown {
   if (isMark(root)) return values[Number(root.slice(1))];
-  let left = values.length;
-  const stack: object[] = [];
-  if (typeof root === 'object' && root !== null) stack.push(root);
-  while (stack.length > 0 && left > 0) {
-    const holder = stack.pop() as Record<string, unknown> | unknown[];
+  const walk: Walk = { values, left: values.length, stack: [] };
+  if (typeof root === 'object' && root !== null) walk.stack.push(root);
+  while (walk.stack.length > 0 && walk.left > 0) {
+    const holder = walk.stack.pop() as Record<string, unknown> | unknown[];
     if (Array.isArray(holder)) {
-      for (let index = 0; index < holder.length; index++) {
-        const value = holder[index];
-        if (typeof value === 'object') {
-          if (value !== null) stack.push(value);
-        } else if (isMark(value)) {
-          holder[index] = values[Number(value.slice(1))];
-          left--;
-        }
-      }
-      continue;
-    }
-    for (const key of Object.keys(holder)) {
-      const value = holder[key];
-      if (typeof value === 'object') {
-        if (value !== null) stack.push(value);
-      } else if (isMark(value)) {
-        holder[key] = values[Number(value.slice(1))];
-        left--;
-      }
+      for (let index = 0; index < holder.length; index++) visit(walk, holder, index);
+    } else {
+      for (const key of Object.keys(holder)) visit(walk, holder, key);
     }
   }
   return root;
+}
+
+interface Walk {
+  readonly values: readonly string[];
+  left: number;
+  readonly stack: object[];
+}
+
+/** One member of `holder`: an object or array to walk later, or a mark to replace. */
+function visit(walk: Walk, container: Record<string, unknown> | unknown[], key: string | number): void {
+  const holder = container as Record<string | number, unknown>;
+  const value = holder[key];
+  if (typeof value === 'object') {
+    if (value !== null) walk.stack.push(value);
+  } else if (isMark(value)) {
+    holder[key] = walk.values[Number(value.slice(1))];
+    walk.left--;
+  }
 }
 
 const isMark = (value: unknown): value is string =>
