@@ -5,7 +5,10 @@ import { type ChatRequest, parseChatRequest } from '../codecs/chat/parse-chat-re
 import { chatChunkText } from '../codecs/shared/streamed-text.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
-import type { ChatStreamPart } from '../providers/provider-adapter.js';
+import type { Frame } from '../pipeline/transport.js';
+import type { ChatStreamPart, ChatWirePart } from '../providers/provider-adapter.js';
+
+type ChatChunkPart = Extract<ChatStreamPart, { type: 'chunk' }>;
 
 interface ChatParsed extends ParsedRequest {
   chat: ChatRequest;
@@ -15,7 +18,7 @@ interface ChatParsed extends ParsedRequest {
  * POST /v1/chat/completions, plain and streamed: the canonical shape, so the provider's answer passes
  * through with our id, model slug and usage with cost.
  */
-export const chatCompletions: Endpoint<ChatParsed, ChatStreamPart> = {
+export const chatCompletions: Endpoint<ChatParsed, ChatWirePart> = {
   kind: 'chat',
   conversation: 'chat',
   cacheName: 'chat',
@@ -27,13 +30,14 @@ export const chatCompletions: Endpoint<ChatParsed, ChatStreamPart> = {
   answer: (result, meta) => finalizeChatCompletion(result.body, meta),
   imageAnswer: (image, meta) => chatImageCompletion(meta.genId, meta.model, image.dataUri, meta),
   stream: {
-    open: (adapter, body, call) => adapter.chatStream(body, call),
+    // Runs of content deltas pass on as bytes (see providers/openai/delta-runs.ts) where the adapter has them.
+    open: (adapter, body, call) => adapter.chatStreamRuns?.(body, call) ?? adapter.chatStream(body, call),
     framer: chatFramer,
   },
 };
 
 /** `data: {chat.completion.chunk}` frames; the usage chunk (with cost) and `[DONE]` close the stream. */
-function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatStreamPart> {
+function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatWirePart> {
   let writer: ReturnType<typeof chatChunkWriter> | undefined;
   const chunks = () => {
     writer ??= chatChunkWriter(scope.run.genId, scope.model());
@@ -41,16 +45,32 @@ function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatStreamPart
   };
   let usage: Usage | undefined;
   const texts = scope.meter();
+  const chunkFrame = (part: ChatChunkPart): Frame => {
+    const pieces = chunks().pieces(part);
+    if (pieces) return [`data: ${pieces[0]}`, pieces[1], '\n\n'];
+    return `data: ${chunks().part(part)}\n\n`;
+  };
   return {
     frame(part) {
       if (part.type === 'usage') {
         usage = part.usage;
         return '';
       }
+      if (part.type === 'deltas') {
+        if (texts.wants()) texts.add(part.text);
+        const frames = chunks().runFrames(part);
+        if (frames) return [frames];
+        const pieces: (string | Uint8Array)[] = [];
+        for (const single of part.parts()) {
+          if (single.type !== 'chunk') continue;
+          const frame = chunkFrame(single);
+          if (typeof frame === 'string') pieces.push(frame);
+          else pieces.push(...frame);
+        }
+        return pieces;
+      }
       if (texts.wants()) texts.add(part.text ?? chatChunkText(part.chunk));
-      const pieces = chunks().pieces(part);
-      if (pieces) return [`data: ${pieces[0]}`, pieces[1], '\n\n'];
-      return `data: ${chunks().part(part)}\n\n`;
+      return chunkFrame(part);
     },
     partial: () => ({ usage, text: texts }),
     end: (settle) => `data: ${chunks().usage(settle(usage))}\n\ndata: [DONE]\n\n`,

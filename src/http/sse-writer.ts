@@ -2,6 +2,12 @@ import type { ServerResponse } from 'node:http';
 import type { Frame } from './frame.js';
 
 /**
+ * Frames gathered in one turn before the caller is told to wait (and they are written): what one upstream
+ * read brings leaves in one write. The response's own high-water mark still bounds what waits unread.
+ */
+const GATHER_BYTES = 64 * 1024;
+
+/**
  * Writes a server-sent event stream to the client, LF framing. An event is never split across writes; events
  * that become ready in the same turn of the event loop leave together as ONE chunk of the response (gathered
  * as text until the turn ends), which saves a system call and the chunked-encoding framing per event. Until the first event,
@@ -23,8 +29,6 @@ export class SseWriter {
   private pendingSize = 0;
   /** True once the first event left (it goes at once; later ones are gathered per turn). */
   private firstSent = false;
-  /** True after a write found the client's buffer full, until it drains. */
-  private needDrain = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -67,7 +71,10 @@ export class SseWriter {
    */
   drained(stalledMs: number, onStall: () => Error, onClose: () => Error): Promise<void> {
     this.flush();
-    if (!this.needDrain) return Promise.resolve();
+    // The response's own flag: set by any write that found its buffer full (this one, or a flush at the end
+    // of a turn), cleared when it emits 'drain'.
+    if (!this.res.writableNeedDrain)
+      return this.res.destroyed ? Promise.reject(onClose()) : Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
         clearTimeout(timer);
@@ -76,10 +83,7 @@ export class SseWriter {
         if (error) reject(error);
         else resolve();
       };
-      const onDrain = () => {
-        this.needDrain = false;
-        done();
-      };
+      const onDrain = () => done();
       const onClosed = () => done(onClose());
       const timer = setTimeout(() => done(onStall()), stalledMs);
       this.res.on('drain', onDrain);
@@ -126,12 +130,12 @@ export class SseWriter {
       this.firstSent = true;
       this.gather(frame);
       this.flush();
-      return !this.needDrain;
+      return !this.res.writableNeedDrain;
     }
     if (this.pendingSize === 0) setImmediate(this.flush);
     this.gather(frame);
-    if (this.needDrain) return false;
-    return this.pendingSize + this.res.writableLength < this.res.writableHighWaterMark;
+    if (this.res.writableNeedDrain) return false;
+    return this.res.writableLength < this.res.writableHighWaterMark && this.pendingSize < GATHER_BYTES;
   }
 
   private gather(frame: Frame): void {
@@ -155,21 +159,19 @@ export class SseWriter {
 
   /**
    * Hands what was gathered to the response (text as one chunk, bytes as they came). Bytes that will wait in
-   * the response's buffer (the client is behind) are copied first: a slice of a network read would hold the
-   * whole read in memory while it waits.
+   * the response's buffer (the client is behind) are copied first when they are a slice of larger memory: a
+   * slice of a network read would hold the whole read in memory while it waits.
    */
   private readonly flush = (): void => {
     if (this.pendingSize === 0 || this.isClosed) return;
-    let full = false;
     for (const piece of this.queued) {
-      const held = typeof piece !== 'string' && this.res.writableLength > 0;
-      full = !this.res.write(held ? ownCopy(piece) : piece) || full;
+      const held = typeof piece !== 'string' && this.res.writableLength > 0 && !ownsMemory(piece);
+      this.res.write(held ? ownCopy(piece) : piece);
     }
-    if (this.pending !== '') full = !this.res.write(this.pending) || full;
+    if (this.pending !== '') this.res.write(this.pending);
     this.queued = [];
     this.pending = '';
     this.pendingSize = 0;
-    if (full) this.needDrain = true;
   };
 
   private sendHeaders(): void {
@@ -182,6 +184,11 @@ export class SseWriter {
       'x-accel-buffering': 'no',
     });
   }
+}
+
+/** Whether `piece` is all of its memory (a buffer of its own, not a slice of a read or of a shared pool). */
+function ownsMemory(piece: Uint8Array): boolean {
+  return piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength;
 }
 
 /**

@@ -73,8 +73,15 @@ function spyLimiter(limiter: Limiter): Limiter {
 }
 
 function spyAdapter(adapter: ProviderAdapter): ProviderAdapter {
+  const { chatStreamRuns } = adapter;
   return {
     ...adapter,
+    chatStreamRuns:
+      chatStreamRuns &&
+      ((body, call) => {
+        log.push('provider.chatStream');
+        return chatStreamRuns.call(adapter, body, call);
+      }),
     chat: (body, call) => {
       log.push('provider.chat');
       return adapter.chat(body, call);

@@ -53,6 +53,23 @@ export type ChatStreamPart =
   | { type: 'usage'; usage: Usage };
 
 /**
+ * Consecutive content deltas of choice 0 read from one network read's bytes, as one part (`chatStreamRuns`;
+ * see providers/openai/delta-runs.ts). Only the chat endpoint asks for them: it writes them on as bytes.
+ */
+export interface ContentDeltaRun {
+  type: 'deltas';
+  /** Every delta's content, joined. */
+  readonly text: string;
+  /** The run's SSE frames (`data: …\n\n` each) with another id and model (JSON literals). */
+  frames(idJson: string, modelJson: string): Uint8Array;
+  /** The deltas one `chunk` part each. */
+  parts(): ChatStreamPart[];
+}
+
+/** What `chatStreamRuns` streams: chat stream parts, and runs of content deltas. */
+export type ChatWirePart = ChatStreamPart | ContentDeltaRun;
+
+/**
  * A streamed Responses answer: the standard Responses events. Usage is read from the final event, unless the
  * producer attaches the exact usage in the gateway's convention (translators do: it keeps cache writes).
  */
@@ -68,6 +85,11 @@ export interface ProviderAdapter {
   chat(body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
   /** Streamed chat completions; resolves once the upstream accepted the request (before the first token). */
   chatStream(body: JsonObject, call: UpstreamCall): Promise<StreamResult<ChatStreamPart>>;
+  /**
+   * The same stream, where runs of plain content deltas may come as one `deltas` part each: for a consumer
+   * that passes chat chunks on as they are (the chat endpoint). Adapters that have none lack it.
+   */
+  chatStreamRuns?(body: JsonObject, call: UpstreamCall): Promise<StreamResult<ChatWirePart>>;
   /** Native Responses API, where the vendor has one. */
   responses?(body: JsonObject, call: UpstreamCall): Promise<JsonResult>;
   responsesStream?(body: JsonObject, call: UpstreamCall): Promise<StreamResult<ResponsesStreamPart>>;

@@ -5,6 +5,7 @@ import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } fr
 import type { PartStream } from '../part-stream.js';
 import type {
   ChatStreamPart,
+  ChatWirePart,
   JsonResult,
   ProviderAdapter,
   ResponsesStreamPart,
@@ -15,6 +16,7 @@ import { createJsonPoster } from '../shared/json-poster.js';
 import { sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody, type UpstreamClient } from '../shared/upstream-client.js';
 import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
+import { DeltaRuns } from './delta-runs.js';
 import { plainDeltaPart } from './plain-delta.js';
 import { plainDeltaBytes } from './plain-delta-bytes.js';
 import { scrubResponsesErrorText } from './responses-error-text.js';
@@ -63,6 +65,22 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
     return parsed;
   };
 
+  /** The streamed chat answer; runs of content deltas come as one part each only when asked. */
+  const openChatStream = async (
+    body: JsonObject,
+    call: UpstreamCall,
+    runs: boolean,
+  ): Promise<StreamResult<ChatWirePart>> => {
+    const prepared = chatBody(body);
+    const streamed: JsonObject = { ...prepared.body, stream: true };
+    if (quirks.streamUsageOption !== false) {
+      streamed.stream_options = { ...recordMember(body, 'stream_options'), include_usage: true };
+    }
+    const response = await post('/chat/completions', streamed, call);
+    const parts = chatChunkParts(response.body, provider.id, call, runs ? new DeltaRuns() : undefined);
+    return { parts, warnings: prepared.warnings };
+  };
+
   const adapter: ProviderAdapter = {
     async chat(body, call) {
       const prepared = chatBody(body);
@@ -72,15 +90,8 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
       return { body: result, usage: usageFromChat(result.usage), warnings: prepared.warnings };
     },
 
-    async chatStream(body, call) {
-      const prepared = chatBody(body);
-      const streamed: JsonObject = { ...prepared.body, stream: true };
-      if (quirks.streamUsageOption !== false) {
-        streamed.stream_options = { ...recordMember(body, 'stream_options'), include_usage: true };
-      }
-      const response = await post('/chat/completions', streamed, call);
-      return { parts: chatChunkParts(response.body, provider.id, call), warnings: prepared.warnings };
-    },
+    chatStream: (body, call) => openChatStream(body, call, false) as Promise<StreamResult<ChatStreamPart>>,
+    chatStreamRuns: (body, call) => openChatStream(body, call, true),
 
     async embed(body, call) {
       // The vectors go to the client as the provider wrote them when they need no conversion.
@@ -126,15 +137,23 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
   return adapter;
 }
 
-/** `chat.completion.chunk` events to stream parts; the usage chunk becomes a usage part. */
+/**
+ * `chat.completion.chunk` events to stream parts; the usage chunk becomes a usage part. With `runs`, content
+ * deltas that match the stream's template come as runs (see delta-runs.ts); without, there are none.
+ */
 function chatChunkParts(
   body: UpstreamBody,
   providerId: string,
   call: UpstreamCall,
-): PartStream<ChatStreamPart> {
+  runs: DeltaRuns | undefined,
+): PartStream<ChatWirePart> {
   let finished = false;
   let sawFinishReason = false;
-  return sseParts<ChatStreamPart>(body, {
+  return sseParts<ChatWirePart>(body, {
+    runs: runs && {
+      startsAt: (read, at) => !finished && runs.startsAt(read, at),
+      take: (read, at, emit) => runs.take(read, at, emit),
+    },
     mapError: (error) => classifyFailure(error, call),
     onEnd() {
       if (!finished && !sawFinishReason)
@@ -154,6 +173,7 @@ function chatChunkParts(
       }
       const plain = plainDeltaPart(event.data);
       if (plain) {
+        runs?.learn(plain);
         emit(plain);
         return;
       }

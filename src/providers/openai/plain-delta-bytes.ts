@@ -74,20 +74,21 @@ function isHex4(bytes: Buffer, at: number): boolean {
 }
 
 /** A content-delta part over the event's bytes; text, raw JSON and chunk decoded on first read. */
-class PlainDeltaBytes {
+export class PlainDeltaBytes {
   readonly type = 'chunk';
   #text: string | undefined;
   #raw: string | undefined;
   #parsed: JsonObject | undefined;
 
   constructor(
-    private readonly json: Buffer,
+    readonly json: Buffer,
     /** `,"object":…,"created":N,` between the id and the model. */
-    private readonly afterId: string,
-    /** From after the model to the content's opening quote. */
-    private readonly afterModel: string,
-    private readonly contentStart: number,
-    private readonly contentEnd: number,
+    readonly afterId: string,
+    /** From after the model to the content's opening quote (included). */
+    readonly afterModel: string,
+    /** Where the content starts (after its opening quote) and ends (at its closing quote) in `json`. */
+    readonly contentStart: number,
+    readonly contentEnd: number,
     private readonly escapes: boolean,
   ) {}
 

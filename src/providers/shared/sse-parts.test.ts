@@ -87,4 +87,36 @@ describe('sseParts', () => {
     });
     expect(await drain(parts)).toEqual(['{"t":"\uFFFD\uFFFD"}', 'x\uFFFD']);
   });
+
+  it('hands runs to `runs.take` at event boundaries, and what it declines to the parser, in order', async () => {
+    const events = Array.from({ length: 60 }, (_, i) => (i % 9 === 4 ? `{"other":${i}}` : `{"r":${i}}`));
+    const bytes = Buffer.from(events.map((json) => `data: ${json}\n\n`).join(''));
+    const RUN = Buffer.from('data: {"r":');
+    for (const size of [1, 5, 33, 200, 5_000]) {
+      const starts: number[] = [];
+      const parts = sseParts<string>(readsOf(bytes, size), {
+        mapError: (error) => error,
+        onEvent: (event, emit) => emit(`text:${event.data}`),
+        runs: {
+          startsAt: (read, at) =>
+            read.compare(RUN, 0, RUN.length, at, Math.min(read.length, at + RUN.length)) === 0,
+          take(read, at, emit) {
+            starts.push(at);
+            let end = at;
+            // Takes whole `{"r":N}` events while they are in this read; declines every third offer.
+            if (starts.length % 3 === 0) return at;
+            for (;;) {
+              const next = read.indexOf('\n\n', end);
+              if (next === -1 || !read.subarray(end).toString().startsWith('data: {"r":')) return end;
+              emit(`run:${read.toString('utf8', end + 6, next)}`);
+              end = next + 2;
+            }
+          },
+        },
+      });
+      const seen = await drain(parts);
+      expect(seen.map((part) => part.slice(part.indexOf(':') + 1))).toEqual(events);
+      if (size >= 200) expect(seen.filter((part) => part.startsWith('run:')).length).toBeGreaterThan(20);
+    }
+  });
 });

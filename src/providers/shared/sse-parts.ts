@@ -13,6 +13,16 @@ export interface SsePartsOptions<Part> {
    * it parsed as text and given to `onEvent`. Optional; throwing fails the stream.
    */
   onBytes?: (json: Buffer, emit: (part: Part) => void) => boolean;
+  /**
+   * Reads runs of events straight from the network read's bytes (see providers/openai/delta-runs.ts):
+   * `startsAt` says where one may start (an event boundary), `take` reads it, emits its parts and answers
+   * where it ended (`at` when it took nothing: the event is then parsed as text). Optional; throwing fails
+   * the stream.
+   */
+  runs?: {
+    startsAt: (read: Buffer, at: number) => boolean;
+    take: (read: Buffer, at: number, emit: (part: Part) => void) => number;
+  };
   /** Called when the body ended; may emit last parts or throw (a stream cut short). */
   onEnd?: (emit: (part: Part) => void) => void;
 }
@@ -39,7 +49,8 @@ export function sseParts<Part>(
     decodedAny = true;
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   };
-  const slicer = new SseSlicer(options.onBytes !== undefined);
+  const { runs } = options;
+  const slicer = new SseSlicer(options.onBytes !== undefined, runs?.startsAt);
   let emit: (part: Part) => void = () => undefined;
   let emitted = 0;
   const push = (part: Part) => {
@@ -58,12 +69,24 @@ export function sseParts<Part>(
     },
   });
   /**
-   * Hands one piece of the body on: an event's bytes to `onBytes` when it takes them, else text to the parser
-   * (a declined event whole: `data: ` and its blank line were cut off with the piece).
+   * Hands one piece of the body on: a run to `runs`, an event's bytes to `onBytes` when it takes them, else
+   * text to the parser (a declined event whole: `data: ` and its blank line were cut off with the piece).
    */
   const take = (piece: SsePiece) => {
-    if (!piece.event) {
+    if (piece.kind === 'text') {
       parser.feed(decode(piece.bytes));
+      return;
+    }
+    // The stream did not start with a byte order mark.
+    decodedAny = true;
+    if (piece.kind === 'run') {
+      let end = piece.at;
+      try {
+        end = runs?.take(piece.bytes, piece.at, push) ?? end;
+      } catch (error) {
+        failure = error;
+      }
+      slicer.ran(end);
       return;
     }
     try {

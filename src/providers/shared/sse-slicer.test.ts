@@ -13,7 +13,7 @@ function slice(body: string, cuts: number[], byteEvents = true) {
   for (let i = 0; i + 1 < bounds.length; i++) {
     slicer.put(new Uint8Array(bytes.subarray(bounds[i], bounds[i + 1])));
     for (let piece = slicer.next(); piece; piece = slicer.next()) {
-      pieces.push({ text: piece.bytes.toString(), event: piece.event });
+      pieces.push({ text: piece.bytes.toString(), event: piece.kind === 'event' });
     }
   }
   const joined = pieces.map((piece) => (piece.event ? `data: ${piece.text}\n\n` : piece.text)).join('');

@@ -18,25 +18,47 @@ const LF = 0x0a;
 const BLANK_LINE = '\n\n';
 const DATA_PREFIX = Buffer.from('data: {');
 
-/** A piece of the body: text to parse, or one whole event's data (JSON bytes). */
+/**
+ * A piece of the body: `text` to parse; one whole `event`'s data (JSON bytes); or where a `run` of events
+ * may start (`bytes` is the whole read, the run starts at `at`; say with `ran` how far it went).
+ */
 export interface SsePiece {
+  kind: 'text' | 'event' | 'run';
   bytes: Buffer;
-  event: boolean;
+  at: number;
 }
+
+/** Whether the consumer reads a run of events starting at `at`, an event boundary, from the read's bytes. */
+export type RunStart = (read: Buffer, at: number) => boolean;
 
 export class SseSlicer {
   #read: Buffer | undefined;
   #at = 0;
   /** True when everything handed on so far ended with an event (and at the start). */
   #boundary = true;
+  /** Where a run was offered and not taken (that event goes as text). */
+  #declined = -1;
 
-  /** @param byteEvents whether large `data:` events are handed on as bytes. */
-  constructor(private readonly byteEvents: boolean) {}
+  /**
+   * @param byteEvents whether large `data:` events are handed on as bytes.
+   * @param runStart where runs of events are handed on as the read's bytes (see `ran`).
+   */
+  constructor(
+    private readonly byteEvents: boolean,
+    private readonly runStart?: RunStart,
+  ) {}
 
   /** The next network read; call once `next()` answered undefined. */
   put(read: Uint8Array): void {
     this.#read = Buffer.isBuffer(read) ? read : Buffer.from(read.buffer, read.byteOffset, read.byteLength);
     this.#at = 0;
+    this.#declined = -1;
+  }
+
+  /** After a `run` piece: where the run ended (its start when it took nothing: that event goes as text). */
+  ran(end: number): void {
+    if (end > this.#at) this.#at = end;
+    else this.#declined = this.#at;
   }
 
   /** The next piece of the current read, or undefined when it is used up. */
@@ -47,13 +69,16 @@ export class SseSlicer {
       this.#read = undefined;
       return undefined;
     }
+    if (this.#boundary && at !== this.#declined && this.runStart?.(read, at)) {
+      return { kind: 'run', bytes: read, at };
+    }
     if (this.byteEvents && this.#boundary) {
       const event = this.#byteEvent(read, at);
       if (event) return event;
     }
     const cut = this.#textCut(read, at);
     this.#at = cut;
-    return { bytes: read.subarray(at, cut), event: false };
+    return { kind: 'text', bytes: read.subarray(at, cut), at: 0 };
   }
 
   /** A single-line `data: {…}` event of at least BYTE_EVENT_MIN bytes starting at `at`, as its JSON bytes. */
@@ -61,15 +86,15 @@ export class SseSlicer {
     const end = byteEventEnd(read, at);
     if (end === undefined) return undefined;
     this.#at = end + 2;
-    return { bytes: read.subarray(at + 6, end), event: true };
+    return { kind: 'event', bytes: read.subarray(at + 6, end), at: 0 };
   }
 
   /**
    * Where the text slice from `at` ends: after the events that fit in FEED_BYTES (at least one), before an
-   * event that goes as bytes, or at the end of the read.
+   * event that goes as bytes or a run, or at the end of the read.
    */
   #textCut(read: Buffer, at: number): number {
-    if (!this.byteEvents) return this.#feedCut(read, at);
+    if (!this.byteEvents && !this.runStart) return this.#feedCut(read, at);
     let cut = at;
     for (;;) {
       const end = read.indexOf(BLANK_LINE, cut);
@@ -77,7 +102,9 @@ export class SseSlicer {
         this.#boundary = cut > at;
         return cut > at ? cut : read.length;
       }
-      if (cut > at && end - cut >= BYTE_EVENT_MIN && byteEventEnd(read, cut) === end) return cut;
+      if (cut > at && this.runStart?.(read, cut)) return cut;
+      if (cut > at && this.byteEvents && end - cut >= BYTE_EVENT_MIN && byteEventEnd(read, cut) === end)
+        return cut;
       cut = end + 2;
       this.#boundary = true;
       if (cut - at >= FEED_BYTES) return cut;

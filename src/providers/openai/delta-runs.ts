@@ -1,0 +1,313 @@
+import { isUtf8 } from 'node:buffer';
+import type { ChatStreamPart, ContentDeltaRun } from '../provider-adapter.js';
+import type { PlainDeltaPart } from './plain-delta.js';
+import { PlainDeltaBytes, plainDeltaBytes } from './plain-delta-bytes.js';
+
+/**
+ * Runs of content deltas read straight from a network read's bytes. Almost every event of a long
+ * OpenAI-protocol stream is `data: {"id":…,"choices":[{"index":0,"delta":{"content":"…"},…}]}` with the same
+ * id, model and fields around the content (OpenAI's `obfuscation` value aside): the stream's template. The
+ * events of a read that match it byte for byte around a valid JSON string body become ONE part
+ * (`DeltaRun`), which the chat codec frames as our head plus the upstream's own bytes from the content on,
+ * copied into one buffer: no string, object or parse per event. The template is learned from a content delta
+ * read the ordinary way; anything that does not match it exactly (a role, a finish reason, a tool call,
+ * usage, another id, CRLF line ends, a second `data:` line) goes the ordinary way, event by event.
+ */
+
+const LF = 0x0a;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACE = 0x7d;
+const DATA = 'data: ';
+/** How an event that may teach the template starts. */
+const DATA_ID = Buffer.from('data: {"id":"');
+const OBFUSCATION = ',"obfuscation":"';
+/** A run ends once it has taken this many bytes of the read: its frames wait for the client together. */
+export const RUN_BYTES = 4_096;
+/** Events at a boundary that may fail to teach a template before the reader stops trying (other streams). */
+const LEARN_ATTEMPTS = 4;
+
+/** What the content deltas of a stream share, as bytes around the content. */
+class DeltaTemplate {
+  /** `data: ` and the chunk up to the content's opening quote. */
+  readonly head: Buffer;
+  /** From the content's closing quote to the end of the chunk, or to the start of the obfuscation value. */
+  readonly tail: Buffer;
+  /** True when an obfuscation value (printable ASCII) and `"}` follow `tail`. */
+  readonly obfuscated: boolean;
+  #ours: { idJson: string; modelJson: string; head: Buffer } | undefined;
+
+  constructor(
+    head: string,
+    tail: string,
+    /** `,"object":…,"created":N,` between the id and the model. */
+    readonly afterId: string,
+    /** From after the model to the content's opening quote (included). */
+    readonly afterModel: string,
+  ) {
+    this.head = Buffer.from(DATA + head);
+    const obfuscation = tail.indexOf(OBFUSCATION);
+    this.obfuscated = obfuscation !== -1;
+    this.tail = Buffer.from(this.obfuscated ? tail.slice(0, obfuscation + OBFUSCATION.length) : tail);
+  }
+
+  /** The head with our id and model (JSON literals): `data: {"id":…,"model":…,…"content":"`. */
+  ours(idJson: string, modelJson: string): Buffer {
+    const cached = this.#ours;
+    if (cached?.idJson === idJson && cached.modelJson === modelJson) return cached.head;
+    const head = Buffer.from(`${DATA}{"id":${idJson}${this.afterId}"model":${modelJson}${this.afterModel}`);
+    this.#ours = { idJson, modelJson, head };
+    return head;
+  }
+}
+
+/** What scanning one event found besides its end. */
+interface EventScan {
+  contentEnd: number;
+  escapes: boolean;
+  wide: boolean;
+}
+
+/** One stream's run reader: learns the template, finds where runs start and reads them. */
+export class DeltaRuns {
+  #template: DeltaTemplate | undefined;
+  #head = '';
+  #tail = '';
+  #attempts = LEARN_ATTEMPTS;
+  readonly #scan: EventScan = { contentEnd: 0, escapes: false, wide: false };
+
+  /** Learns (or confirms) the template from a content delta read as text. */
+  learn(part: PlainDeltaPart): void {
+    const head = part.head;
+    const tail = `"${part.tail}`;
+    if (this.#template && head === this.#head && tail === this.#tail) return;
+    this.#set(new DeltaTemplate(head, tail, part.afterId, `${part.beforeContent}"`), head, tail);
+  }
+
+  /** Whether a run may start at `at`, an event boundary of `read`. */
+  startsAt(read: Buffer, at: number): boolean {
+    const template = this.#template;
+    if (template) return bytesAt(read, at, template.head);
+    return this.#attempts > 0 && bytesAt(read, at, DATA_ID);
+  }
+
+  /**
+   * Reads the run of content deltas that starts at `at` (an event boundary), at least one event and about
+   * RUN_BYTES; emits it as one part and answers where it ended, or answers `at` when none starts there (the
+   * event is then read the ordinary way).
+   */
+  take(read: Buffer, at: number, emit: (part: DeltaRun) => void): number {
+    const template = this.#template ?? this.#learnAt(read, at);
+    if (!template) return at;
+    const spans: number[] = [];
+    const scan = this.#scan;
+    let escapes = false;
+    let wide = false;
+    let end = at;
+    while (end - at < RUN_BYTES) {
+      const next = eventEnd(read, end, template, scan);
+      if (next === -1) break;
+      spans.push(end + template.head.length, scan.contentEnd, next);
+      escapes ||= scan.escapes;
+      wide ||= scan.wide;
+      end = next;
+    }
+    if (end > at) emit(new DeltaRun(template, read, spans, escapes, wide));
+    return end;
+  }
+
+  /** Learns the template from the content delta at `at`, read from its bytes; undefined if it is none. */
+  #learnAt(read: Buffer, at: number): DeltaTemplate | undefined {
+    const end = read.indexOf('\n\n', at);
+    const part =
+      end !== -1 && read.indexOf(LF, at) === end ? plainDeltaBytes(read.subarray(at + 6, end)) : undefined;
+    if (!(part instanceof PlainDeltaBytes)) {
+      this.#attempts -= 1;
+      return undefined;
+    }
+    this.#attempts = LEARN_ATTEMPTS;
+    const head = part.json.toString('utf8', 0, part.contentStart);
+    const tail = part.json.toString('utf8', part.contentEnd);
+    return this.#set(new DeltaTemplate(head, tail, part.afterId, part.afterModel), head, tail);
+  }
+
+  #set(template: DeltaTemplate, head: string, tail: string): DeltaTemplate {
+    this.#template = template;
+    this.#head = head;
+    this.#tail = tail;
+    return template;
+  }
+}
+
+/**
+ * Where the event at `at` ends (after its blank line) if it is the template's content delta: the head byte
+ * for byte, a valid JSON string body (valid escapes, no raw control character, valid UTF-8), the tail (and
+ * a printable obfuscation value), a blank line. -1 otherwise, or when the read ends before it does.
+ */
+function eventEnd(read: Buffer, at: number, template: DeltaTemplate, scan: EventScan): number {
+  const length = read.length;
+  if (!bytesAt(read, at, template.head)) return -1;
+  const start = at + template.head.length;
+  let escapes = false;
+  let wide = false;
+  let p = start;
+  for (;;) {
+    if (p >= length) return -1;
+    const byte = read[p] as number;
+    if (byte === QUOTE) break;
+    if (byte < 0x20) return -1;
+    if (byte === BACKSLASH) {
+      const next = p + 1 < length ? (read[p + 1] as number) : -1;
+      if (next === 0x75) {
+        if (p + 5 >= length || !isHex4(read, p + 2)) return -1;
+        p += 6;
+      } else if (isSimpleEscape(next)) p += 2;
+      else return -1;
+      escapes = true;
+      continue;
+    }
+    if (byte >= 0x80) wide = true;
+    p += 1;
+  }
+  if (wide && !isUtf8(read.subarray(start, p))) return -1;
+  const contentEnd = p;
+  if (!bytesAt(read, p, template.tail)) return -1;
+  p += template.tail.length;
+  if (template.obfuscated) {
+    while (p < length && isValueByte(read[p] as number)) p += 1;
+    if (read[p] !== QUOTE || read[p + 1] !== CLOSE_BRACE) return -1;
+    p += 2;
+  }
+  if (read[p] !== LF || read[p + 1] !== LF) return -1;
+  scan.contentEnd = contentEnd;
+  scan.escapes = escapes;
+  scan.wide = wide;
+  return p + 2;
+}
+
+/** Whether `read` holds `bytes` at `at` (compared natively: a third of a loop's time for a head). */
+function bytesAt(read: Buffer, at: number, bytes: Buffer): boolean {
+  const end = at + bytes.length;
+  return end <= read.length && read.compare(bytes, 0, bytes.length, at, end) === 0;
+}
+
+/**
+ * Copies `from[start, end)` to `to` at `at` and answers where the copy ends: short spans (a token's content)
+ * byte by byte, longer ones natively (whose call costs about as much as a loop over 60 bytes).
+ */
+function copyBytes(from: Buffer, start: number, end: number, to: Buffer, at: number): number {
+  if (end - start >= 64) return at + from.copy(to, at, start, end);
+  let p = at;
+  for (let i = start; i < end; i++) to[p++] = from[i] as number;
+  return p;
+}
+
+/** `"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`: the characters a JSON escape may name besides `u`. */
+function isSimpleEscape(byte: number): boolean {
+  return (
+    byte === 0x22 ||
+    byte === 0x5c ||
+    byte === 0x2f ||
+    byte === 0x62 ||
+    byte === 0x66 ||
+    byte === 0x6e ||
+    byte === 0x72 ||
+    byte === 0x74
+  );
+}
+
+function isHex4(bytes: Buffer, at: number): boolean {
+  for (let i = at; i < at + 4; i++) {
+    const byte = (bytes[i] as number) | 0x20;
+    if (!((byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66))) return false;
+  }
+  return true;
+}
+
+/** Printable ASCII but `"` and `\`: an obfuscation value's characters. */
+function isValueByte(byte: number): boolean {
+  return byte >= 0x20 && byte <= 0x7e && byte !== QUOTE && byte !== BACKSLASH;
+}
+
+/**
+ * Consecutive content deltas of one read: `spans` holds, per event, where its content starts, where it ends
+ * (the closing quote) and where the event ends (after its blank line). Holds the read until framed.
+ */
+export class DeltaRun implements ContentDeltaRun {
+  readonly type = 'deltas';
+  #text: string | undefined;
+
+  constructor(
+    private readonly template: DeltaTemplate,
+    private readonly read: Buffer,
+    private readonly spans: readonly number[],
+    private readonly escapes: boolean,
+    private readonly wide: boolean,
+  ) {}
+
+  /** How many content deltas the run holds. */
+  get count(): number {
+    return this.spans.length / 3;
+  }
+
+  /** The run's generated text: every delta's content, decoded once together. */
+  get text(): string {
+    if (this.#text !== undefined) return this.#text;
+    const { read, spans } = this;
+    let size = 0;
+    for (let i = 0; i < spans.length; i += 3) size += (spans[i + 1] as number) - (spans[i] as number);
+    const bytes = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let i = 0; i < spans.length; i += 3) {
+      at = copyBytes(read, spans[i] as number, spans[i + 1] as number, bytes, at);
+    }
+    // Bodies of valid JSON strings joined are one: the escapes are decoded together.
+    const body = bytes.toString(this.wide ? 'utf8' : 'latin1');
+    this.#text = this.escapes ? (JSON.parse(`"${body}"`) as string) : body;
+    return this.#text;
+  }
+
+  /**
+   * The run as SSE frames with another id and model (JSON literals): per event, the new head and the
+   * upstream's bytes from the content to the blank line, in one buffer of its own.
+   */
+  frames(idJson: string, modelJson: string): Buffer {
+    const head = this.template.ours(idJson, modelJson);
+    const { read, spans } = this;
+    let size = 0;
+    for (let i = 0; i < spans.length; i += 3)
+      size += head.length + (spans[i + 2] as number) - (spans[i] as number);
+    const out = Buffer.allocUnsafeSlow(size);
+    let p = 0;
+    for (let i = 0; i < spans.length; i += 3) {
+      out.set(head, p);
+      p = copyBytes(read, spans[i] as number, spans[i + 2] as number, out, p + head.length);
+    }
+    return out;
+  }
+
+  /** The deltas one part each, as the ordinary reader gives them (for a consumer that needs them apart). */
+  parts(): ChatStreamPart[] {
+    const { template, read, spans } = this;
+    const parts: ChatStreamPart[] = [];
+    for (let i = 0; i < spans.length; i += 3) {
+      const contentStart = spans[i] as number;
+      const contentEnd = spans[i + 1] as number;
+      const jsonStart = contentStart - template.head.length + DATA.length;
+      const json = read.subarray(jsonStart, (spans[i + 2] as number) - 2);
+      const backslash = read.indexOf(BACKSLASH, contentStart);
+      const escapes = backslash !== -1 && backslash < contentEnd;
+      parts.push(
+        new PlainDeltaBytes(
+          json,
+          template.afterId,
+          template.afterModel,
+          contentStart - jsonStart,
+          contentEnd - jsonStart,
+          escapes,
+        ),
+      );
+    }
+    return parts;
+  }
+}
