@@ -59,7 +59,7 @@ function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatWirePart> 
       if (part.type === 'deltas') {
         if (texts.wants()) texts.add(part.text);
         const frames = chunks().runFrames(part);
-        if (frames) return [frames];
+        if (frames !== undefined) return frames;
         const pieces: (string | Uint8Array)[] = [];
         for (const single of part.parts()) {
           if (single.type !== 'chunk') continue;

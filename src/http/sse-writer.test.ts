@@ -91,7 +91,7 @@ describe('SseWriter', () => {
     client.destroy();
   });
 
-  it('gathers the frames of one turn into one write up to 64 KiB, past the response high-water mark', async () => {
+  it('gathers the frames of one turn into one write until they reach the high-water mark', async () => {
     const { res, client: responded } = await setup();
     const sse = new SseWriter(res, {}, 60_000);
     sse.data('{"first":1}');
@@ -103,12 +103,9 @@ describe('SseWriter', () => {
       return write(piece, ...rest);
     }) as typeof res.write;
     const frame = `data: ${'x'.repeat(1_000)}\n\n`;
-    const answers: boolean[] = [];
-    for (let i = 0; i < 40; i++) answers.push(sse.raw(frame));
-    expect(40 * frame.length).toBeGreaterThan(res.writableHighWaterMark);
-    expect(answers.every(Boolean)).toBe(true);
+    const answers = [sse.raw(frame)];
     while (answers.length < 100 && answers.at(-1)) answers.push(sse.raw(frame));
-    expect(answers).toHaveLength(Math.ceil((64 * 1024) / frame.length));
+    expect(answers).toHaveLength(Math.ceil(res.writableHighWaterMark / frame.length));
     expect(writes).toEqual([]);
     await sse.drained(
       10_000,
@@ -139,27 +136,6 @@ describe('SseWriter', () => {
     );
     sse.end();
     expect(await readAll(client)).toContain('data: {"after":1}');
-  });
-
-  it('lets a buffer of its own wait for a client that is behind without copying it', async () => {
-    const { res, client: responded } = await setup();
-    const sse = new SseWriter(res, {}, 60_000);
-    sse.comment('start');
-    const client = await responded;
-    client.pause();
-    await fillUntilBlocked(sse, res);
-    const written: Uint8Array[] = [];
-    const write = res.write.bind(res);
-    res.write = ((piece: Uint8Array | string, ...rest: never[]) => {
-      if (typeof piece !== 'string') written.push(piece);
-      return write(piece, ...rest);
-    }) as typeof res.write;
-    const own = Buffer.allocUnsafeSlow(100).fill('z');
-    sse.raw([own]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(written).toEqual([own]);
-    expect(written[0]).toBe(own);
-    client.destroy();
   });
 
   it('answers false once the client stops reading, and drained() waits until it reads again', async () => {

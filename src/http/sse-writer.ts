@@ -2,12 +2,6 @@ import type { ServerResponse } from 'node:http';
 import type { Frame } from './frame.js';
 
 /**
- * Frames gathered in one turn before the caller is told to wait (and they are written): what one upstream
- * read brings leaves in one write. The response's own high-water mark still bounds what waits unread.
- */
-const GATHER_BYTES = 64 * 1024;
-
-/**
  * Writes a server-sent event stream to the client, LF framing. An event is never split across writes; events
  * that become ready in the same turn of the event loop leave together as ONE chunk of the response (gathered
  * as text until the turn ends), which saves a system call and the chunked-encoding framing per event. Until the first event,
@@ -135,7 +129,7 @@ export class SseWriter {
     if (this.pendingSize === 0) setImmediate(this.flush);
     this.gather(frame);
     if (this.res.writableNeedDrain) return false;
-    return this.res.writableLength < this.res.writableHighWaterMark && this.pendingSize < GATHER_BYTES;
+    return this.pendingSize + this.res.writableLength < this.res.writableHighWaterMark;
   }
 
   private gather(frame: Frame): void {
@@ -159,13 +153,13 @@ export class SseWriter {
 
   /**
    * Hands what was gathered to the response (text as one chunk, bytes as they came). Bytes that will wait in
-   * the response's buffer (the client is behind) are copied first when they are a slice of larger memory: a
-   * slice of a network read would hold the whole read in memory while it waits.
+   * the response's buffer (the client is behind) are copied first: a slice of a network read would hold the
+   * whole read in memory while it waits.
    */
   private readonly flush = (): void => {
     if (this.pendingSize === 0 || this.isClosed) return;
     for (const piece of this.queued) {
-      const held = typeof piece !== 'string' && this.res.writableLength > 0 && !ownsMemory(piece);
+      const held = typeof piece !== 'string' && this.res.writableLength > 0;
       this.res.write(held ? ownCopy(piece) : piece);
     }
     if (this.pending !== '') this.res.write(this.pending);
@@ -184,11 +178,6 @@ export class SseWriter {
       'x-accel-buffering': 'no',
     });
   }
-}
-
-/** Whether `piece` is all of its memory (a buffer of its own, not a slice of a read or of a shared pool). */
-function ownsMemory(piece: Uint8Array): boolean {
-  return piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength;
 }
 
 /**

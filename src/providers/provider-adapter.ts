@@ -61,7 +61,7 @@ export interface ContentDeltaRun {
   /** Every delta's content, joined. */
   readonly text: string;
   /** The run's SSE frames (`data: …\n\n` each) with another id and model (JSON literals). */
-  frames(idJson: string, modelJson: string): Uint8Array;
+  frames(idJson: string, modelJson: string): string;
   /** The deltas one `chunk` part each. */
   parts(): ChatStreamPart[];
 }

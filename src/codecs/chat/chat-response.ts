@@ -42,7 +42,7 @@ export function chatChunkWriter(genId: string, model: string) {
      * A run of content deltas read from bytes, framed with our id and model (`data: …` each). Undefined
      * before the first chunk went out: that one is checked for `role`.
      */
-    runFrames(run: { frames: (idJson: string, modelJson: string) => Uint8Array }) {
+    runFrames(run: { frames: (idJson: string, modelJson: string) => string }) {
       return first ? undefined : run.frames(idJson, modelJson);
     },
     /** A part's chunk as text; `part.chunk` is read only when the raw text cannot be rewritten. */

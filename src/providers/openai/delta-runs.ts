@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { ChatStreamPart, ContentDeltaRun } from '../provider-adapter.js';
 import type { PlainDeltaPart } from './plain-delta.js';
 import { PlainDeltaBytes, plainDeltaBytes } from './plain-delta-bytes.js';
@@ -23,9 +23,20 @@ const DATA = 'data: ';
 const DATA_ID = Buffer.from('data: {"id":"');
 const OBFUSCATION = ',"obfuscation":"';
 /** A run ends once it has taken this many bytes of the read: its frames wait for the client together. */
-export const RUN_BYTES = 4_096;
+export const RUN_BYTES = 16_384;
 /** Events at a boundary that may fail to teach a template before the reader stops trying (other streams). */
 const LEARN_ATTEMPTS = 4;
+
+/** Runs are assembled here before they are read as strings (one at a time, never held); larger ones apart. */
+const SCRATCH_BYTES = 64 * 1024;
+let scratchBuffer: Buffer | undefined;
+
+/** Memory for `size` bytes that are read as a string at once. */
+function scratch(size: number): Buffer {
+  if (size > SCRATCH_BYTES) return Buffer.allocUnsafe(size);
+  scratchBuffer ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+  return scratchBuffer;
+}
 
 /** What the content deltas of a stream share, as bytes around the content. */
 class DeltaTemplate {
@@ -35,7 +46,7 @@ class DeltaTemplate {
   readonly tail: Buffer;
   /** True when an obfuscation value (printable ASCII) and `"}` follow `tail`. */
   readonly obfuscated: boolean;
-  #ours: { idJson: string; modelJson: string; head: Buffer } | undefined;
+  #ours: { idJson: string; modelJson: string; head: Buffer; ascii: boolean } | undefined;
 
   constructor(
     head: string,
@@ -52,12 +63,12 @@ class DeltaTemplate {
   }
 
   /** The head with our id and model (JSON literals): `data: {"id":…,"model":…,…"content":"`. */
-  ours(idJson: string, modelJson: string): Buffer {
+  ours(idJson: string, modelJson: string): { head: Buffer; ascii: boolean } {
     const cached = this.#ours;
-    if (cached?.idJson === idJson && cached.modelJson === modelJson) return cached.head;
+    if (cached?.idJson === idJson && cached.modelJson === modelJson) return cached;
     const head = Buffer.from(`${DATA}{"id":${idJson}${this.afterId}"model":${modelJson}${this.afterModel}`);
-    this.#ours = { idJson, modelJson, head };
-    return head;
+    this.#ours = { idJson, modelJson, head, ascii: isAscii(head) };
+    return this.#ours;
   }
 }
 
@@ -256,34 +267,35 @@ export class DeltaRun implements ContentDeltaRun {
     const { read, spans } = this;
     let size = 0;
     for (let i = 0; i < spans.length; i += 3) size += (spans[i + 1] as number) - (spans[i] as number);
-    const bytes = Buffer.allocUnsafe(size);
+    const bytes = scratch(size);
     let at = 0;
     for (let i = 0; i < spans.length; i += 3) {
       at = copyBytes(read, spans[i] as number, spans[i + 1] as number, bytes, at);
     }
     // Bodies of valid JSON strings joined are one: the escapes are decoded together.
-    const body = bytes.toString(this.wide ? 'utf8' : 'latin1');
+    const body = bytes.toString(this.wide ? 'utf8' : 'latin1', 0, size);
     this.#text = this.escapes ? (JSON.parse(`"${body}"`) as string) : body;
     return this.#text;
   }
 
   /**
    * The run as SSE frames with another id and model (JSON literals): per event, the new head and the
-   * upstream's bytes from the content to the blank line, in one buffer of its own.
+   * upstream's bytes from the content to the blank line, assembled as bytes and read as one string (ASCII
+   * as Latin-1; the bytes are valid UTF-8 either way, so writing the string gives them back exactly).
    */
-  frames(idJson: string, modelJson: string): Buffer {
-    const head = this.template.ours(idJson, modelJson);
+  frames(idJson: string, modelJson: string): string {
+    const { head, ascii } = this.template.ours(idJson, modelJson);
     const { read, spans } = this;
     let size = 0;
     for (let i = 0; i < spans.length; i += 3)
       size += head.length + (spans[i + 2] as number) - (spans[i] as number);
-    const out = Buffer.allocUnsafeSlow(size);
+    const out = scratch(size);
     let p = 0;
     for (let i = 0; i < spans.length; i += 3) {
       out.set(head, p);
       p = copyBytes(read, spans[i] as number, spans[i + 2] as number, out, p + head.length);
     }
-    return out;
+    return out.toString(ascii && !this.wide ? 'latin1' : 'utf8', 0, size);
   }
 
   /** The deltas one part each, as the ordinary reader gives them (for a consumer that needs them apart). */
