@@ -8,10 +8,11 @@ import { PlainDeltaBytes, plainDeltaBytes } from './plain-delta-bytes.js';
  * OpenAI-protocol stream is `data: {"id":…,"choices":[{"index":0,"delta":{"content":"…"},…}]}` with the same
  * id, model and fields around the content (OpenAI's `obfuscation` value aside): the stream's template. The
  * events of a read that match it byte for byte around a valid JSON string body become ONE part
- * (`DeltaRun`), which the chat codec frames as our head plus the upstream's own bytes from the content on,
- * copied into one buffer: no string, object or parse per event. The template is learned from a content delta
- * read the ordinary way; anything that does not match it exactly (a role, a finish reason, a tool call,
- * usage, another id, CRLF line ends, a second `data:` line) goes the ordinary way, event by event.
+ * (`DeltaRun`, at most about RUN_BYTES of the read), which the chat codec frames as our head plus the
+ * upstream's own bytes from the content on, assembled and read as one string: no string, object or parse per
+ * event. The template is learned from the first content delta (from its bytes, or as text); anything that
+ * does not match it exactly (a role, a finish reason, a tool call, usage, another id, CRLF line ends, a
+ * second field line, an invalid escape) goes the ordinary way, event by event.
  */
 
 const LF = 0x0a;
