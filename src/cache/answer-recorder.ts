@@ -4,6 +4,7 @@ import { type JsonObject, recordMember, stringMember } from '../json/json.js';
 import type { PartRead, PartReader, PartStream } from '../providers/part-stream.js';
 import type {
   ChatStreamPart,
+  ChatWirePart,
   JsonResult,
   ProviderAdapter,
   ResponsesStreamPart,
@@ -48,7 +49,14 @@ export class AnswerRecorder {
         return { ...result, parts: this.watchChat(result.parts, result.warnings) };
       },
     };
-    const { responses, responsesStream, embed } = inner;
+    const { chatStreamRuns, responses, responsesStream, embed } = inner;
+    if (chatStreamRuns) {
+      wrapped.chatStreamRuns = async (body, call) => {
+        this.answer = undefined;
+        const result = await chatStreamRuns.call(inner, body, call);
+        return { ...result, parts: this.watchChat(result.parts, result.warnings) };
+      };
+    }
     if (responses)
       wrapped.responses = (body, call) =>
         responses.call(inner, body, call).then((result) => this.plain('responses', result));
@@ -77,15 +85,21 @@ export class AnswerRecorder {
     return result;
   }
 
-  private watchChat(parts: PartStream<ChatStreamPart>, warnings: string[]) {
+  private watchChat<Part extends ChatWirePart>(parts: PartStream<Part>, warnings: string[]) {
     const assembler = new ChatAssembler(this.maxBytes);
     let usage: Usage | undefined;
+    const seeChunk = (part: ChatStreamPart) => {
+      if (part.type === 'usage') usage = part.usage;
+      // A content-delta chunk read without parsing stays unparsed (see `ChatStreamPart.text`).
+      else if (part.text !== undefined && assembler.started) assembler.addContent(part.text);
+      else assembler.add(part.chunk);
+    };
     return watched(parts, {
       see: (part) => {
-        if (part.type === 'usage') usage = part.usage;
-        // A content-delta chunk read without parsing stays unparsed (see `ChatStreamPart.text`).
-        else if (part.text !== undefined && assembler.started) assembler.addContent(part.text);
-        else assembler.add(part.chunk);
+        // A run of content deltas adds its text at once, once the answer has started (its first chunk).
+        if (part.type !== 'deltas') seeChunk(part);
+        else if (assembler.started) assembler.addContent(part.text);
+        else for (const single of part.parts()) seeChunk(single);
       },
       end: () => {
         const completion = assembler.completion();

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { chunkText } from '../providers/openai/__fixtures__/chunk-text.js';
+import { createOpenAIAdapter } from '../providers/openai/openai-adapter.js';
+import type { ChatWirePart } from '../providers/provider-adapter.js';
+import {
+  collect,
+  fakeUpstreamClient,
+  okBody,
+  testCall,
+  testProvider,
+} from '../test-support/fake-upstream-client.js';
+import { AnswerRecorder } from './answer-recorder.js';
+
+const provider = testProvider();
+
+/** An OpenAI stream of `contents` with a role chunk, a finish reason and usage. */
+function stream(contents: readonly string[]): string {
+  const event = (json: string) => `data: ${json}\n\n`;
+  let text = event(chunkText({ role: 'assistant', content: '' }, { usage: null }));
+  for (const content of contents) text += event(chunkText({ content }, { usage: null, obfuscation: 'ab' }));
+  text += event(chunkText({}, { usage: null }, 'stop'));
+  text += event(
+    chunkText(
+      {},
+      { usage: { prompt_tokens: 3, completion_tokens: contents.length, total_tokens: 9 } },
+    ).replace(/"choices":\[.*?\]\]?,/, '"choices":[],'),
+  );
+  return `${text}data: [DONE]\n\n`;
+}
+
+async function captured(text: string, pieceBytes: number, runs: boolean) {
+  const recorder = new AnswerRecorder();
+  const adapter = recorder.wrap(
+    createOpenAIAdapter(provider, fakeUpstreamClient(() => okBody(text, pieceBytes)).client),
+  );
+  const body = { model: 'm', messages: [], stream: true };
+  const opened = runs
+    ? await adapter.chatStreamRuns?.(body, testCall(provider))
+    : await adapter.chatStream(body, testCall(provider));
+  if (!opened) throw new Error('the wrapped adapter has no runs');
+  const parts = (await collect(opened.parts)) as ChatWirePart[];
+  return { answer: recorder.captured(), runs: parts.filter((part) => part.type === 'deltas').length };
+}
+
+describe('AnswerRecorder', () => {
+  it('keeps the same answer from a stream read in runs of content deltas as from one read event by event', async () => {
+    const contents = Array.from({ length: 200 }, (_, i) => (i % 13 === 5 ? ` "q\\${i}" é😀` : ` word${i}`));
+    const text = stream(contents);
+    const expected = await captured(text, Number.POSITIVE_INFINITY, false);
+    expect(expected.runs).toBe(0);
+    expect(JSON.parse(expected.answer?.bodyJson ?? '{}').choices[0].message.content).toBe(contents.join(''));
+    for (const pieceBytes of [7, 500, 4_096, Number.POSITIVE_INFINITY]) {
+      const got = await captured(text, pieceBytes, true);
+      expect(got.answer).toStrictEqual(expected.answer);
+      if (pieceBytes >= 500) expect(got.runs).toBeGreaterThan(0);
+    }
+  });
+});
