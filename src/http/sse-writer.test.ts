@@ -70,12 +70,7 @@ describe('SseWriter', () => {
   });
 
   it('copies bytes that wait for a client that is behind, so they hold no more memory than their size', async () => {
-    const { res, client: responded } = await setup();
-    const sse = new SseWriter(res, {}, 60_000);
-    sse.comment('start');
-    const client = await responded;
-    client.pause();
-    await fillUntilBlocked(sse, res);
+    const { res, sse, client } = await blockedWriter();
     const written: Uint8Array[] = [];
     const write = res.write.bind(res);
     res.write = ((piece: Uint8Array | string, ...rest: never[]) => {
@@ -119,12 +114,7 @@ describe('SseWriter', () => {
   });
 
   it('knows the client drained when it did so with nobody waiting (a flush at the end of a turn filled it)', async () => {
-    const { res, client: responded } = await setup();
-    const sse = new SseWriter(res, {}, 60_000);
-    sse.comment('start');
-    const client = await responded;
-    client.pause();
-    await fillUntilBlocked(sse, res);
+    const { res, sse, client } = await blockedWriter();
     const drained = once(res, 'drain');
     client.resume();
     await drained;
@@ -139,12 +129,7 @@ describe('SseWriter', () => {
   });
 
   it('answers false once the client stops reading, and drained() waits until it reads again', async () => {
-    const { res, client: responded } = await setup();
-    const sse = new SseWriter(res, {}, 60_000);
-    sse.comment('start');
-    const client = await responded;
-    client.pause();
-    await fillUntilBlocked(sse, res);
+    const { sse, client } = await blockedWriter();
     let drained = false;
     const waiting = sse
       .drained(
@@ -164,12 +149,7 @@ describe('SseWriter', () => {
   });
 
   it('rejects drained() with the stall error when the client reads nothing for the limit', async () => {
-    const { res, client: responded } = await setup();
-    const sse = new SseWriter(res, {}, 60_000);
-    sse.comment('start');
-    const client = await responded;
-    client.pause();
-    await fillUntilBlocked(sse, res);
+    const { sse } = await blockedWriter();
     await expect(
       sse.drained(
         50,
@@ -180,12 +160,7 @@ describe('SseWriter', () => {
   });
 
   it('rejects drained() with the close error when the client goes away', async () => {
-    const { res, client: responded } = await setup();
-    const sse = new SseWriter(res, {}, 60_000);
-    sse.comment('start');
-    const client = await responded;
-    client.pause();
-    await fillUntilBlocked(sse, res);
+    const { sse, client } = await blockedWriter();
     const waiting = sse.drained(
       10_000,
       () => new Error('stalled'),
@@ -196,6 +171,17 @@ describe('SseWriter', () => {
     expect(sse.isClosed).toBe(true);
   });
 });
+
+/** A writer whose client stopped reading after the first event, once its buffers are full. */
+async function blockedWriter() {
+  const { res, client: responded } = await setup();
+  const sse = new SseWriter(res, {}, 60_000);
+  sse.comment('start');
+  const client = await responded;
+  client.pause();
+  await fillUntilBlocked(sse, res);
+  return { res, sse, client };
+}
 
 /**
  * Writes until the writer reports a full buffer that stays full after the socket was uncorked: the kernel's
