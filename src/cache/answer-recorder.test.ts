@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../providers/openai/__fixtures__/chunk-text.js';
 import { createOpenAIAdapter } from '../providers/openai/openai-adapter.js';
-import type { ChatWirePart } from '../providers/provider-adapter.js';
 import {
-  collect,
+  chatStreamParts,
   fakeUpstreamClient,
   okBody,
-  testCall,
   testProvider,
 } from '../test-support/fake-upstream-client.js';
 import { AnswerRecorder } from './answer-recorder.js';
@@ -33,12 +31,7 @@ async function captured(text: string, pieceBytes: number, runs: boolean) {
   const adapter = recorder.wrap(
     createOpenAIAdapter(provider, fakeUpstreamClient(() => okBody(text, pieceBytes)).client),
   );
-  const body = { model: 'm', messages: [], stream: true };
-  const opened = runs
-    ? await adapter.chatStreamRuns?.(body, testCall(provider))
-    : await adapter.chatStream(body, testCall(provider));
-  if (!opened) throw new Error('the wrapped adapter has no runs');
-  const parts = (await collect(opened.parts)) as ChatWirePart[];
+  const parts = await chatStreamParts(adapter, provider, runs);
   return { answer: recorder.captured(), runs: parts.filter((part) => part.type === 'deltas').length };
 }
 

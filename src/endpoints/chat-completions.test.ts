@@ -6,12 +6,10 @@ import { frameText } from '../http/frame.js';
 import type { AnswerMeta, StreamScope } from '../pipeline/endpoint.js';
 import { chunkText } from '../providers/openai/__fixtures__/chunk-text.js';
 import { createOpenAIAdapter } from '../providers/openai/openai-adapter.js';
-import type { ChatWirePart } from '../providers/provider-adapter.js';
 import {
-  collect,
+  chatStreamParts,
   fakeUpstreamClient,
   okBody,
-  testCall,
   testProvider,
 } from '../test-support/fake-upstream-client.js';
 import { chatCompletions } from './chat-completions.js';
@@ -55,12 +53,7 @@ function openAIStream(
 async function framed(stream: string, pieceBytes: number, runs: boolean) {
   const { client } = fakeUpstreamClient(() => okBody(stream, pieceBytes));
   const adapter = createOpenAIAdapter(provider, client);
-  const body = { model: 'm', messages: [], stream: true };
-  const opened = runs
-    ? await adapter.chatStreamRuns?.(body, testCall(provider))
-    : await adapter.chatStream(body, testCall(provider));
-  if (!opened) throw new Error('no runs');
-  const parts = (await collect(opened.parts)) as ChatWirePart[];
+  const parts = await chatStreamParts(adapter, provider, runs);
   const meter = textMeter(() => undefined);
   const scope = {
     run: { genId: meta.genId },
@@ -201,8 +194,7 @@ describe('chat endpoint: content deltas read in runs', () => {
       },
     }));
     const adapter = createOpenAIAdapter(provider, client);
-    const opened = await adapter.chatStreamRuns?.({ model: 'm', messages: [] }, testCall(provider));
-    const parts = (await collect(opened?.parts ?? { getReader: () => ({}) as never })) as ChatWirePart[];
+    const parts = await chatStreamParts(adapter, provider, true);
     const texts = parts.flatMap((part) =>
       part.type === 'deltas' ? [part.text] : part.type === 'chunk' ? [part.text ?? ''] : [],
     );

@@ -6,9 +6,7 @@ import { chatChunkText } from '../codecs/shared/streamed-text.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
 import type { Frame } from '../pipeline/transport.js';
-import type { ChatStreamPart, ChatWirePart } from '../providers/provider-adapter.js';
-
-type ChatChunkPart = Extract<ChatStreamPart, { type: 'chunk' }>;
+import type { ChatChunkPart, ChatWirePart } from '../providers/provider-adapter.js';
 
 interface ChatParsed extends ParsedRequest {
   chat: ChatRequest;
@@ -62,7 +60,6 @@ function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatWirePart> 
         if (frames !== undefined) return frames;
         const pieces: (string | Uint8Array)[] = [];
         for (const single of part.parts()) {
-          if (single.type !== 'chunk') continue;
           const frame = chunkFrame(single);
           if (typeof frame === 'string') pieces.push(frame);
           else pieces.push(...frame);

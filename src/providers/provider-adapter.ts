@@ -52,6 +52,9 @@ export type ChatStreamPart =
     }
   | { type: 'usage'; usage: Usage };
 
+/** A chat stream part that carries a chunk. */
+export type ChatChunkPart = Extract<ChatStreamPart, { type: 'chunk' }>;
+
 /**
  * Consecutive content deltas of choice 0 read from one network read's bytes, as one part (`chatStreamRuns`;
  * see providers/openai/delta-runs.ts). Only the chat endpoint asks for them: it writes them on as bytes.
@@ -63,7 +66,7 @@ export interface ContentDeltaRun {
   /** The run's SSE frames (`data: …\n\n` each) with another id and model (JSON literals). */
   frames(idJson: string, modelJson: string): string;
   /** The deltas one `chunk` part each. */
-  parts(): ChatStreamPart[];
+  parts(): ChatChunkPart[];
 }
 
 /** What `chatStreamRuns` streams: chat stream parts, and runs of content deltas. */

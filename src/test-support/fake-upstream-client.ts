@@ -1,7 +1,7 @@
 import type { ResolvedProvider } from '../catalog/catalog.js';
 import { bodyText } from '../json/source-bytes.js';
 import type { PartStream } from '../providers/part-stream.js';
-import type { UpstreamCall } from '../providers/provider-adapter.js';
+import type { ChatWirePart, ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
 import type {
   UpstreamBody,
   UpstreamClient,
@@ -78,4 +78,21 @@ export async function collect<T>(stream: PartStream<T>): Promise<T[]> {
   const reader = stream.getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
   return parts;
+}
+
+/**
+ * A streamed chat answer of `adapter` read to the end: from `chatStreamRuns` (runs of content deltas as one
+ * part each) or from `chatStream`. Fails when runs are asked of an adapter that has none.
+ */
+export async function chatStreamParts(
+  adapter: ProviderAdapter,
+  provider: ResolvedProvider,
+  runs: boolean,
+): Promise<ChatWirePart[]> {
+  const body = { model: 'm', messages: [], stream: true };
+  const opened = runs
+    ? await adapter.chatStreamRuns?.(body, testCall(provider))
+    : await adapter.chatStream(body, testCall(provider));
+  if (!opened) throw new Error('the adapter has no chatStreamRuns');
+  return collect<ChatWirePart>(opened.parts);
 }

@@ -1,7 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import type { ChatStreamPart, ContentDeltaRun } from '../provider-adapter.js';
+import type { ChatChunkPart, ContentDeltaRun } from '../provider-adapter.js';
 import type { PlainDeltaPart } from './plain-delta.js';
-import { PlainDeltaBytes, plainDeltaBytes } from './plain-delta-bytes.js';
+import { PlainDeltaBytes, plainDeltaBytes, type StringBodyScan, stringBodyEnd } from './plain-delta-bytes.js';
 
 /**
  * Runs of content deltas read straight from a network read's bytes. Almost every event of a long
@@ -24,7 +24,7 @@ const DATA = 'data: ';
 const DATA_ID = Buffer.from('data: {"id":"');
 const OBFUSCATION = ',"obfuscation":"';
 /** A run ends once it has taken this many bytes of the read: its frames wait for the client together. */
-export const RUN_BYTES = 16_384;
+const RUN_BYTES = 16_384;
 /** Events at a boundary that may fail to teach a template before the reader stops trying (other streams). */
 const LEARN_ATTEMPTS = 4;
 
@@ -74,10 +74,8 @@ class DeltaTemplate {
 }
 
 /** What scanning one event found besides its end. */
-interface EventScan {
+interface EventScan extends StringBodyScan {
   contentEnd: number;
-  escapes: boolean;
-  wide: boolean;
 }
 
 /** One stream's run reader: learns the template, finds where runs start and reads them. */
@@ -160,29 +158,9 @@ function eventEnd(read: Buffer, at: number, template: DeltaTemplate, scan: Event
   const length = read.length;
   if (!bytesAt(read, at, template.head)) return -1;
   const start = at + template.head.length;
-  let escapes = false;
-  let wide = false;
-  let p = start;
-  for (;;) {
-    if (p >= length) return -1;
-    const byte = read[p] as number;
-    if (byte === QUOTE) break;
-    if (byte < 0x20) return -1;
-    if (byte === BACKSLASH) {
-      const next = p + 1 < length ? (read[p + 1] as number) : -1;
-      if (next === 0x75) {
-        if (p + 5 >= length || !isHex4(read, p + 2)) return -1;
-        p += 6;
-      } else if (isSimpleEscape(next)) p += 2;
-      else return -1;
-      escapes = true;
-      continue;
-    }
-    if (byte >= 0x80) wide = true;
-    p += 1;
-  }
-  if (wide && !isUtf8(read.subarray(start, p))) return -1;
-  const contentEnd = p;
+  const contentEnd = stringBodyEnd(read, start, length, scan);
+  if (contentEnd === -1 || (scan.wide && !isUtf8(read.subarray(start, contentEnd)))) return -1;
+  let p = contentEnd;
   if (!bytesAt(read, p, template.tail)) return -1;
   p += template.tail.length;
   if (template.obfuscated) {
@@ -192,8 +170,6 @@ function eventEnd(read: Buffer, at: number, template: DeltaTemplate, scan: Event
   }
   if (read[p] !== LF || read[p + 1] !== LF) return -1;
   scan.contentEnd = contentEnd;
-  scan.escapes = escapes;
-  scan.wide = wide;
   return p + 2;
 }
 
@@ -212,28 +188,6 @@ function copyBytes(from: Buffer, start: number, end: number, to: Buffer, at: num
   let p = at;
   for (let i = start; i < end; i++) to[p++] = from[i] as number;
   return p;
-}
-
-/** `"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`: the characters a JSON escape may name besides `u`. */
-function isSimpleEscape(byte: number): boolean {
-  return (
-    byte === 0x22 ||
-    byte === 0x5c ||
-    byte === 0x2f ||
-    byte === 0x62 ||
-    byte === 0x66 ||
-    byte === 0x6e ||
-    byte === 0x72 ||
-    byte === 0x74
-  );
-}
-
-function isHex4(bytes: Buffer, at: number): boolean {
-  for (let i = at; i < at + 4; i++) {
-    const byte = (bytes[i] as number) | 0x20;
-    if (!((byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66))) return false;
-  }
-  return true;
 }
 
 /** Printable ASCII but `"` and `\`: an obfuscation value's characters. */
@@ -256,11 +210,6 @@ export class DeltaRun implements ContentDeltaRun {
     private readonly escapes: boolean,
     private readonly wide: boolean,
   ) {}
-
-  /** How many content deltas the run holds. */
-  get count(): number {
-    return this.spans.length / 3;
-  }
 
   /** The run's generated text: every delta's content, decoded once together. */
   get text(): string {
@@ -300,9 +249,9 @@ export class DeltaRun implements ContentDeltaRun {
   }
 
   /** The deltas one part each, as the ordinary reader gives them (for a consumer that needs them apart). */
-  parts(): ChatStreamPart[] {
+  parts(): ChatChunkPart[] {
     const { template, read, spans } = this;
-    const parts: ChatStreamPart[] = [];
+    const parts: ChatChunkPart[] = [];
     for (let i = 0; i < spans.length; i += 3) {
       const contentStart = spans[i] as number;
       const contentEnd = spans[i + 1] as number;

@@ -29,8 +29,8 @@ const END_BYTES = 512;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-/** Characters that may follow a backslash in a JSON string (`u` is checked apart). */
-const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+/** What `stringBodyEnd` found in the body besides its end (one object reused: the scan never waits). */
+const bodyScan: StringBodyScan = { escapes: false, wide: false };
 
 /** A content delta read from its bytes, or undefined for any other event (read as text then). */
 export function plainDeltaBytes(json: Buffer): ChatStreamPart | undefined {
@@ -41,28 +41,63 @@ export function plainDeltaBytes(json: Buffer): ChatStreamPart | undefined {
   const tail = TAIL.exec(json.toString('latin1', tailFrom, json.length));
   if (!tail) return undefined;
   const contentEnd = tailFrom + tail.index;
-  const escapes = stringBodyEscapes(json, contentStart, contentEnd);
-  if (escapes === undefined || !isUtf8(json.subarray(contentStart, contentEnd))) return undefined;
+  // The body must end at the tail's quote (an earlier raw quote is not a body), and be valid UTF-8.
+  if (stringBodyEnd(json, contentStart, contentEnd + 1, bodyScan) !== contentEnd) return undefined;
+  const { escapes, wide } = bodyScan;
+  if (wide && !isUtf8(json.subarray(contentStart, contentEnd))) return undefined;
   return new PlainDeltaBytes(json, head[1] as string, head[2] as string, contentStart, contentEnd, escapes);
 }
 
+/** What a JSON string body holds besides its characters: escapes, bytes that are not ASCII. */
+export interface StringBodyScan {
+  escapes: boolean;
+  wide: boolean;
+}
+
 /**
- * Whether `bytes[start, end)` is the body of a JSON string literal: no raw control character or quote, valid
- * escapes only. Answers if it holds escapes, or undefined when it is not a valid body.
+ * Where the JSON string body that starts at `start` ends (its closing quote, before `limit`), reading valid
+ * escapes and refusing raw control characters; -1 when it is no body or does not end before `limit`. Notes
+ * in `scan` whether it held escapes and bytes that are not ASCII (the caller checks those as UTF-8).
  */
-function stringBodyEscapes(bytes: Buffer, start: number, end: number): boolean | undefined {
+export function stringBodyEnd(bytes: Buffer, start: number, limit: number, scan: StringBodyScan): number {
   let escapes = false;
-  for (let at = start; at < end; at++) {
+  let wide = false;
+  let at = start;
+  for (;;) {
+    if (at >= limit) return -1;
     const byte = bytes[at] as number;
-    if (byte < 0x20 || byte === QUOTE) return undefined;
-    if (byte !== BACKSLASH) continue;
-    escapes = true;
-    const next = at + 1 < end ? (bytes[at + 1] as number) : -1;
-    if (SIMPLE_ESCAPES.has(next)) at += 1;
-    else if (next === 0x75 && at + 5 < end && isHex4(bytes, at + 2)) at += 5;
-    else return undefined;
+    if (byte === QUOTE) break;
+    if (byte < 0x20) return -1;
+    if (byte === BACKSLASH) {
+      const next = at + 1 < limit ? (bytes[at + 1] as number) : -1;
+      if (next === 0x75) {
+        if (at + 5 >= limit || !isHex4(bytes, at + 2)) return -1;
+        at += 6;
+      } else if (isSimpleEscape(next)) at += 2;
+      else return -1;
+      escapes = true;
+      continue;
+    }
+    if (byte >= 0x80) wide = true;
+    at += 1;
   }
-  return escapes;
+  scan.escapes = escapes;
+  scan.wide = wide;
+  return at;
+}
+
+/** `"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`: the characters a JSON escape may name besides `u`. */
+function isSimpleEscape(byte: number): boolean {
+  return (
+    byte === 0x22 ||
+    byte === 0x5c ||
+    byte === 0x2f ||
+    byte === 0x62 ||
+    byte === 0x66 ||
+    byte === 0x6e ||
+    byte === 0x72 ||
+    byte === 0x74
+  );
 }
 
 function isHex4(bytes: Buffer, at: number): boolean {
