@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LONG_STRING_BYTES, scanJson } from './json-depth.js';
-import { parseJsonBytes } from './parse-json-bytes.js';
+import { hasControlByte, parseJsonBytes } from './parse-json-bytes.js';
 
 const long = (seed: string, length = LONG_STRING_BYTES + 100) =>
   seed.repeat(Math.ceil(length / seed.length)).slice(0, length);
@@ -145,5 +145,54 @@ describe('parseJsonBytes', () => {
     expect(parsed.messages[0]?.content).toBe(content);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toBeLessThan(200);
+  });
+
+  it('finds a raw control character in a long string wherever it is, and nothing else', () => {
+    for (const at of [0, 1, 2, 3, 4, 4095, 4096, 4097, 8191, 20_000, 65_535]) {
+      for (const control of [0x00, 0x09, 0x0a, 0x1f]) {
+        const a = Buffer.from(long('plain text ', 65_536));
+        a[at] = control;
+        const text = Buffer.concat([Buffer.from('{"a":"'), a, Buffer.from('"}')]);
+        expectSameAsJsonParse(text);
+      }
+    }
+  });
+});
+
+describe('hasControlByte', () => {
+  /** The plain definition: some byte below 0x20. */
+  const naive = (bytes: Uint8Array, start: number, end: number) =>
+    bytes.subarray(start, end).some((b) => b < 0x20);
+
+  it('agrees with a byte-by-byte check for any bytes, offsets and lengths', () => {
+    // Bytes near the edges that matter: just below and at 0x20, the top bit set, 0xff (borrows across bytes).
+    const palette = [0x00, 0x01, 0x1f, 0x20, 0x21, 0x7f, 0x80, 0x9f, 0xa0, 0xdf, 0xe0, 0xff];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const backing = new Uint8Array(9_000);
+    for (let round = 0; round < 3_000; round++) {
+      // Mostly ordinary bytes, with a rare control byte, so that both answers come up often.
+      const rare = random() < 0.5 ? 0.0005 : 0.05;
+      for (let i = 0; i < backing.length; i++) {
+        const pick = palette[Math.floor(random() * palette.length)] as number;
+        backing[i] = pick < 0x20 && random() > rare ? 0x20 + (pick & 0x5f) : pick;
+      }
+      const offset = Math.floor(random() * 8);
+      const bytes = new Uint8Array(backing.buffer, offset, backing.length - offset);
+      const start = Math.floor(random() * 16);
+      const end = Math.min(bytes.length, start + Math.floor(random() * 8_500));
+      expect(hasControlByte(bytes, start, end)).toBe(naive(bytes, start, end));
+    }
+  });
+
+  it('reads no byte outside the range', () => {
+    const bytes = Buffer.from('\u0000abcdefgh\u0000');
+    expect(hasControlByte(bytes, 1, bytes.length - 1)).toBe(false);
+    expect(hasControlByte(bytes, 0, bytes.length - 1)).toBe(true);
+    expect(hasControlByte(bytes, 1, bytes.length)).toBe(true);
+    expect(hasControlByte(bytes, 5, 5)).toBe(false);
   });
 });
