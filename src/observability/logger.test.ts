@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger, LineBatches, LOG_MAX_PENDING_BYTES, logInfoFields, prettyLine } from './logger.js';
 
 describe('createLogger', () => {
@@ -120,6 +120,32 @@ describe('LineBatches', () => {
     batches.flush();
     expect(sink.writes).toEqual(['{"a":1}\n{"b":2}\n{"c":3}\n', '{"d":4}\n']);
     expect(sink.flushes).toBe(1);
+  });
+
+  it('hands a waiting line over within flushAfterMs, and sets no timer while nothing waits', () => {
+    vi.useFakeTimers();
+    try {
+      const sink = fakeSink();
+      const batches = new LineBatches(sink, 1_000, 200);
+      expect(vi.getTimerCount()).toBe(0);
+      batches.write('{"a":1}\n');
+      batches.write('{"b":2}\n');
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(199);
+      expect(sink.writes).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(sink.writes).toEqual(['{"a":1}\n{"b":2}\n']);
+      expect(sink.flushes).toBe(1);
+      // Idle: no timer left to wake the process.
+      expect(vi.getTimerCount()).toBe(0);
+      vi.advanceTimersByTime(10_000);
+      expect(sink.flushes).toBe(1);
+      batches.write('{"c":3}\n');
+      vi.advanceTimersByTime(200);
+      expect(sink.writes).toEqual(['{"a":1}\n{"b":2}\n', '{"c":3}\n']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does nothing at exit once the output is destroyed', () => {

@@ -43,10 +43,6 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     destination,
   );
-  if (!options.destination && !pretty) {
-    // Gathered lines still leave within a moment: a quiet gateway's lines are not held back.
-    setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS).unref();
-  }
   return logger;
 }
 
@@ -71,7 +67,7 @@ function jsonStdout(): LineBatches {
     },
     retryFull: () => Date.now() < exitDeadline,
   });
-  return new LineBatches(sink, LOG_BUFFER_CHARS);
+  return new LineBatches(sink, LOG_BUFFER_CHARS, LOG_FLUSH_INTERVAL_MS);
 }
 
 function countLines(text: string): number {
@@ -112,10 +108,17 @@ export interface LineSink {
 export class LineBatches implements DestinationStream {
   #lines: string[] = [];
   #chars = 0;
+  #timer: NodeJS.Timeout | undefined;
 
+  /**
+   * `flushAfterMs`: the longest a gathered line waits (a quiet gateway's lines are not held back); the timer
+   * runs only while lines wait, so an idle gateway is not woken for nothing. 0: only `batchChars` and
+   * `flush` hand lines over.
+   */
   constructor(
     private readonly sink: LineSink,
     private readonly batchChars: number,
+    private readonly flushAfterMs = 0,
   ) {
     if (atExit.size === 0) process.prependListener('exit', flushAllAtExit);
     atExit.add(this);
@@ -125,12 +128,21 @@ export class LineBatches implements DestinationStream {
     this.#lines.push(line);
     this.#chars += line.length;
     if (this.#chars >= this.batchChars) this.#handOver();
+    else if (this.#timer === undefined && this.flushAfterMs > 0) {
+      this.#timer = setTimeout(this.#flushLater, this.flushAfterMs);
+      this.#timer.unref();
+    }
   }
 
   flush(callback?: (error?: Error) => void): void {
     this.#handOver();
     this.sink.flush(callback);
   }
+
+  readonly #flushLater = (): void => {
+    this.#timer = undefined;
+    this.flush();
+  };
 
   /** Writes everything now; gives up (dropping the rest) when standard output stays full past the deadline. */
   flushSync(): void {

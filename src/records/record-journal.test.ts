@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeRecord } from '../store/store-contract.js';
 import type { InterruptedRecordStub } from './journal-entries.js';
 import { RecordJournal, type RecordJournalOptions } from './record-journal.js';
@@ -95,6 +95,37 @@ describe('RecordJournal', () => {
     expect(cut?.totalDurationMs).toBeGreaterThan(0);
     expect(cut?.warnings).toEqual(['interrupted: 9000 nano-USD had been reserved for this request']);
     expect(replayed.find((record) => record.genId === 'gen_done')?.status).toBe('success');
+  });
+
+  it('sets a timer only while there is progress to write or a write to sync', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      const { journal } = journalIn(dir, { fsyncIntervalMs: 1_000, progressIntervalMs: 500 });
+      // The instance directory's heartbeat; nothing of the journal's own while it is idle.
+      const idle = vi.getTimerCount();
+      vi.advanceTimersByTime(5_000);
+      journal.begin(stub('gen_a'));
+      await journal.finish(makeRecord({ genId: 'gen_b' }));
+      // Written: the sync timer is armed.
+      expect(vi.getTimerCount()).toBe(idle + 1);
+      journal.progress('gen_a', { outputTokens: 3 });
+      journal.progress('gen_a', { outputTokens: 4 });
+      expect(vi.getTimerCount()).toBe(idle + 2);
+      vi.advanceTimersByTime(500);
+      await new Promise((resolve) => setImmediate(resolve));
+      const file = join(dir, segmentsOf(dir)[0] ?? '');
+      expect(readFileSync(file, 'utf8')).toContain('"outputTokens":4');
+      // Progress written; the sync of the first write is still due.
+      expect(vi.getTimerCount()).toBe(idle + 1);
+      vi.advanceTimersByTime(500);
+      // Synced: idle again until the next change or write.
+      expect(vi.getTimerCount()).toBe(idle);
+      vi.advanceTimersByTime(60_000);
+      expect(vi.getTimerCount()).toBe(idle);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('skips a last line cut by a crash, and keeps every whole line', async () => {

@@ -67,7 +67,8 @@ function writeFully(fd: number, text: string): number {
  * records, and an `interrupted` record for each request that began and never finished.
  *
  * Throughput: lines are grouped, one `write` per event-loop turn for every request of that turn, and fsync
- * runs on a timer (a process crash keeps what was written; fsync only guards against losing the machine).
+ * runs on a timer (a process crash keeps what was written; fsync only guards against losing the machine),
+ * armed by a write, as the progress timer is by a change: an idle journal sets no timer.
  */
 export class RecordJournal {
   readonly #options: RecordJournalOptions;
@@ -86,7 +87,9 @@ export class RecordJournal {
   readonly #unshipped = new Map<string, number>();
   readonly #perSegment = new Map<number, number>();
   readonly #writeOutage: OutageLog;
-  readonly #timers: NodeJS.Timeout[] = [];
+  /** Armed only while there is something to do (an idle gateway is never woken by the journal). */
+  #progressTimer: NodeJS.Timeout | undefined;
+  #syncTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
   private constructor(options: RecordJournalOptions, instance: InstanceDirectory) {
@@ -94,13 +97,6 @@ export class RecordJournal {
     this.#instance = instance;
     this.#fd = openSync(instance.segmentPath(this.#segment), 'a');
     this.#writeOutage = new OutageLog(`record journal ${options.dir}`, options.log);
-    const every = (ms: number, run: () => void) => {
-      const timer = setInterval(run, ms);
-      timer.unref();
-      this.#timers.push(timer);
-    };
-    every(options.progressIntervalMs, () => this.#journalProgress());
-    if (options.fsyncIntervalMs > 0) every(options.fsyncIntervalMs, () => this.#syncInBackground());
   }
 
   /**
@@ -147,7 +143,16 @@ export class RecordJournal {
     if (!request) return;
     request.progress = { ...request.progress, ...progress, genId, at: '' };
     request.dirty = true;
+    if (this.#progressTimer === undefined && !this.#closed) {
+      this.#progressTimer = setTimeout(this.#progressDue, this.#options.progressIntervalMs);
+      this.#progressTimer.unref();
+    }
   }
+
+  readonly #progressDue = (): void => {
+    this.#progressTimer = undefined;
+    this.#journalProgress();
+  };
 
   /** The request's record; resolves once it is written (fsynced too when `fsyncIntervalMs` is 0). */
   finish(record: GenerationRecord): Promise<void> {
@@ -195,7 +200,8 @@ export class RecordJournal {
     this.#journalProgress();
     this.#writeNow();
     this.#closed = true;
-    for (const timer of this.#timers) clearInterval(timer);
+    clearTimeout(this.#progressTimer);
+    clearTimeout(this.#syncTimer);
     fdatasyncSync(this.#fd);
     closeSync(this.#fd);
     if (backlog.unshipped === 0 && backlog.unfinished === 0) this.#instance.remove();
@@ -225,6 +231,10 @@ export class RecordJournal {
     try {
       this.#bytes += writeFully(this.#fd, text);
       this.#unsynced = true;
+      if (this.#syncTimer === undefined && this.#options.fsyncIntervalMs > 0) {
+        this.#syncTimer = setTimeout(this.#syncDue, this.#options.fsyncIntervalMs);
+        this.#syncTimer.unref();
+      }
       this.#writeOutage.recovered();
     } catch (error) {
       // The records are still queued in memory; only their crash safety is lost. Logged once per outage.
@@ -277,6 +287,11 @@ export class RecordJournal {
       this.#append(progressLine(request.progress));
     }
   }
+
+  readonly #syncDue = (): void => {
+    this.#syncTimer = undefined;
+    this.#syncInBackground();
+  };
 
   #syncInBackground(): void {
     if (!this.#unsynced || this.#closed) return;

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { makeRecord } from '../store/store-contract.js';
@@ -173,6 +173,36 @@ describe('RecordQueue', () => {
     expect(queue.size).toBe(2);
     expect(queue.metrics.refused).toBe(2);
     expect(lines).toEqual([expect.stringMatching(/record queue full \(2 pending/)]);
+  });
+
+  it('sets a timer only while records wait, and keeps retrying while the store is down', async () => {
+    vi.useFakeTimers();
+    try {
+      let down = true;
+      const written: string[] = [];
+      const store = fakeStore(async (records) => {
+        if (down) throw new StoreUnavailableError('down');
+        written.push(...records.map((r) => r.genId));
+      });
+      const { queue } = queueWith(store, { flushIntervalMs: 100, retryMaxMs: 400 });
+      // An idle queue never wakes the process.
+      expect(vi.getTimerCount()).toBe(0);
+      const record = makeRecord();
+      queue.push(record);
+      queue.push(makeRecord({ genId: record.genId }));
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(queue.failing).toBe(true);
+      // Armed again for when the backoff ends.
+      expect(vi.getTimerCount()).toBe(1);
+      down = false;
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(written).toEqual([record.genId]);
+      expect(queue.size).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('writes a record to the store within flushIntervalMs', async () => {

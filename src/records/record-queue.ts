@@ -37,7 +37,10 @@ export class RecordQueue {
   private readonly maxPending: number;
   private readonly batchSize: number;
   private readonly retryMaxMs: number;
-  private readonly timer: NodeJS.Timeout;
+  private readonly flushIntervalMs: number;
+  /** Armed while records wait (an idle queue sets no timer, so an idle gateway is not woken). */
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
   private flushing: Promise<void> | undefined;
   private retryAt = 0;
   private retryDelayMs = 0;
@@ -48,8 +51,7 @@ export class RecordQueue {
     this.maxPending = options.maxPending ?? 50_000;
     this.batchSize = options.batchSize ?? 500;
     this.retryMaxMs = options.retryMaxMs ?? 5_000;
-    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 100);
-    this.timer.unref();
+    this.flushIntervalMs = options.flushIntervalMs ?? 100;
   }
 
   /** A request was accepted (journaled, so that a crash leaves an `interrupted` record of it). */
@@ -81,6 +83,7 @@ export class RecordQueue {
   /** Records replayed from the journal at start; held whatever `maxPending` says (they are owed to the store). */
   restore(records: Iterable<GenerationRecord>): void {
     for (const record of records) this.pending.set(record.genId, normaliseRecord(record));
+    this.schedule();
   }
 
   /** A record that is queued but not yet written. */
@@ -114,7 +117,9 @@ export class RecordQueue {
    * start, with any that `maxPending` kept out of memory).
    */
   async close(deadlineMs = 5_000): Promise<number> {
-    clearInterval(this.timer);
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     const deadline = Date.now() + deadlineMs;
     for (;;) {
       await this.flush(true);
@@ -139,7 +144,23 @@ export class RecordQueue {
       return;
     }
     this.pending.set(record.genId, record);
+    this.schedule();
   }
+
+  /**
+   * Arms the timer that writes what is pending, `flushIntervalMs` from now (or when the backoff after a failed
+   * write ends), unless it is armed already; after each write it is armed again while records still wait.
+   */
+  private schedule(): void {
+    if (this.timer !== undefined || this.closed || this.pending.size === 0) return;
+    this.timer = setTimeout(this.tick, Math.max(this.flushIntervalMs, this.retryAt - Date.now()));
+    this.timer.unref();
+  }
+
+  private readonly tick = (): void => {
+    this.timer = undefined;
+    void this.flush().finally(() => this.schedule());
+  };
 
   private async writeAll(): Promise<void> {
     for (let first = true; this.pending.size > 0; first = false) {
