@@ -21,8 +21,8 @@ const MARK_IN_TEXT = /\uE000|\\u[eE]000/;
  * ASCII bytes are decoded as Latin-1 (the same characters, copied without checks: three times faster than
  * Node's `ascii` decoder), others as checked UTF-8. The long string values `longStrings` lists (from
  * `scanJson`, by byte offsets of their quotes) that hold no escape are not parsed: each is checked for raw
- * control characters (`hasControlByte`, four bytes at a time) and decoded on its own, JSON.parse reads the rest with a short mark in their place, and the strings are put
- * back where the marks landed. A pasted document or a 1 MiB prompt is then never walked character by
+ * control characters (`hasControlByte`, four bytes at a time) and decoded on its own, JSON.parse reads the
+ * rest with a short mark in their place, and the strings are put back where the marks landed. A pasted document or a 1 MiB prompt is then never walked character by
  * character nor copied twice, and the parsed value is the same as JSON.parse of the whole text gives; any
  * text that this does not fit (a mark already in it, a string that is a member's name, text JSON.parse
  * refuses) is parsed whole, so errors read as JSON.parse's.

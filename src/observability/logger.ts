@@ -103,7 +103,7 @@ export interface LineSink {
  * Hands lines to the output a batch at a time: one system call per batch instead of one per line, and one
  * join per batch (line by line, pino's own writer measured its growing pending text with `Buffer.byteLength`
  * on every write, flattening it each time: about 5 KB copied per access line, 2026-11-28). The last lines are
- * handed over by `flush`, at exit and every LOG_FLUSH_INTERVAL_MS.
+ * handed over by `flush`, at exit, and at most `flushAfterMs` after they were written.
  */
 export class LineBatches implements DestinationStream {
   #lines: string[] = [];
