@@ -62,6 +62,36 @@ describe('RecordQueue', () => {
     expect(await store.getMonthlySpend('beta', '2026-03')).toBe(12);
   });
 
+  it('leaves a refused record in the journal when its dead letter cannot be written, and goes on', async () => {
+    const written: string[] = [];
+    const store = fakeStore(async (records) => {
+      if (records.some((record) => record.model === 'poison')) throw new InvalidRecordError('out of range');
+      written.push(...records.map((record) => record.genId));
+    });
+    const { journal } = RecordJournal.open({
+      dir: mkdtempSync(join(tmpdir(), 'queue-dead-letter-full-')),
+      segmentBytes: 1 << 20,
+      fsyncIntervalMs: 1000,
+      progressIntervalMs: 1000,
+      log: () => undefined,
+    });
+    journals.push(journal);
+    vi.spyOn(journal, 'deadLetter').mockImplementation(() => {
+      throw new Error('ENOSPC: no space left on device');
+    });
+    const { queue, lines } = queueWith(store, { journal });
+    const poison = makeRecord({ model: 'poison' });
+    const fine = makeRecord({ model: 'fine' });
+    await Promise.all([queue.finish(poison), queue.finish(fine)]);
+    await expect(queue.flush()).resolves.toBeUndefined();
+    expect(written).toEqual([fine.genId]);
+    expect(queue.size).toBe(0);
+    expect(lines).toEqual([expect.stringMatching(/left in the journal for the next start .*ENOSPC/)]);
+    // Unshipped: replayed (and refused, and set aside) at the next start.
+    expect(journal.unshipped).toBe(1);
+    vi.restoreAllMocks();
+  });
+
   it('isolates a record the store refuses, keeps it in the dead letter, and writes every other one', async () => {
     const written: string[] = [];
     const store = fakeStore(async (records) => {

@@ -215,12 +215,22 @@ export class RecordQueue {
     this.strikes.delete(record.genId);
     this.pending.delete(record.genId);
     this.metrics.deadLettered += 1;
-    const kept = this.options.journal
-      ? `kept in ${this.options.journal.deadLetter(record, errorMessage(error))}`
-      : 'dropped (no journal)';
+    const kept = this.options.journal ? this.deadLetter(record, error) : 'dropped (no journal)';
     this.options.log(
       `generation record ${record.genId} refused by the store (${errorMessage(error)}); ${kept}`,
     );
     return 'written';
+  }
+
+  /**
+   * Sets a refused record aside in the dead letter; where that file cannot be written (a full disk), the
+   * record stays unshipped in the journal and is tried again at the next start: never a crash, never lost.
+   */
+  private deadLetter(record: GenerationRecord, error: unknown): string {
+    try {
+      return `kept in ${this.options.journal?.deadLetter(record, errorMessage(error))}`;
+    } catch (failure) {
+      return `left in the journal for the next start (the dead letter could not be written: ${errorMessage(failure)})`;
+    }
   }
 }
