@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText } from '../providers/openai/__fixtures__/chunk-text.js';
+import { openAIStreamText } from '../providers/openai/__fixtures__/chunk-text.js';
 import { createOpenAIAdapter } from '../providers/openai/openai-adapter.js';
 import {
   chatStreamParts,
@@ -11,20 +11,9 @@ import { AnswerRecorder } from './answer-recorder.js';
 
 const provider = testProvider();
 
-/** An OpenAI stream of `contents` with a role chunk, a finish reason and usage. */
-function stream(contents: readonly string[]): string {
-  const event = (json: string) => `data: ${json}\n\n`;
-  let text = event(chunkText({ role: 'assistant', content: '' }, { usage: null }));
-  for (const content of contents) text += event(chunkText({ content }, { usage: null, obfuscation: 'ab' }));
-  text += event(chunkText({}, { usage: null }, 'stop'));
-  text += event(
-    chunkText(
-      {},
-      { usage: { prompt_tokens: 3, completion_tokens: contents.length, total_tokens: 9 } },
-    ).replace(/"choices":\[.*?\]\]?,/, '"choices":[],'),
-  );
-  return `${text}data: [DONE]\n\n`;
-}
+/** An OpenAI stream of `contents`, each delta with an obfuscation value. */
+const stream = (contents: readonly string[]) =>
+  openAIStreamText(contents.map((content) => ({ content, extra: { usage: null, obfuscation: 'ab' } })));
 
 async function captured(text: string, pieceBytes: number, runs: boolean) {
   const recorder = new AnswerRecorder();

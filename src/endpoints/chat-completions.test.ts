@@ -4,7 +4,7 @@ import { emptyUsage } from '../accounting/usage.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
 import { frameText } from '../http/frame.js';
 import type { AnswerMeta, StreamScope } from '../pipeline/endpoint.js';
-import { chunkText } from '../providers/openai/__fixtures__/chunk-text.js';
+import { openAIStreamText } from '../providers/openai/__fixtures__/chunk-text.js';
 import { createOpenAIAdapter } from '../providers/openai/openai-adapter.js';
 import {
   chatStreamParts,
@@ -23,31 +23,6 @@ const meta: AnswerMeta = {
   planningUsage: undefined,
   planningCostNano: 0,
 };
-
-/** An OpenAI stream: a role chunk, the given content deltas (each with its extras), a finish, usage, [DONE]. */
-function openAIStream(
-  deltas: readonly (string | { content: string; extra?: Record<string, unknown>; id?: string })[],
-): string {
-  const event = (json: string) => `data: ${json}\n\n`;
-  let text = event(chunkText({ role: 'assistant', content: '' }, { usage: null }));
-  for (const delta of deltas) {
-    const { content, extra = { usage: null }, id } = typeof delta === 'string' ? { content: delta } : delta;
-    const json = chunkText({ content }, extra);
-    text += event(id === undefined ? json : json.replace('"chatcmpl-1"', JSON.stringify(id)));
-  }
-  text += event(chunkText({}, { usage: null }, 'stop'));
-  text += event(
-    JSON.stringify({
-      id: 'chatcmpl-1',
-      object: 'chat.completion.chunk',
-      created: 1_700_000_000,
-      model: 'gpt-4o-mini',
-      choices: [],
-      usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
-    }),
-  );
-  return `${text}data: [DONE]\n\n`;
-}
 
 /** What the chat endpoint sends for `stream` read in pieces of `pieceBytes`, with or without runs. */
 async function framed(stream: string, pieceBytes: number, runs: boolean) {
@@ -111,7 +86,7 @@ describe('chat endpoint: content deltas read in runs', () => {
       ],
     ],
   ])('frames the stream byte for byte as it frames it event by event (%s)', async (_name, deltas) => {
-    const stream = openAIStream(deltas);
+    const stream = openAIStreamText(deltas);
     const expected = await framed(stream, Number.POSITIVE_INFINITY, false);
     expect(expected.runs).toBe(0);
     expect(expected.text).toContain('"id":"gen-1"');
@@ -130,7 +105,7 @@ describe('chat endpoint: content deltas read in runs', () => {
       { content: 'b', extra: { usage: { prompt_tokens: 1 } } },
       ...words.slice(10, 30),
     ];
-    const events = openAIStream(lookalikes).split('\n\n');
+    const events = openAIStreamText(lookalikes).split('\n\n');
     events[14] = (events[14] as string).replace('data: ', 'data:');
     events[15] = (events[15] as string).replace('data: ', 'id: 7\ndata: ');
     events[16] = (events[16] as string).replace('"}', '" }');
@@ -149,7 +124,7 @@ describe('chat endpoint: content deltas read in runs', () => {
     ['a raw control character', '\t'],
     ['a raw quote', '"'],
   ])('fails the stream on a content delta with %s, as the event reader does', async (_name, content) => {
-    const stream = openAIStream(words.slice(0, 40)).replace(
+    const stream = openAIStreamText(words.slice(0, 40)).replace(
       `"content":"${words[30]}"`,
       `"content":"${content}"`,
     );
@@ -176,9 +151,9 @@ describe('chat endpoint: content deltas read in runs', () => {
   });
 
   it('frames CRLF streams and invalid UTF-8 as it frames them event by event', async () => {
-    const crlf = openAIStream(words.slice(0, 50)).replaceAll('\n', '\r\n');
+    const crlf = openAIStreamText(words.slice(0, 50)).replaceAll('\n', '\r\n');
     expect((await framed(crlf, 4_096, true)).text).toBe((await framed(crlf, 4_096, false)).text);
-    const invalid = Buffer.from(openAIStream(words.slice(0, 50)));
+    const invalid = Buffer.from(openAIStreamText(words.slice(0, 50)));
     const at = invalid.indexOf(words[30] as string);
     invalid[at + 1] = 0xff;
     const text = invalid.toString('latin1');
