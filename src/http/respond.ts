@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { isRecord } from '../json/json.js';
 import { bodyByteLength, serializeJsonBody } from '../json/source-bytes.js';
+import { withMembers } from '../json/with-members.js';
 
 /**
  * Writes a JSON answer in one write (members that carry the bytes they were read from, such as an upstream's
@@ -16,12 +17,10 @@ export function sendJson(
   headers: Record<string, string> = {},
 ): void {
   const bytes = isRecord(body) ? serializeJsonBody(body) : JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
-    ...(bodyStillArriving(res.req) ? { connection: 'close' } : {}),
-    'content-type': 'application/json',
-    'content-length': bodyByteLength(bytes),
-  });
+  const own: Record<string, string | number> = bodyStillArriving(res.req)
+    ? { connection: 'close', 'content-type': 'application/json', 'content-length': bodyByteLength(bytes) }
+    : { 'content-type': 'application/json', 'content-length': bodyByteLength(bytes) };
+  res.writeHead(status, withMembers(headers, own));
   if (typeof bytes === 'string' || Buffer.isBuffer(bytes)) {
     res.end(bytes);
     return;
@@ -43,7 +42,7 @@ export function sendError(
     res.destroy();
     return;
   }
-  sendJson(res, error.status, error.toBody(), { ...headers, ...error.headers });
+  sendJson(res, error.status, error.toBody(), withMembers(headers, error.headers ?? {}));
 }
 
 /** True when the request declares a body that has not fully arrived yet. */

@@ -113,6 +113,34 @@ describe('SseWriter', () => {
     expect(text.split('data: ')).toHaveLength(answers.length + 2);
   });
 
+  it('holds what is gathered once the last part was read, and sends it with the closing frames in one write', async () => {
+    const { res, client: responded } = await setup();
+    const sse = new SseWriter(res, {}, 60_000);
+    sse.data('{"first":1}');
+    const client = await responded;
+    const writes: string[] = [];
+    const write = res.write.bind(res);
+    res.write = ((piece: Uint8Array | string, ...rest: never[]) => {
+      writes.push(String(piece));
+      return write(piece, ...rest);
+    }) as typeof res.write;
+    const end = res.end.bind(res);
+    res.end = ((piece?: string, ...rest: never[]) => {
+      writes.push(`end:${piece ?? ''}`);
+      return end(piece as string, ...rest);
+    }) as typeof res.end;
+    sse.data('{"second":2}');
+    sse.holdToEnd();
+    // The turn ends (the gathered frame would leave here) while the record is journaled.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([]);
+    sse.raw('data: [DONE]\n\n');
+    sse.end();
+    expect(writes).toEqual(['end:data: {"second":2}\n\ndata: [DONE]\n\n']);
+    expect(await readAll(client)).toBe('data: {"first":1}\n\ndata: {"second":2}\n\ndata: [DONE]\n\n');
+  });
+
   it('knows the client drained when it did so with nobody waiting (a flush at the end of a turn filled it)', async () => {
     const { res, sse, client } = await blockedWriter();
     const drained = once(res, 'drain');

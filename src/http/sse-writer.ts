@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { withMembers } from '../json/with-members.js';
 import type { Frame } from './frame.js';
 
 /**
@@ -23,6 +24,8 @@ export class SseWriter {
   private pendingSize = 0;
   /** True once the first event left (it goes at once; later ones are gathered per turn). */
   private firstSent = false;
+  /** True once the last part was read: what is gathered leaves with the closing frames (`holdToEnd`). */
+  private holding = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -113,6 +116,14 @@ export class SseWriter {
   }
 
   /**
+   * The stream's last part was read and only its closing frames are to come (after the record is journaled):
+   * what is gathered waits for them, so that the end of a stream leaves in one write instead of two.
+   */
+  holdToEnd(): void {
+    this.holding = true;
+  }
+
+  /**
    * The stream's first frame leaves at once (the first token is never held back); later frames are gathered
    * until the turn of the event loop ends. False (wait for `drained()`) once what is gathered and what the
    * response still buffers reach its high-water mark, as a direct write would answer.
@@ -157,7 +168,7 @@ export class SseWriter {
    * whole read in memory while it waits.
    */
   private readonly flush = (): void => {
-    if (this.pendingSize === 0 || this.isClosed) return;
+    if (this.holding || this.pendingSize === 0 || this.isClosed) return;
     for (const piece of this.queued) {
       const held = typeof piece !== 'string' && this.res.writableLength > 0;
       this.res.write(held ? ownCopy(piece) : piece);
@@ -170,13 +181,15 @@ export class SseWriter {
 
   private sendHeaders(): void {
     this.headersSent = true;
-    this.res.writeHead(200, {
-      ...this.headers,
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    this.res.writeHead(
+      200,
+      withMembers(this.headers, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      }),
+    );
   }
 }
 

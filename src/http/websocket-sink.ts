@@ -73,6 +73,9 @@ export class WebSocketSink implements EventSink {
 
   stopKeepAlive(): void {}
 
+  /** Every event is its own WebSocket message: nothing to hold. */
+  holdToEnd(): void {}
+
   private send(data: string): void {
     this.sent = true;
     this.lastWrite = new Promise((resolve) => this.socket.send(data, () => resolve()));

@@ -6,6 +6,7 @@ import { FORM_CAPABILITY, replayAdapter } from '../cache/replay-adapter.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import { badRequest, internalError } from '../errors/gateway-error.js';
 import type { JsonObject } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
 import type { Organization } from '../store/store.js';
 import type { ParsedRequest } from './endpoint.js';
@@ -129,10 +130,9 @@ export function executeOrReplay<T>(
   if (step?.hit) return replay(run, target, step.hit);
   const recorder = step?.recorder;
   if (!recorder) return execute(run, target);
-  return execute(run, {
-    ...target,
-    attempt: (adapter, endpoint, call) => target.attempt(recorder.wrap(adapter), endpoint, call),
-  });
+  const attempt: ExecutionTarget<T>['attempt'] = (adapter, endpoint, call) =>
+    target.attempt(recorder.wrap(adapter), endpoint, call);
+  return execute(run, withMembers(target, { attempt }));
 }
 
 async function replay<T>(run: Run, target: ExecutionTarget<T>, answer: CachedAnswer): Promise<Served<T>> {

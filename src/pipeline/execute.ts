@@ -5,6 +5,7 @@ import type { WorstCaseTokens } from '../accounting/worst-case.js';
 import { assertModelAllowed } from '../auth/model-access.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
 import { internalError } from '../errors/gateway-error.js';
+import { withMembers } from '../json/with-members.js';
 import type { AttemptSpan } from '../observability/tracing.js';
 import { executeWithFallback, retryReason } from '../provider-routing/execute-with-fallback.js';
 import { sleepFor } from '../provider-routing/retry-policy.js';
@@ -84,7 +85,7 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
       const adapter = deps.adapters.get(endpoint.provider);
       if (!adapter) throw internalError(`No adapter for provider ${endpoint.provider}.`);
       // The attempt's W3C trace context goes upstream (`traceparent`), when the request is traced.
-      return target.attempt(adapter, endpoint, { ...call, traceHeaders: span.headers });
+      return target.attempt(adapter, endpoint, withMembers(call, { traceHeaders: span.headers }));
     },
     onAttempt: (attempt, error) => {
       span?.end(attempt, error?.retryable ? retryReason(error) : undefined);
@@ -100,7 +101,7 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
       }
     },
   });
-  return { ...result, model: servedModel(target, result.endpoint), target };
+  return withMembers(result, { model: servedModel(target, result.endpoint), target });
 }
 
 /** Which of the target's models an endpoint belongs to (a fallback model may have served). */

@@ -46,6 +46,8 @@ export async function pumpStream<Part>(options: PumpOptions<Part>): Promise<void
     await opened.reader.cancel().catch(() => undefined);
     throw error;
   }
+  // The closing frames wait for the record's journal line; what is gathered waits with them (one write).
+  sse.holdToEnd();
   const closing = framer.end(settle);
   await options.beforeLastByte();
   sse.raw(closing);

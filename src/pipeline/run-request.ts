@@ -8,6 +8,7 @@ import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
 import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
 import { type JsonObject, stringMember } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import { operationName, promptForSpan } from '../observability/request-outcome.js';
 import { runOptimizations } from '../optimizations/run-optimizations.js';
 import { addSkills } from '../preparation/add-skills.js';
@@ -25,7 +26,7 @@ import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
 import { type CacheStep, executeOrReplay, finishCache, lookUpCache } from './cache-step.js';
 import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
-import { account, type ExecutionReport, execute } from './execute.js';
+import { account, type ExecutionReport, type ExecutionTarget, execute } from './execute.js';
 import { openStream } from './open-stream.js';
 import { settleSpend } from './reserve-spend.js';
 import { beginRun, type PipelineContext, type Run } from './run.js';
@@ -76,7 +77,7 @@ export async function runRequest<R extends ParsedRequest, Part>(
   transport: Transport,
 ): Promise<void> {
   const operation = operationName(endpoint.kind);
-  const run: Serving = { ...beginRun(ctx, deps, principal, operation), transport };
+  const run: Serving = withMembers(beginRun(ctx, deps, principal, operation), { transport });
   Object.assign(ctx.headers, endpoint.headers?.(run));
   const facts: Facts = {
     streamed: false,
@@ -92,7 +93,7 @@ export async function runRequest<R extends ParsedRequest, Part>(
   const record = async (httpStatus: number, error?: GatewayError) => {
     if (recorded) return;
     recorded = true;
-    const built = buildRecord({ ...facts, run, endedAt: deps.now(), httpStatus, error });
+    const built = buildRecord(withMembers(facts, { run, endedAt: deps.now(), httpStatus, error }));
     // The observer (access line, metrics, the span's end) reads this when the request is over.
     ctx.outcome = { record: built, error, operation, span: run.span, content: promptForSpan(deps, facts) };
     await deps.records
@@ -144,7 +145,7 @@ async function serve<R extends ParsedRequest, Part>(
   // The `models` list and the `provider` object (OpenRouter's habits), merged with the `gateway` members.
   const routing = readRoutingRequest(request.body, request.settings, deps.config.routing.maxModels);
   if (routing.choice.zdr !== request.settings.zdr)
-    request.settings = { ...request.settings, zdr: routing.choice.zdr };
+    request.settings = withMembers(request.settings, { zdr: routing.choice.zdr });
   facts.zdr = request.settings.zdr === true;
   facts.requestBody = request.body;
   let sent: JsonObject = request.body;
@@ -184,17 +185,24 @@ async function serve<R extends ParsedRequest, Part>(
   facts.cache = cache;
   const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: maxTokens });
   const completions = typeof body.n === 'number' ? body.n : undefined;
-  const dispatch = { role: 'executor' as const, model, fallbacks, plan, worstCase, completions };
+  // A literal per target (members after a spread cost a hidden class per object on Node 20).
+  const target = <T>(attempt: ExecutionTarget<T>['attempt']): ExecutionTarget<T> => ({
+    role: 'executor',
+    model,
+    fallbacks,
+    plan,
+    worstCase,
+    completions,
+    attempt,
+  });
   // Execute, then answer or stream; account.
   if (live.stream && codec && scope) {
     const opening = scope;
     const served = await executeOrReplay(
       run,
-      {
-        ...dispatch,
-        attempt: (adapter, target, call) =>
-          openStream(codec.open(adapter, upstreamBody(body, target.model), call, opening), call),
-      },
+      target((adapter, endpoint, call) =>
+        openStream(codec.open(adapter, upstreamBody(body, endpoint.model), call, opening), call),
+      ),
       cache,
     );
     // A fallback model may have served: the stream's chunks and the record carry the one that did.
@@ -209,10 +217,7 @@ async function serve<R extends ParsedRequest, Part>(
   }
   const served = await executeOrReplay(
     run,
-    {
-      ...dispatch,
-      attempt: (adapter, target, call) => endpoint.call(adapter, upstreamBody(body, target.model), call),
-    },
+    target((adapter, provider, call) => endpoint.call(adapter, upstreamBody(body, provider.model), call)),
     cache,
   );
   facts.firstTokenAt = deps.now();

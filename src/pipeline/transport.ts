@@ -24,6 +24,8 @@ export interface EventSink {
   /** Cuts the client off (one that stopped reading cannot be sent a proper end). */
   destroy(): void;
   stopKeepAlive(): void;
+  /** The last part was read: frames not yet sent may wait for the closing ones and leave with them. */
+  holdToEnd(): void;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject, recordMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { chatUsageBody, type UsageMeta } from '../shared/usage-body.js';
 
 export interface ChatMeta extends UsageMeta {
@@ -8,14 +9,13 @@ export interface ChatMeta extends UsageMeta {
 
 /** The upstream's chat completion as the gateway answers it: our id and model slug, our usage with cost. */
 export function finalizeChatCompletion(body: JsonObject, meta: ChatMeta): JsonObject {
-  return {
-    ...body,
+  return withMembers(body, {
     id: meta.genId,
     object: 'chat.completion',
     created: typeof body.created === 'number' ? body.created : Math.floor(Date.now() / 1000),
     model: meta.model,
     usage: chatUsageBody(meta),
-  };
+  });
 }
 
 /**

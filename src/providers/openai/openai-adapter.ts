@@ -2,6 +2,7 @@ import { emptyUsage } from '../../accounting/usage.js';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import { usageFromChat, usageFromResponses } from '../../codecs/shared/read-usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import type { PartStream } from '../part-stream.js';
 import type {
   ChatStreamPart,
@@ -72,9 +73,11 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
     runs: boolean,
   ): Promise<StreamResult<ChatWirePart>> => {
     const prepared = chatBody(body);
-    const streamed: JsonObject = { ...prepared.body, stream: true };
+    const streamed: JsonObject = withMembers(prepared.body, { stream: true });
     if (quirks.streamUsageOption !== false) {
-      streamed.stream_options = { ...recordMember(body, 'stream_options'), include_usage: true };
+      streamed.stream_options = withMembers(recordMember(body, 'stream_options') ?? {}, {
+        include_usage: true,
+      });
     }
     const response = await post('/chat/completions', streamed, call);
     const parts = chatChunkParts(response.body, provider.id, call, runs ? new DeltaRuns() : undefined);
@@ -84,7 +87,7 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
   const adapter: ProviderAdapter = {
     async chat(body, call) {
       const prepared = chatBody(body);
-      const result = await postJson('/chat/completions', { ...prepared.body, stream: false }, call);
+      const result = await postJson('/chat/completions', withMembers(prepared.body, { stream: false }), call);
       if (!arrayMember(result, 'choices'))
         throw upstreamInvalid(provider.id, 'no choices in the chat completion');
       return { body: result, usage: usageFromChat(result.usage), warnings: prepared.warnings };
@@ -119,7 +122,7 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
 
   if (provider.supportsSet.has('responses')) {
     adapter.responses = async (body, call): Promise<JsonResult> => {
-      const result = await postJson('/responses', { ...body, stream: false }, call);
+      const result = await postJson('/responses', withMembers(body, { stream: false }), call);
       if (!arrayMember(result, 'output')) throw upstreamInvalid(provider.id, 'no output in the response');
       scrubResponsesErrorText(result, secretsOf(call).secrets);
       return { body: result, usage: usageFromResponses(result.usage), warnings: [] };
@@ -130,7 +133,7 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
       return { body: result, usage: usageFromResponses(result.usage), warnings: [] };
     };
     adapter.responsesStream = async (body, call): Promise<StreamResult<ResponsesStreamPart>> => {
-      const response = await post('/responses', { ...body, stream: true }, call);
+      const response = await post('/responses', withMembers(body, { stream: true }), call);
       return { parts: responsesEventParts(response.body, provider.id, call), warnings: [] };
     };
   }
