@@ -1,3 +1,4 @@
+import { withMembers } from '../json/with-members.js';
 /**
  * Token usage of one upstream call, normalised to one convention whatever the provider:
  * `inputTokens` counts every input token (cached reads and cache writes included, as OpenAI does);
@@ -34,8 +35,7 @@ export const emptyUsage = (): Usage => ({
 /** Sums two usages (planner plus executor, or several images); problems of either are kept. */
 export function addUsage(a: Usage, b: Usage): Usage {
   const problems = [...(a.problems ?? []), ...(b.problems ?? [])];
-  return {
-    ...(problems.length > 0 ? { problems } : {}),
+  return withMembers(problems.length > 0 ? { problems } : {}, {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
@@ -43,5 +43,5 @@ export function addUsage(a: Usage, b: Usage): Usage {
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
     images: a.images + b.images,
     webSearchCalls: a.webSearchCalls + b.webSearchCalls,
-  };
+  });
 }

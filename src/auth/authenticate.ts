@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { capUsdToNano } from '../accounting/usd-amount.js';
 import { queryKey } from '../codecs/gemini/gemini-path.js';
 import { GatewayError, unauthorized, userNotFound } from '../errors/gateway-error.js';
+import { withMembers } from '../json/with-members.js';
 import type { ApiKeyInfo, ApiKeyLimits, Organization, Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
 import { hashesEqual, type KeyHasher, legacyKeyHash } from './api-keys.js';
@@ -170,7 +171,7 @@ async function findKey(store: Store, key: string, keyHash: string): Promise<ApiK
   if (!legacy || !hashesEqual(legacy.keyHash, oldHash) || legacy.revokedAt !== null) return undefined;
   // Another request may have upgraded it at the same moment: either way the keyed hash is stored now.
   await store.replaceApiKeyHash(legacy.id, oldHash, keyHash);
-  return { ...legacy, keyHash };
+  return withMembers(legacy, { keyHash });
 }
 
 function throttled(retryAfterSeconds: number): GatewayError {

@@ -1,6 +1,7 @@
 import type { Usage } from '../accounting/usage.js';
 import { usageFromResponses } from '../codecs/shared/read-usage.js';
 import { type JsonObject, recordMember, stringMember } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import type { PartRead, PartReader, PartStream } from '../providers/part-stream.js';
 import type {
   ChatStreamPart,
@@ -46,7 +47,7 @@ export class AnswerRecorder {
       chatStream: async (body, call) => {
         this.answer = undefined;
         const result = await inner.chatStream(body, call);
-        return { ...result, parts: this.watchChat(result.parts, result.warnings) };
+        return withMembers(result, { parts: this.watchChat(result.parts, result.warnings) });
       },
     };
     const { chatStreamRuns, responses, responsesStream, embed } = inner;
@@ -54,7 +55,7 @@ export class AnswerRecorder {
       wrapped.chatStreamRuns = async (body, call) => {
         this.answer = undefined;
         const result = await chatStreamRuns.call(inner, body, call);
-        return { ...result, parts: this.watchChat(result.parts, result.warnings) };
+        return withMembers(result, { parts: this.watchChat(result.parts, result.warnings) });
       };
     }
     if (responses)
@@ -64,7 +65,7 @@ export class AnswerRecorder {
       wrapped.responsesStream = async (body, call) => {
         this.answer = undefined;
         const result = await responsesStream.call(inner, body, call);
-        return { ...result, parts: this.watchResponses(result.parts, result.warnings) };
+        return withMembers(result, { parts: this.watchResponses(result.parts, result.warnings) });
       };
     }
     if (embed)

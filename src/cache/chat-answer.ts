@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 
 /**
  * A chat completion kept whole, from a stream of chunks and back to one: what lets one cached answer serve
@@ -95,8 +96,7 @@ export class ChatAssembler {
     const choices = [...this.choices.values()].sort((a, b) => a.index - b.index);
     if (this.unsupported || choices.length === 0) return undefined;
     if (choices.some((choice) => !COMPLETE_FINISH_REASONS.has(choice.finishReason ?? ''))) return undefined;
-    return {
-      ...this.header,
+    return withMembers(this.header, {
       object: 'chat.completion',
       choices: choices.map((choice) => ({
         index: choice.index,
@@ -104,7 +104,7 @@ export class ChatAssembler {
         logprobs: null,
         finish_reason: choice.finishReason,
       })),
-    };
+    });
   }
 
   private choice(index: number): ChoiceState {
@@ -186,11 +186,12 @@ export function completionChunks(completion: JsonObject): JsonObject[] {
   const { choices: _choices, usage: _usage, object: _object, ...header } = completion;
   const chunks: JsonObject[] = [];
   const push = (index: number, delta: JsonObject, finishReason: unknown = null) =>
-    chunks.push({
-      ...header,
-      object: 'chat.completion.chunk',
-      choices: [{ index, delta, logprobs: null, finish_reason: finishReason }],
-    });
+    chunks.push(
+      withMembers(header, {
+        object: 'chat.completion.chunk',
+        choices: [{ index, delta, logprobs: null, finish_reason: finishReason }],
+      }),
+    );
   for (const [position, choice] of (arrayMember(completion, 'choices') ?? []).entries()) {
     const index = isRecord(choice) && typeof choice.index === 'number' ? choice.index : position;
     const found = recordMember(choice, 'message') ?? {};

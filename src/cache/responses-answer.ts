@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject, stringMember } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 
 /** True for a Responses object that finished complete (not incomplete, failed or cancelled). */
 export const isCompleteResponse = (response: JsonObject): boolean =>
@@ -11,7 +12,7 @@ export const isCompleteResponse = (response: JsonObject): boolean =>
  * and the model are the endpoint's framer's to set. Items of other types are added and done at once.
  */
 export function responseEvents(response: JsonObject): JsonObject[] {
-  const inProgress = { ...response, status: 'in_progress', output: [], usage: null };
+  const inProgress = withMembers(response, { status: 'in_progress', output: [], usage: null });
   const events: JsonObject[] = [
     { type: 'response.created', response: inProgress },
     { type: 'response.in_progress', response: { ...inProgress } },
@@ -19,7 +20,7 @@ export function responseEvents(response: JsonObject): JsonObject[] {
   for (const [outputIndex, item] of (arrayMember(response, 'output') ?? []).entries()) {
     if (!isRecord(item)) continue;
     const itemId = stringMember(item, 'id') ?? `item_${outputIndex}`;
-    const whole = { ...item, id: itemId };
+    const whole = withMembers(item, { id: itemId });
     const type = stringMember(item, 'type');
     if (type === 'message') events.push(...messageEvents(whole, itemId, outputIndex));
     else if (type === 'function_call') events.push(...callEvents(whole, itemId, outputIndex));
@@ -38,25 +39,29 @@ function messageEvents(item: JsonObject, itemId: string, outputIndex: number): J
     {
       type: 'response.output_item.added',
       output_index: outputIndex,
-      item: { ...item, status: 'in_progress', content: [] },
+      item: withMembers(item, { status: 'in_progress', content: [] }),
     },
   ];
   for (const [contentIndex, part] of (arrayMember(item, 'content') ?? []).entries()) {
     if (!isRecord(part)) continue;
-    const where = { ...at, content_index: contentIndex };
+    const where = withMembers(at, { content_index: contentIndex });
     const partType = stringMember(part, 'type');
     if (partType === 'output_text') {
       const text = stringMember(part, 'text') ?? '';
       const logprobs: unknown[] = [];
       events.push(
-        { type: 'response.content_part.added', ...where, part: { ...part, text: '', annotations: [] } },
+        {
+          type: 'response.content_part.added',
+          ...where,
+          part: withMembers(part, { text: '', annotations: [] }),
+        },
         { type: 'response.output_text.delta', ...where, delta: text, logprobs },
         { type: 'response.output_text.done', ...where, text, logprobs },
       );
     } else if (partType === 'refusal') {
       const refusal = stringMember(part, 'refusal') ?? '';
       events.push(
-        { type: 'response.content_part.added', ...where, part: { ...part, refusal: '' } },
+        { type: 'response.content_part.added', ...where, part: withMembers(part, { refusal: '' }) },
         { type: 'response.refusal.delta', ...where, delta: refusal },
         { type: 'response.refusal.done', ...where, refusal },
       );
@@ -76,7 +81,7 @@ function callEvents(item: JsonObject, itemId: string, outputIndex: number): Json
     {
       type: 'response.output_item.added',
       output_index: outputIndex,
-      item: { ...item, status: 'in_progress', arguments: '' },
+      item: withMembers(item, { status: 'in_progress', arguments: '' }),
     },
     { type: 'response.function_call_arguments.delta', ...at, delta: args },
     { type: 'response.function_call_arguments.done', ...at, arguments: args, name: item.name },

@@ -1,6 +1,7 @@
 import { badRequest, GatewayError } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { isRecord, type JsonObject, stringMember } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import type { Run } from '../pipeline/run.js';
 
 /** Output items worth replaying to any provider (reasoning items are vendor-specific and left out). */
@@ -47,7 +48,7 @@ export async function continueOnSocket(
   if (typeof previousId !== 'string') return resumeConversation(run, request);
   const kept = socket.recall(previousId);
   const { previous_response_id: _previous, ...rest } = request;
-  if (kept) return { ...rest, input: [...kept, ...inputItems(request.input)] };
+  if (kept) return withMembers(rest, { input: [...kept, ...inputItems(request.input)] });
   if (!run.deps.config.server.conversationState.enabled) throw previousResponseNotFound(previousId);
   return resumeConversation(run, request, previousResponseNotFound);
 }
@@ -75,7 +76,7 @@ export async function resumeConversation(
   const items = await run.deps.store.getConversation(previousId, run.principal.org.id);
   if (!items) throw notFound(previousId);
   const { previous_response_id: _previous, ...rest } = request;
-  return { ...rest, input: [...items, ...inputItems(request.input)] };
+  return withMembers(rest, { input: [...items, ...inputItems(request.input)] });
 }
 
 /**

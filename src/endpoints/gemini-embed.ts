@@ -5,6 +5,7 @@ import { parseBatchEmbedRequest, parseEmbedContentRequest } from '../codecs/gemi
 import { internalError } from '../errors/gateway-error.js';
 import { PROVIDER_MEMBERS, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import type { JsonObject } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import type { AnswerMeta, Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
 import type { Run } from '../pipeline/run.js';
 import type { JsonResult } from '../providers/provider-adapter.js';
@@ -65,7 +66,7 @@ function embedEndpoint(read: Read, shape: Shape): Endpoint<ParsedRequest, never>
         totalTokenCount: promptTokens,
         cost: meta.costNano,
       };
-      return { ...shape(vectorsOf(list)), usageMetadata };
+      return withMembers(shape(vectorsOf(list)), { usageMetadata });
     },
   };
 }

@@ -2,6 +2,7 @@ import { finalizeImages } from '../codecs/images/images-response.js';
 import { parseImagesRequest } from '../codecs/images/parse-images-request.js';
 import { internalError } from '../errors/gateway-error.js';
 import { PROVIDER_MEMBERS, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
+import { withMembers } from '../json/with-members.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
 
 interface ImagesParsed extends ParsedRequest {
@@ -25,9 +26,11 @@ export const images: Endpoint<ImagesParsed, never> = {
     return adapter.generateImage(body, call);
   },
   answer: (result, meta, { request, run }) =>
-    finalizeImages(result.body, {
-      ...meta,
-      prompt: request.prompt,
-      b64Json: run.deps.config.server.images.b64Json,
-    }),
+    finalizeImages(
+      result.body,
+      withMembers(meta, {
+        prompt: request.prompt,
+        b64Json: run.deps.config.server.images.b64Json,
+      }),
+    ),
 };

@@ -12,6 +12,7 @@ import { messagesEventText } from '../codecs/shared/streamed-text.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { type GatewayMember, parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
+import { withMembers } from '../json/with-members.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
 import { asWebStream } from '../providers/part-stream.js';
 
@@ -87,7 +88,9 @@ export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
             texts.add(messagesEventText(part.event));
             return messagesEventFrame(part.event);
           }
-          return messagesEventFrame({ ...part.event, usage: messagesUsageBody(settle(part.usage)) });
+          return messagesEventFrame(
+            withMembers(part.event, { usage: messagesUsageBody(settle(part.usage)) }),
+          );
         },
         end: () => '',
         // Anthropic ends a failed stream with an `error` event, and no message_stop.

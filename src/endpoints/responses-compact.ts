@@ -10,6 +10,7 @@ import { normalizeOutputItem } from '../codecs/responses/response-defaults.js';
 import { responsesUsageBody } from '../codecs/shared/usage-body.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, isRecord, type JsonObject } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
 import type { JsonResult, ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
 import { resumeConversation } from './conversation-state.js';
@@ -66,7 +67,7 @@ async function callCompact(
 /** An output item with the members the schema requires (a native compaction item's `id` among them). */
 function normalizeCompactItem(item: unknown): unknown {
   if (isRecord(item) && item.type === 'compaction' && typeof item.id !== 'string') {
-    return { ...item, id: newId('cmp') };
+    return withMembers(item, { id: newId('cmp') });
   }
   return normalizeOutputItem(item);
 }

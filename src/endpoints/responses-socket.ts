@@ -6,6 +6,7 @@ import { badRequest, GatewayError, toGatewayError } from '../errors/gateway-erro
 import { parseJsonText } from '../http/read-json-body.js';
 import { WebSocketSink, webSocketErrorEvent } from '../http/websocket-sink.js';
 import { isRecord, type JsonObject } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import { runRequest } from '../pipeline/run-request.js';
 import type { Transport } from '../pipeline/transport.js';
@@ -126,7 +127,7 @@ function responseCreateBody(data: RawData, isBinary: boolean, deps: AppDeps): Js
   if (body.background === true) {
     throw badRequest('background is not supported in WebSocket mode.', 'background');
   }
-  return { ...body, stream: true };
+  return withMembers(body, { stream: true });
 }
 
 /** The socket as the pipeline's transport: the message's body in, the events (or an error event) out. */

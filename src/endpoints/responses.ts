@@ -16,6 +16,7 @@ import { responsesEventText } from '../codecs/shared/streamed-text.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
 import { asWebStream } from '../providers/part-stream.js';
 import type {
@@ -154,14 +155,19 @@ function responsesFramer(
     image(image, meta) {
       const item = imageOutputItem(image.base64, image.revisedPrompt);
       const response = responseWithImage(meta.genId, meta.model, item, meta);
-      const inProgress = { ...response, status: 'in_progress', output: [], usage: null, completed_at: null };
+      const inProgress = withMembers(response, {
+        status: 'in_progress',
+        output: [],
+        usage: null,
+        completed_at: null,
+      });
       const events = [
         { type: 'response.created', response: inProgress },
         { type: 'response.in_progress', response: inProgress },
         {
           type: 'response.output_item.added',
           output_index: 0,
-          item: { ...item, status: 'in_progress', result: null },
+          item: withMembers(item, { status: 'in_progress', result: null }),
         },
         { type: 'response.output_item.done', output_index: 0, item },
       ];

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../app/app-deps.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { RequestContext } from '../http/request-context.js';
+import { withMembers } from '../json/with-members.js';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { logInfoFields } from './logger.js';
 import type { RequestOutcome } from './request-outcome.js';
@@ -83,7 +84,7 @@ export function accessLine(ctx: RequestContext, status: number, durationMs: numb
     status,
     durationMs: Math.round(durationMs * 100) / 100,
   };
-  if (!record) return principal ? { ...base, org: principal.org.id, keyId: principal.keyId } : base;
+  if (!record) return principal ? withMembers(base, { org: principal.org.id, keyId: principal.keyId }) : base;
   // One literal of fixed shape (no spreads): this line is built for every request.
   const line: AccessLine = {
     requestId: base.requestId,

@@ -1,5 +1,6 @@
 import type { RequestKind } from '../codecs/request-kind.js';
 import { arrayMember, isRecord, type JsonObject } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import { isResponsesOutputItem, WHOLE_CONTENT } from './conversation-view.js';
 
 /**
@@ -25,7 +26,7 @@ function editPart(part: unknown, index: number, edit: TurnEdit, textType: string
   const placeholder = edit.placeholders?.get(index);
   if (placeholder !== undefined) return { type: textType, text: placeholder };
   const text = edit.texts?.get(index);
-  return text !== undefined && isRecord(part) ? { ...part, text } : part;
+  return text !== undefined && isRecord(part) ? withMembers(part, { text }) : part;
 }
 
 function editContent(content: unknown, edit: TurnEdit, textType: string): unknown {
@@ -45,7 +46,7 @@ function editItem(item: unknown, edit: TurnEdit, kind: RequestKind): unknown {
   if (!isRecord(item)) return item;
   const { key, textType } = contentSlot(item, kind);
   if (!(key in item)) return item;
-  return { ...item, [key]: editContent(item[key], edit, textType) };
+  return withMembers(item, { [key]: editContent(item[key], edit, textType) });
 }
 
 function editList(list: readonly unknown[], edits: ConversationEdits, kind: RequestKind): unknown[] {
@@ -70,5 +71,5 @@ export function applyConversationEdits<R extends JsonObject>(
   const key = kind === 'chat' ? 'messages' : 'input';
   const list = arrayMember(request, key);
   if (!list || edits.size === 0) return { ...request };
-  return { ...request, [key]: editList(list, edits, kind) };
+  return withMembers(request, { [key]: editList(list, edits, kind) }) as R;
 }

@@ -125,6 +125,7 @@ function withTools<R extends JsonObject>(
     const name = names.get(position);
     return name === undefined || kept.has(name);
   });
+  // `tools` is already a member: the literal only replaces it (fast on every Node).
   if (tools.length > 0) return { ...request, tools };
   const copy = { ...request };
   for (const key of ['tools', 'tool_choice', 'parallel_tool_calls']) Reflect.deleteProperty(copy, key);

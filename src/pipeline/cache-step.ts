@@ -145,7 +145,7 @@ async function replay<T>(run: Run, target: ExecutionTarget<T>, answer: CachedAns
     target.plan[0];
   if (!endpoint) throw internalError('No provider endpoint to answer a cached request under.');
   const call: UpstreamCall = {
-    provider: { ...endpoint.providerConfig, supportsSet: new Set([FORM_CAPABILITY[answer.form]]) },
+    provider: withMembers(endpoint.providerConfig, { supportsSet: new Set([FORM_CAPABILITY[answer.form]]) }),
     upstreamModel: endpoint.model,
     signal: run.ctx.signal,
     timeoutMs: run.deps.config.server.upstreamTimeoutMs,

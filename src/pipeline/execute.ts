@@ -90,7 +90,7 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
     onAttempt: (attempt, error) => {
       span?.end(attempt, error?.retryable ? retryReason(error) : undefined);
       span = undefined;
-      run.attempts.push(target.role === 'planner' ? { ...attempt, role: 'planner' } : attempt);
+      run.attempts.push(target.role === 'planner' ? withMembers(attempt, { role: 'planner' }) : attempt);
       // One failure per provider per request counts towards its cool-down: retries of the same provider
       // within one request must not cool it down for all traffic on their own.
       if (error && error.type !== 'request_cancelled' && error.retryable && attempt.retry === undefined) {

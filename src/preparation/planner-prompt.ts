@@ -1,4 +1,5 @@
 import type { JsonObject } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 
 /** The planner's strict instruction: a plan, never the answer. */
 export const PLANNER_INSTRUCTION = [
@@ -26,15 +27,14 @@ export function withPlan(request: JsonObject, kind: 'chat' | 'responses', plan: 
   if (kind === 'responses') {
     const instructions =
       typeof request.instructions === 'string' ? `${request.instructions}\n\n${text}` : text;
-    return { ...request, instructions };
+    return withMembers(request, { instructions });
   }
   const messages = Array.isArray(request.messages) ? request.messages : [];
   const firstNonSystem = messages.findIndex((message) => !isSystem(message));
   const at = firstNonSystem < 0 ? messages.length : firstNonSystem;
-  return {
-    ...request,
+  return withMembers(request, {
     messages: [...messages.slice(0, at), { role: 'system', content: text }, ...messages.slice(at)],
-  };
+  });
 }
 
 function isSystem(message: unknown): boolean {

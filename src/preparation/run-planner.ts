@@ -3,6 +3,7 @@ import { DEFAULT_OUTPUT_BOUND, worstCaseTokens } from '../accounting/worst-case.
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { toGatewayError } from '../errors/gateway-error.js';
 import { arrayMember, recordMember, stringMember } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import { account, type ExecutionReport, execute } from '../pipeline/execute.js';
 import type { Run } from '../pipeline/run.js';
 import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
@@ -42,7 +43,7 @@ export async function runPlanner(
   try {
     const model = resolveModel(run.deps.catalog, plannerSlug, 'chat');
     const maxTokens = Math.min(PLAN_MAX_TOKENS, model.max_tokens ?? DEFAULT_OUTPUT_BOUND);
-    const request = { ...plannerRequest(messages), max_tokens: maxTokens };
+    const request = withMembers(plannerRequest(messages), { max_tokens: maxTokens });
     const startedAt = run.deps.now();
     const served = await execute(run, {
       role: 'planner',

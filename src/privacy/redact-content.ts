@@ -1,4 +1,5 @@
 import { isRecord, type JsonObject, tryParseJson } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import type { RedactCounts, Redactor } from './redact-text.js';
 
 /**
@@ -27,7 +28,7 @@ const TEXT_PARTS = new Set(['text', 'input_text', 'output_text']);
 
 function withScrubbedString(record: JsonObject, key: string, scrub: Scrub): JsonObject {
   const value = record[key];
-  return typeof value === 'string' ? { ...record, [key]: scrub(value) } : record;
+  return typeof value === 'string' ? withMembers(record, { [key]: scrub(value) }) : record;
 }
 
 /**
@@ -80,9 +81,9 @@ function scrubPart(part: unknown, scrub: Scrub): unknown {
     case 'refusal':
       return withScrubbedString(part, 'refusal', scrub);
     case 'tool_result':
-      return 'content' in part ? { ...part, content: scrubContent(part.content, scrub) } : part;
+      return 'content' in part ? withMembers(part, { content: scrubContent(part.content, scrub) }) : part;
     case 'tool_use':
-      return 'input' in part ? { ...part, input: scrubJsonValue(part.input, scrub) } : part;
+      return 'input' in part ? withMembers(part, { input: scrubJsonValue(part.input, scrub) }) : part;
     case 'document':
       return scrubDocument(part, scrub);
     default:
@@ -94,9 +95,11 @@ function scrubPart(part: unknown, scrub: Scrub): unknown {
 function scrubDocument(part: JsonObject, scrub: Scrub): JsonObject {
   const source = part.source;
   if (!isRecord(source)) return part;
-  if (source.type === 'text') return { ...part, source: withScrubbedString(source, 'data', scrub) };
+  if (source.type === 'text') return withMembers(part, { source: withScrubbedString(source, 'data', scrub) });
   if (source.type === 'content')
-    return { ...part, source: { ...source, content: scrubContent(source.content, scrub) } };
+    return withMembers(part, {
+      source: withMembers(source, { content: scrubContent(source.content, scrub) }),
+    });
   return part;
 }
 

@@ -1,6 +1,7 @@
 import type { RequestKind } from '../codecs/request-kind.js';
 import type { RedactSettings } from '../gateway-settings/gateway-settings.js';
 import { isRecord, type JsonObject } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import { createScrub, type Scrub, scrubArguments, scrubContent } from './redact-content.js';
 import { createRedactor, type RedactCounts } from './redact-text.js';
 
@@ -13,15 +14,16 @@ import { createRedactor, type RedactCounts } from './redact-text.js';
 /** A function-call object (`{ name, arguments }`) with its JSON arguments masked. */
 function scrubFunctionCall(value: unknown, scrub: Scrub): unknown {
   if (!isRecord(value) || typeof value.arguments !== 'string') return value;
-  return { ...value, arguments: scrubArguments(value.arguments, scrub) };
+  return withMembers(value, { arguments: scrubArguments(value.arguments, scrub) });
 }
 
 /** A chat `tool_calls[]` entry: function arguments, or a custom tool's free-text input. */
 function scrubToolCall(call: unknown, scrub: Scrub): unknown {
   if (!isRecord(call)) return call;
-  if (isRecord(call.function)) return { ...call, function: scrubFunctionCall(call.function, scrub) };
+  if (isRecord(call.function))
+    return withMembers(call, { function: scrubFunctionCall(call.function, scrub) });
   if (isRecord(call.custom) && typeof call.custom.input === 'string')
-    return { ...call, custom: { ...call.custom, input: scrub(call.custom.input) } };
+    return withMembers(call, { custom: withMembers(call.custom, { input: scrub(call.custom.input) }) });
   return call;
 }
 
@@ -54,14 +56,14 @@ function scrubResponsesItem(item: unknown, scrub: Scrub): unknown {
   switch (item.type) {
     case undefined:
     case 'message':
-      return 'content' in item ? { ...item, content: scrubContent(item.content, scrub) } : item;
+      return 'content' in item ? withMembers(item, { content: scrubContent(item.content, scrub) }) : item;
     case 'function_call':
       return scrubFunctionCall(item, scrub);
     case 'function_call_output':
     case 'custom_tool_call_output':
-      return 'output' in item ? { ...item, output: scrubContent(item.output, scrub) } : item;
+      return 'output' in item ? withMembers(item, { output: scrubContent(item.output, scrub) }) : item;
     case 'custom_tool_call':
-      return typeof item.input === 'string' ? { ...item, input: scrub(item.input) } : item;
+      return typeof item.input === 'string' ? withMembers(item, { input: scrub(item.input) }) : item;
     default:
       return item;
   }
@@ -105,7 +107,7 @@ export function redactAnthropicMessages(
   const { scrub, counts } = createScrub(createRedactor(settings));
   const redacted = messages.map((message) =>
     isRecord(message) && 'content' in message
-      ? { ...message, content: scrubContent(message.content, scrub) }
+      ? withMembers(message, { content: scrubContent(message.content, scrub) })
       : message,
   );
   return { system: scrubContent(system, scrub), messages: redacted, counts: counts() };
@@ -136,10 +138,10 @@ export function redactRequest(
   if (!redact) return body;
   if (kind === 'chat') {
     const messages = Array.isArray(body.messages) ? body.messages : [];
-    return { ...body, messages: redactChatMessages(messages, redact).messages };
+    return withMembers(body, { messages: redactChatMessages(messages, redact).messages });
   }
   const { input, instructions } = redactResponsesInput(body.input, body.instructions, redact);
-  const redacted: JsonObject = { ...body, input };
+  const redacted: JsonObject = withMembers(body, { input });
   if (instructions !== undefined) redacted.instructions = instructions;
   return redacted;
 }

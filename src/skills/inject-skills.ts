@@ -1,5 +1,6 @@
 import type { RequestKind } from '../codecs/request-kind.js';
 import { arrayMember, isRecord, type JsonObject } from '../json/json.js';
+import { withMembers } from '../json/with-members.js';
 import type { Skill } from './skill.js';
 
 /**
@@ -79,13 +80,12 @@ export function injectSkills(request: JsonObject, kind: RequestKind, text: strin
     const current = request.instructions;
     const instructions =
       typeof current === 'string' && current.trim() !== '' ? `${current}\n\n${text}` : text;
-    return { ...request, instructions };
+    return withMembers(request, { instructions });
   }
   const messages = arrayMember(request, 'messages') ?? [];
   const firstOther = messages.findIndex((message) => !isInstructionMessage(message));
   const at = firstOther < 0 ? messages.length : firstOther;
-  return {
-    ...request,
+  return withMembers(request, {
     messages: [...messages.slice(0, at), { role: 'system', content: text }, ...messages.slice(at)],
-  };
+  });
 }

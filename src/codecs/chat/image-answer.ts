@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { chatUsageBody, type UsageMeta } from '../shared/usage-body.js';
 
 /**
@@ -35,9 +36,10 @@ export function chatImageCompletion(
 export function chatImageChunks(genId: string, model: string, dataUri: string): JsonObject[] {
   const base = { id: genId, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
   return [
-    { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] },
-    {
-      ...base,
+    withMembers(base, {
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+    }),
+    withMembers(base, {
       choices: [
         {
           index: 0,
@@ -45,7 +47,7 @@ export function chatImageChunks(genId: string, model: string, dataUri: string): 
           finish_reason: null,
         },
       ],
-    },
-    { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+    }),
+    withMembers(base, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
   ];
 }

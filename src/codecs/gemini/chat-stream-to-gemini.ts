@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import type { UsageMeta } from '../shared/usage-body.js';
 import {
@@ -100,7 +101,7 @@ export class GeminiChunkWriter {
   }
 
   private envelope(members: JsonObject): JsonObject {
-    return { ...members, modelVersion: this.meta.model, responseId: this.meta.id };
+    return withMembers(members, { modelVersion: this.meta.model, responseId: this.meta.id });
   }
 }
 

@@ -7,6 +7,7 @@ import {
   stringMember,
   tryParseJson,
 } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
 import { newCallId } from './gemini-contents-to-chat.js';
@@ -52,11 +53,10 @@ export function geminiUsage(usage: Usage): JsonObject {
  * and `planning_usage_details`, under the contract's names.
  */
 export function geminiUsageMetadata(meta: UsageMeta): JsonObject {
-  return {
-    ...geminiUsage(meta.usage),
+  return withMembers(geminiUsage(meta.usage), {
     cost: meta.costNano,
     planning_usage_details: planningUsageBody(meta.planningUsage, meta.planningCostNano),
-  };
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import type { UsageMeta } from '../shared/usage-body.js';
 
 const SIGNATURES: [string, string][] = [
@@ -48,8 +49,7 @@ export function finalizeImages(body: JsonObject, meta: ImagesMeta) {
       revised_prompt: stringMember(item, 'revised_prompt') ?? meta.prompt,
     };
   });
-  return {
-    ...body,
+  return withMembers(body, {
     created: typeof body.created === 'number' ? body.created : Math.floor(Date.now() / 1000),
     id: meta.genId,
     model: meta.model,
@@ -61,7 +61,7 @@ export function finalizeImages(body: JsonObject, meta: ImagesMeta) {
       total_tokens: meta.usage.inputTokens + meta.usage.outputTokens,
       cost: meta.costNano,
     },
-  };
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   stringMember,
   tryParseJson,
 } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
 import { replayableThinkingBlocks } from './thinking-blocks.js';
 import { toClientToolUseId } from './tool-use-id.js';
@@ -65,11 +66,10 @@ export const toolUseBlockOf = (id: string, name: string, input: JsonObject): Jso
 
 /** The answer's `usage`: Anthropic's figures plus our `cost` (integer nano-USD) and the planner's part. */
 export function messagesUsageBody(meta: UsageMeta): JsonObject {
-  return {
-    ...messagesUsage(meta.usage),
+  return withMembers(messagesUsage(meta.usage), {
     cost: meta.costNano,
     planning_usage_details: planningUsageBody(meta.planningUsage, meta.planningCostNano),
-  };
+  });
 }
 
 /**

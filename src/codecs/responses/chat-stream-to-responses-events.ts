@@ -1,5 +1,6 @@
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import type { ChatStreamPart, ResponsesStreamPart } from '../../providers/provider-adapter.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
@@ -119,13 +120,15 @@ class StreamTranslator {
 
   private response(status: 'in_progress' | 'completed' | 'incomplete', output: JsonObject[], usage?: Usage) {
     const header = this.header ?? { id: newId('resp'), createdAt: nowSeconds(), model: null };
-    return responseObject(this.request, {
-      ...header,
-      status,
-      incompleteReason: status === 'incomplete' ? incompleteReason(this.finishReason) : undefined,
-      output: [...output],
-      usage,
-    });
+    return responseObject(
+      this.request,
+      withMembers(header, {
+        status,
+        incompleteReason: status === 'incomplete' ? incompleteReason(this.finishReason) : undefined,
+        output: [...output],
+        usage,
+      }),
+    );
   }
 
   private textFragment(type: PartType, delta: string): void {
@@ -198,7 +201,7 @@ class StreamTranslator {
       item.kind === 'message'
         ? messageItem(item.id, 'in_progress', [])
         : item.kind === 'function_call'
-          ? functionCallItem({ ...item, arguments: '', status: 'in_progress' })
+          ? functionCallItem(withMembers(item, { arguments: '', status: 'in_progress' }))
           : reasoningItem(item.id, item.blocks);
     this.send({
       type: 'response.output_item.added',
@@ -271,14 +274,16 @@ class StreamTranslator {
   private closeCall(item: CallState): JsonObject {
     const { arguments: args, name } = item;
     this.send(this.itemEvent(item, 'response.function_call_arguments.done', { arguments: args, name }));
-    const done = functionCallItem({ ...item, status: item.incomplete ? 'incomplete' : 'completed' });
+    const done = functionCallItem(
+      withMembers(item, { status: item.incomplete ? 'incomplete' : 'completed' }),
+    );
     this.sendItemDone(item, done);
     return done;
   }
 
   private sendItemDone(item: ItemState, done: JsonObject): void {
     const event = { type: 'response.output_item.done', sequence_number: 0, output_index: item.outputIndex };
-    this.send({ ...event, item: structuredClone(done) });
+    this.send(withMembers(event, { item: structuredClone(done) }));
   }
 
   private itemEvent(item: ItemState, type: string, fields: JsonObject): JsonObject {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { reasoningItem } from './reasoning-item.js';
 import { normalizeResponse } from './response-defaults.js';
@@ -102,21 +103,22 @@ export function responseObject(request: JsonObject, fields: ResponseFields): Jso
   const tools = (arrayMember(request, 'tools') ?? []).filter(
     (tool): tool is JsonObject => isRecord(tool) && tool.type === 'function',
   );
-  return normalizeResponse({
-    ...echoed,
-    id: fields.id,
-    object: 'response',
-    created_at: fields.createdAt,
-    status: fields.status,
-    completed_at: fields.status === 'completed' ? nowSeconds() : null,
-    error: null,
-    incomplete_details: fields.incompleteReason ? { reason: fields.incompleteReason } : null,
-    model: fields.model,
-    output: fields.output,
-    previous_response_id: null,
-    tools,
-    usage: fields.usage ? responsesUsage(fields.usage) : null,
-  });
+  return normalizeResponse(
+    withMembers(echoed, {
+      id: fields.id,
+      object: 'response',
+      created_at: fields.createdAt,
+      status: fields.status,
+      completed_at: fields.status === 'completed' ? nowSeconds() : null,
+      error: null,
+      incomplete_details: fields.incompleteReason ? { reason: fields.incompleteReason } : null,
+      model: fields.model,
+      output: fields.output,
+      previous_response_id: null,
+      tools,
+      usage: fields.usage ? responsesUsage(fields.usage) : null,
+    }),
+  );
 }
 
 /** The text of a chat message's content (a string, or text parts from some providers). */

@@ -1,4 +1,5 @@
 import { isRecord, type JsonObject, stringMember, tryParseJson } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { newId } from './chat-to-responses-result.js';
 
 /**
@@ -44,7 +45,7 @@ export function expandGatewayCompactions(body: JsonObject): JsonObject {
     if (summary === undefined) return item;
     return { type: 'message', role: 'user', content: [{ type: 'input_text', text: summaryText(summary) }] };
   });
-  return { ...body, input: expanded };
+  return withMembers(body, { input: expanded });
 }
 
 /** True when `item` is a compaction item of any make. */

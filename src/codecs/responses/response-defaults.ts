@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 
 /**
  * Makes a Response object schema-exact, whoever wrote it (our translation over chat, or a native upstream
@@ -13,8 +14,7 @@ import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } fr
 export function normalizeResponse(body: JsonObject): JsonObject {
   const status = stringMember(body, 'status') ?? 'completed';
   const createdAt = integerOr(body.created_at, Math.floor(Date.now() / 1000));
-  return {
-    ...body,
+  return withMembers(body, {
     object: 'response',
     created_at: createdAt,
     completed_at: integerOrNull(body.completed_at) ?? (status === 'completed' ? createdAt : null),
@@ -45,7 +45,7 @@ export function normalizeResponse(body: JsonObject): JsonObject {
     metadata: isRecord(body.metadata) ? body.metadata : {},
     safety_identifier: stringMember(body, 'safety_identifier') ?? null,
     prompt_cache_key: stringMember(body, 'prompt_cache_key') ?? null,
-  };
+  });
 }
 
 /** The tiers both schemas accept (Open Responses' `ServiceTierEnum`); `scale` and the like become `default`. */
@@ -63,29 +63,28 @@ const integerOrNull = (value: unknown): number | null =>
 /** A function tool as both schemas require it; hosted tools (web_search, ...) are left as they are. */
 export function normalizeTool(tool: JsonObject): JsonObject {
   if (tool.type !== 'function') return tool;
-  return {
-    ...tool,
+  return withMembers(tool, {
     description: typeof tool.description === 'string' ? tool.description : null,
     parameters: isRecord(tool.parameters) ? tool.parameters : null,
     strict: typeof tool.strict === 'boolean' ? tool.strict : false,
-  };
+  });
 }
 
 function normalizeText(text: unknown): JsonObject {
   const base = isRecord(text) ? text : {};
   const format = recordMember(base, 'format');
-  if (!format || typeof format.type !== 'string') return { ...base, format: { type: 'text' } };
-  if (format.type !== 'json_schema') return { ...base, format };
+  if (!format || typeof format.type !== 'string') return withMembers(base, { format: { type: 'text' } });
+  if (format.type !== 'json_schema') return withMembers(base, { format });
   // Open Responses requires `description` (string or null) where OpenAI allows only a string: '' fits both.
   const description = typeof format.description === 'string' ? format.description : '';
   const strict = typeof format.strict === 'boolean' ? format.strict : false;
-  return { ...base, format: { ...format, description, strict } };
+  return withMembers(base, { format: withMembers(format, { description, strict }) });
 }
 
 function normalizeReasoning(reasoning: unknown): JsonObject | null {
   if (reasoning === null) return null;
   const base = isRecord(reasoning) ? reasoning : {};
-  return { ...base, effort: base.effort ?? null, summary: base.summary ?? null };
+  return withMembers(base, { effort: base.effort ?? null, summary: base.summary ?? null });
 }
 
 /** Usage with every detail both schemas require (OpenAI's `cache_write_tokens` among them). */
@@ -94,18 +93,16 @@ export function normalizeUsage(usage: JsonObject): JsonObject {
   const output = recordMember(usage, 'output_tokens_details') ?? {};
   const inputTokens = integerOr(usage.input_tokens, 0);
   const outputTokens = integerOr(usage.output_tokens, 0);
-  return {
-    ...usage,
+  return withMembers(usage, {
     input_tokens: inputTokens,
-    input_tokens_details: {
-      ...input,
+    input_tokens_details: withMembers(input, {
       cached_tokens: integerOr(input.cached_tokens, 0),
       cache_write_tokens: integerOr(input.cache_write_tokens, 0),
-    },
+    }),
     output_tokens: outputTokens,
-    output_tokens_details: { ...output, reasoning_tokens: integerOr(output.reasoning_tokens, 0) },
+    output_tokens_details: withMembers(output, { reasoning_tokens: integerOr(output.reasoning_tokens, 0) }),
     total_tokens: integerOr(usage.total_tokens, inputTokens + outputTokens),
-  };
+  });
 }
 
 const itemId = (prefix: string): string => `${prefix}_${randomUUID().replaceAll('-', '')}`;
@@ -116,21 +113,28 @@ export function normalizeOutputItem(item: unknown): unknown {
   if (item.type === 'message') {
     const content = (arrayMember(item, 'content') ?? []).map(normalizeContentPart);
     const id = stringMember(item, 'id') ?? itemId('msg');
-    return { ...item, id, role: item.role ?? 'assistant', status: item.status ?? 'completed', content };
+    return withMembers(item, {
+      id,
+      role: item.role ?? 'assistant',
+      status: item.status ?? 'completed',
+      content,
+    });
   }
   if (item.type === 'function_call') {
-    return { ...item, id: stringMember(item, 'id') ?? itemId('fc'), status: item.status ?? 'completed' };
+    return withMembers(item, {
+      id: stringMember(item, 'id') ?? itemId('fc'),
+      status: item.status ?? 'completed',
+    });
   }
-  if (item.type === 'reasoning') return { ...item, summary: arrayMember(item, 'summary') ?? [] };
+  if (item.type === 'reasoning') return withMembers(item, { summary: arrayMember(item, 'summary') ?? [] });
   return item;
 }
 
 /** An `output_text` part with `annotations` and `logprobs`, which both schemas require. */
 export function normalizeContentPart(part: unknown): unknown {
   if (!isRecord(part) || part.type !== 'output_text') return part;
-  return {
-    ...part,
+  return withMembers(part, {
     annotations: arrayMember(part, 'annotations') ?? [],
     logprobs: arrayMember(part, 'logprobs') ?? [],
-  };
+  });
 }

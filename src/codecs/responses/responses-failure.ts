@@ -1,5 +1,6 @@
 import type { GatewayError } from '../../errors/gateway-error.js';
 import type { JsonObject } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { normalizeResponse } from './response-defaults.js';
 
 /**
@@ -21,13 +22,14 @@ export function responseErrorCode(error: GatewayError): string {
  */
 export function responsesFailureEvents(error: GatewayError, snapshot: JsonObject = {}): JsonObject[] {
   const code = error.code ?? error.type;
-  const failed = normalizeResponse({
-    ...snapshot,
-    status: 'failed',
-    completed_at: null,
-    incomplete_details: null,
-    error: { code: responseErrorCode(error), message: error.message },
-  });
+  const failed = normalizeResponse(
+    withMembers(snapshot, {
+      status: 'failed',
+      completed_at: null,
+      incomplete_details: null,
+      error: { code: responseErrorCode(error), message: error.message },
+    }),
+  );
   return [
     {
       type: 'error',

@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 
 /**
  * Keeps a Responses event stream's lifecycle in the order the schemas describe, whoever wrote it: a native
@@ -95,7 +96,7 @@ export function responsesLifecycle(): LifecycleRepair {
       if (isRecord(item) && typeof item.id === 'string') final.set(item.id, item);
     for (const [id, state] of items) {
       if (state.done) continue;
-      const item = final.get(id) ?? { ...state.item, status: 'incomplete' };
+      const item = final.get(id) ?? withMembers(state.item, { status: 'incomplete' });
       const content = arrayMember(item, 'content') ?? [];
       for (const index of state.parts) {
         if (state.partsDone.has(index)) continue;
@@ -123,7 +124,7 @@ export function responsesLifecycle(): LifecycleRepair {
         const response = recordMember(event, 'response') ?? {};
         out.push({
           type: 'response.created',
-          response: { ...response, status: 'in_progress', output: [], usage: null },
+          response: withMembers(response, { status: 'in_progress', output: [], usage: null }),
         });
       }
     }

@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { responsesUsageBody, type UsageMeta } from '../shared/usage-body.js';
 import { normalizeContentPart, normalizeOutputItem, normalizeResponse } from './response-defaults.js';
 import { responsesLifecycle } from './responses-lifecycle.js';
@@ -25,12 +26,11 @@ export function outputText(output: unknown[] | undefined): string {
  * key the schemas require, so that an incomplete native upstream body is repaired too (`normalizeResponse`).
  */
 export function finalizeResponse(body: JsonObject, meta: ResponsesMeta): JsonObject {
-  const normalized = normalizeResponse({ ...body, id: meta.genId, model: meta.model });
-  return {
-    ...normalized,
+  const normalized = normalizeResponse(withMembers(body, { id: meta.genId, model: meta.model }));
+  return withMembers(normalized, {
     output_text: outputText(arrayMember(normalized, 'output')),
     usage: responsesUsageBody(meta),
-  };
+  });
 }
 
 /** Events whose `response` member is a whole Response object. */
@@ -75,7 +75,7 @@ export function responsesEventWriter(
     const type = stringMember(event, 'type') ?? '';
     const response = recordMember(event, 'response');
     if (RESPONSE_EVENTS.has(type) && response) {
-      const fixed = normalizeResponse({ ...response, id: genId, model: model() });
+      const fixed = normalizeResponse(withMembers(response, { id: genId, model: model() }));
       fixed.previous_response_id = previousResponseId;
       if (meta) fixed.usage = responsesUsageBody(meta);
       if (isTerminalEvent(type)) fixed.output_text = outputText(arrayMember(fixed, 'output'));
@@ -102,6 +102,6 @@ export function responsesEventWriter(
     return events.map((each) => writeOne(each, each === event ? meta : undefined)).join('');
   };
   const snapshot = (): JsonObject =>
-    normalizeResponse({ ...latest, id: genId, model: model(), output: [...done] });
+    normalizeResponse(withMembers(latest ?? {}, { id: genId, model: model(), output: [...done] }));
   return Object.assign(write, { snapshot });
 }

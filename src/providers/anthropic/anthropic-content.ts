@@ -1,4 +1,5 @@
 import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import type { Warnings } from './anthropic-warnings.js';
 
 /**
@@ -15,7 +16,9 @@ export function contentBlocks(content: unknown, warnings: Warnings): JsonObject[
     if (!isRecord(part)) continue;
     const block = partBlock(part, warnings);
     if (!block) continue;
-    blocks.push(part.cache_control === undefined ? block : { ...block, cache_control: part.cache_control });
+    blocks.push(
+      part.cache_control === undefined ? block : withMembers(block, { cache_control: part.cache_control }),
+    );
   }
   return blocks;
 }
@@ -113,5 +116,5 @@ export function parseDataUri(url: string): { mediaType: string; data: string } |
 export function withMessageCacheControl(blocks: JsonObject[], message: JsonObject): JsonObject[] {
   const last = blocks.at(-1);
   if (message.cache_control === undefined || !last) return blocks;
-  return [...blocks.slice(0, -1), { ...last, cache_control: message.cache_control }];
+  return [...blocks.slice(0, -1), withMembers(last, { cache_control: message.cache_control })];
 }

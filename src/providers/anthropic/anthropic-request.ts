@@ -1,4 +1,5 @@
 import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { toConversation } from './anthropic-messages.js';
 import { toToolSettings } from './anthropic-tools.js';
 import { Warnings } from './anthropic-warnings.js';
@@ -206,7 +207,7 @@ function outputFormat(
   if (type === 'json_schema') {
     const schema = recordMember(recordMember(format, 'json_schema'), 'schema');
     if (schema) {
-      const outputConfig = { ...nativeConfig, format: { type: 'json_schema', schema } };
+      const outputConfig = withMembers(nativeConfig ?? {}, { format: { type: 'json_schema', schema } });
       return { outputConfig: { output_config: outputConfig }, system: [] };
     }
     warnings.add('response_format json_schema without a schema is not supported on Anthropic; not sent');
@@ -239,7 +240,7 @@ function metadata(chat: JsonObject, warnings: Warnings): JsonObject {
       'metadata is not supported by the Anthropic Messages API (it takes only a user id); not sent',
     );
   }
-  if (userId !== undefined) return { metadata: { ...native, user_id: userId } };
+  if (userId !== undefined) return { metadata: withMembers(native ?? {}, { user_id: userId }) };
   return native ? { metadata: native } : {};
 }
 

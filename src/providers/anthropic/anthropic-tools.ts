@@ -1,4 +1,5 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import type { Warnings } from './anthropic-warnings.js';
 
 export interface ToolSettings {
@@ -33,7 +34,7 @@ export function toToolSettings(chat: JsonObject, thinking: boolean, warnings: Wa
     toolChoice = { type: 'auto' };
   }
   if (chat.parallel_tool_calls === false && toolChoice?.type !== 'none') {
-    toolChoice = { ...(toolChoice ?? { type: 'auto' }), disable_parallel_tool_use: true };
+    toolChoice = withMembers(toolChoice ?? { type: 'auto' }, { disable_parallel_tool_use: true });
   }
   return toolChoice ? { tools, tool_choice: toolChoice } : { tools };
 }

@@ -1,5 +1,6 @@
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import { isRecord, type JsonObject } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import type { ProviderAdapter, UpstreamCall } from '../provider-adapter.js';
 import { createJsonPoster } from '../shared/json-poster.js';
 import type { UpstreamClient } from '../shared/upstream-client.js';
@@ -38,7 +39,7 @@ export function createGeminiAdapter(provider: ResolvedProvider, client: Upstream
         call,
       );
       const result = toChatCompletion(answer, call.upstreamModel, provider.id);
-      return { ...result, warnings: [...request.warnings, ...result.warnings] };
+      return withMembers(result, { warnings: [...request.warnings, ...result.warnings] });
     },
 
     async chatStream(body, call) {

@@ -1,6 +1,7 @@
 import { emptyUsage } from '../../accounting/usage.js';
 import { badRequest } from '../../errors/gateway-error.js';
 import { arrayMember, count, isRecord, type JsonObject, recordMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import type { JsonResult } from '../provider-adapter.js';
 import { upstreamInvalid } from '../shared/upstream-errors.js';
 import { Warnings } from './gemini-warnings.js';
@@ -77,7 +78,7 @@ export function toEmbeddingsResult(
   }
   return {
     body: { object: 'list', data, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } },
-    usage: { ...emptyUsage(), inputTokens: promptTokens },
+    usage: withMembers(emptyUsage(), { inputTokens: promptTokens }),
     warnings: request.warnings.list,
   };
 }

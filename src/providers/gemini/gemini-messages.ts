@@ -7,6 +7,7 @@ import {
   stringMember,
   tryParseJson,
 } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { contentPart } from './gemini-media.js';
 import type { Warnings } from './gemini-warnings.js';
 
@@ -45,7 +46,7 @@ export function toGeminiConversation(
   messages: readonly unknown[],
   options: { needsSignatures: boolean; warnings: Warnings },
 ): GeminiConversation {
-  const context: Context = { ...options, callNames: new Map() };
+  const context: Context = withMembers(options, { callNames: new Map() });
   const system: JsonObject[] = [];
   const turns: Turn[] = [];
   const push = (role: Turn['role'], parts: JsonObject[]) => {

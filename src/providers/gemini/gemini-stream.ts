@@ -8,6 +8,7 @@ import {
   stringMember,
   tryParseJson,
 } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
 import type { EventTranslator } from '../shared/json-poster.js';
 import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
@@ -70,7 +71,7 @@ export function geminiChunkParts(options: GeminiStreamOptions): EventTranslator<
           candidates.set(index, state);
         }
         for (const choice of candidateChoices(candidate, index, state, options.warnings)) {
-          emit({ type: 'chunk', chunk: { ...chunkHeader, choices: [choice] } });
+          emit({ type: 'chunk', chunk: withMembers(chunkHeader, { choices: [choice] }) });
         }
       });
       if (response.usageMetadata !== undefined) usage = usageFromGemini(response.usageMetadata);

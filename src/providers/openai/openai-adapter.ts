@@ -43,12 +43,12 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
       body.max_completion_tokens === undefined
     ) {
       const { max_tokens, ...rest } = body;
-      result = { ...rest, max_completion_tokens: max_tokens };
+      result = withMembers(rest, { max_completion_tokens: max_tokens });
     }
     const messages = arrayMember(result, 'messages');
     if (messages?.some((message) => isRecord(message) && message.thinking_blocks !== undefined)) {
       // Signed thinking of an Anthropic model's earlier answers means nothing to this provider.
-      result = { ...result, messages: messages.map(withoutThinkingBlocks) };
+      result = withMembers(result, { messages: messages.map(withoutThinkingBlocks) });
       warnings.push(`thinking_blocks of earlier answers are not sent to ${provider.id}`);
     }
     return { body: result, warnings };
@@ -111,10 +111,9 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
       return {
         body: result,
         // DALL·E answers carry no usage (priced per image); token-priced image models report it.
-        usage: {
-          ...(result.usage === undefined ? emptyUsage() : usageFromResponses(result.usage)),
+        usage: withMembers(result.usage === undefined ? emptyUsage() : usageFromResponses(result.usage), {
           images: data.length,
-        },
+        }),
         warnings: [],
       };
     },
