@@ -1,5 +1,6 @@
 import { badRequest } from '../../errors/gateway-error.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { withMembers } from '../../json/with-members.js';
 import { toGeminiConversation } from './gemini-messages.js';
 import { toGeminiTools } from './gemini-tools.js';
 import { Warnings } from './gemini-warnings.js';
@@ -95,7 +96,7 @@ export function toGeminiRequest(
   }
   // A caller's own Gemini `generationConfig` is merged over the translated one: its members are more specific.
   const native = recordMember(gemini, 'generationConfig');
-  const merged = { ...generationConfig, ...native };
+  const merged = withMembers(generationConfig, native ?? {});
   if (Object.keys(merged).length > 0) gemini.generationConfig = merged;
   return { body: gemini, warnings: warnings.list };
 }
