@@ -8,6 +8,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Dashboard } from '../dashboard/create-dashboard.js';
 import type { ReadinessCheck } from '../health/readiness.js';
+import type { CancelSignal } from '../http/cancellation.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { Logger } from '../observability/logger.js';
@@ -60,7 +61,7 @@ export interface AppDeps {
   /** A number in [0, 1): spreads first attempts by provider weight and jitters retry waits (default Math.random). */
   random?: () => number;
   /** Waits before a retry; rejects when `signal` aborts (default: a timer). */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  sleep?: (ms: number, signal: CancelSignal) => Promise<void>;
   /** One line for the operator (outages, failures): a `warn` entry of `logger`. */
   log: (message: string) => void;
   /** The tokenizer, loaded on first use (billing streams cut short). */

@@ -7,6 +7,7 @@ import { DASHBOARD_ROUTES } from '../dashboard/dashboard-routes.js';
 import { sendGeminiError } from '../endpoints/gemini.js';
 import { sendMessagesError } from '../endpoints/messages.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import { Cancellation } from '../http/cancellation.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendError } from '../http/respond.js';
 import { createRouter } from '../http/router.js';
@@ -72,16 +73,16 @@ export function createApp(deps: AppDeps) {
     const incomingId = req.headers['x-request-id'];
     const requestId =
       typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : `req_${randomUUID()}`;
-    const controller = new AbortController();
+    const cancellation = new Cancellation();
     res.on('close', () => {
-      if (!res.writableFinished) controller.abort();
+      if (!res.writableFinished) cancellation.abort();
     });
     const ctx: RequestContext = {
       req,
       res,
       requestId,
       headers: { 'x-request-id': requestId },
-      signal: controller.signal,
+      signal: cancellation,
       params: {},
       receivedAt: deps.now(),
       route: 'unmatched',

@@ -1,4 +1,5 @@
 import { requestCancelled } from '../errors/gateway-error.js';
+import type { CancelSignal } from '../http/cancellation.js';
 
 interface Flight<T> {
   waiters: number;
@@ -44,7 +45,7 @@ export class SingleFlight<T> {
    * Waits for the flight of `key` to finish: its answer, or undefined when it ended without one. Undefined
    * instead of a promise when there is no flight, or `maxWaiters` wait already. Rejects when `signal` aborts.
    */
-  follow(key: string, signal: AbortSignal): Promise<T | undefined> | undefined {
+  follow(key: string, signal: CancelSignal): Promise<T | undefined> | undefined {
     const flight = this.flights.get(key);
     if (!flight || flight.waiters >= this.maxWaiters) return undefined;
     flight.waiters += 1;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../auth/authenticate.js';
 import type { RequestOutcome } from '../observability/request-outcome.js';
+import type { Cancellation } from './cancellation.js';
 
 /** One HTTP request as handlers see it. */
 export interface RequestContext {
@@ -10,7 +11,7 @@ export interface RequestContext {
   /** Headers every response of this request carries (`x-request-id`, later `x-generation-id`, ...). */
   headers: Record<string, string>;
   /** Aborted when the client goes away before the response ended. */
-  signal: AbortSignal;
+  signal: Cancellation;
   /** Path parameters of the matched route. */
   params: Record<string, string>;
   /** Monotonic ms when the request arrived. */

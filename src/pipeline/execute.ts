@@ -101,7 +101,12 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
       }
     },
   });
-  return withMembers(result, { model: servedModel(target, result.endpoint), target });
+  return {
+    value: result.value,
+    endpoint: result.endpoint,
+    model: servedModel(target, result.endpoint),
+    target,
+  };
 }
 
 /** Which of the target's models an endpoint belongs to (a fallback model may have served). */

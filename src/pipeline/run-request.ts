@@ -77,7 +77,8 @@ export async function runRequest<R extends ParsedRequest, Part>(
   transport: Transport,
 ): Promise<void> {
   const operation = operationName(endpoint.kind);
-  const run: Serving = withMembers(beginRun(ctx, deps, principal, operation), { transport });
+  // The run is a fresh object: adding the transport to it keeps one hidden class for every request.
+  const run: Serving = Object.assign(beginRun(ctx, deps, principal, operation), { transport });
   Object.assign(ctx.headers, endpoint.headers?.(run));
   const facts: Facts = {
     streamed: false,

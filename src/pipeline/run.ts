@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
+import type { CancelSignal } from '../http/cancellation.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { RequestSpan } from '../observability/tracing.js';
 import type { AttemptRecord } from '../provider-routing/attempt-record.js';
@@ -11,8 +12,11 @@ import { generationId } from '../records/generation-id.js';
  */
 export type PipelineContext = Pick<
   RequestContext,
-  'req' | 'requestId' | 'headers' | 'signal' | 'params' | 'receivedAt' | 'outcome'
->;
+  'req' | 'requestId' | 'headers' | 'params' | 'receivedAt' | 'outcome'
+> & {
+  /** Aborted when the client goes away (the connection, for the WebSocket mode). */
+  signal: CancelSignal;
+};
 
 /** A monthly-cap reservation a request holds until it ends. */
 export interface Reservation {

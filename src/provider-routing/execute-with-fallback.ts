@@ -1,6 +1,7 @@
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import { withoutUpstreamText } from '../errors/error-text-for-records.js';
 import { GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
+import type { CancelSignal } from '../http/cancellation.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { backoffMs, DEFAULT_RETRIES, type RetryPolicy, worthRetrying } from './retry-policy.js';
@@ -9,7 +10,7 @@ export interface ExecuteOptions<T> {
   plan: readonly ResolvedEndpoint[];
   /** One attempt; resolves when the provider has answered well enough to commit to it. */
   run: (endpoint: ResolvedEndpoint, call: UpstreamCall) => Promise<T>;
-  signal: AbortSignal;
+  signal: CancelSignal;
   requestId: string;
   defaultTimeoutMs: number;
   /** Called after every attempt, successful or not. */

@@ -1,5 +1,5 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { GatewayError } from '../errors/gateway-error.js';
+import type { CancelSignal } from '../http/cancellation.js';
 
 /** Retries of a provider that sets no `retries`. */
 export const DEFAULT_RETRIES = 1;
@@ -15,7 +15,7 @@ export interface RetryPolicy {
   /** A number in [0, 1) (injected, so that tests see exact waits). */
   random: () => number;
   /** Waits; rejects when `signal` aborts (injected, so that tests do not wait). */
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  sleep: (ms: number, signal: CancelSignal) => Promise<void>;
 }
 
 /**
@@ -40,5 +40,16 @@ export function backoffMs(policy: Pick<RetryPolicy, 'baseMs' | 'maxMs' | 'random
 }
 
 /** The default sleeper: a timer that rejects when the request is cancelled. */
-export const sleepFor = (ms: number, signal: AbortSignal): Promise<void> =>
-  delay(ms, undefined, { signal }).then(() => undefined);
+export const sleepFor = (ms: number, signal: CancelSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });

@@ -1,5 +1,6 @@
 import type { Usage } from '../accounting/usage.js';
 import type { ResolvedProvider } from '../catalog/catalog.js';
+import type { CancelSignal } from '../http/cancellation.js';
 import type { JsonObject } from '../json/json.js';
 import type { PartStream } from './part-stream.js';
 
@@ -13,7 +14,7 @@ export interface UpstreamCall {
   /** The provider's own name of the model. */
   upstreamModel: string;
   /** Aborts the upstream request (client gone, shutdown). */
-  signal: AbortSignal;
+  signal: CancelSignal;
   /** Time allowed until the upstream's first byte. */
   timeoutMs: number;
   /** Sent upstream as `x-request-id` where the vendor accepts it. */

@@ -153,7 +153,12 @@ export const ADMIN_ROUTES: readonly AppRoute[] = [
       auth: 'admin',
       run: async (ctx, _deps, { ops }) => {
         if (/\btext\/csv\b/i.test(ctx.req.headers.accept ?? '')) {
-          return sendRecordsCsv(ctx.res, ctx.headers, ops.exportRecords(query(ctx)), ctx.signal);
+          return sendRecordsCsv(
+            ctx.res,
+            ctx.headers,
+            ops.exportRecords(query(ctx)),
+            ctx.signal.toAbortSignal(),
+          );
         }
         sendJson(ctx.res, 200, await ops.listRecords(query(ctx)), ctx.headers);
       },

@@ -68,7 +68,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
    * Stops the exchange with `reason`: a pending head rejects with it at once, a waiting read too, and the
    * request is aborted (queued ones once undici starts them).
    */
-  abort(reason: Error): void {
+  abort(reason: unknown): void {
     this.#fail(reason);
   }
 
