@@ -35,6 +35,23 @@ async function readAll(client: IncomingMessage): Promise<string> {
   return text;
 }
 
+/** A writer whose first event (`{"first":1}`) went out, with the client's response. */
+async function firstEventSent(): Promise<{ res: ServerResponse; sse: SseWriter; client: IncomingMessage }> {
+  const { res, client } = await setup();
+  const sse = new SseWriter(res, {}, 60_000);
+  sse.data('{"first":1}');
+  return { res, sse, client: await client };
+}
+
+/** Calls `seen` with every piece written to `res` (before it is written). */
+function watchWrites(res: ServerResponse, seen: (piece: Uint8Array | string) => void): void {
+  const write = res.write.bind(res);
+  res.write = ((piece: Uint8Array | string, ...rest: never[]) => {
+    seen(piece);
+    return write(piece, ...rest);
+  }) as typeof res.write;
+}
+
 describe('SseWriter', () => {
   it('sends keep-alive comments until the first event, with the headers, then events framed with LF', async () => {
     const setupDone = await setup();
@@ -72,11 +89,9 @@ describe('SseWriter', () => {
   it('copies bytes that wait for a client that is behind, so they hold no more memory than their size', async () => {
     const { res, sse, client } = await blockedWriter();
     const written: Uint8Array[] = [];
-    const write = res.write.bind(res);
-    res.write = ((piece: Uint8Array | string, ...rest: never[]) => {
+    watchWrites(res, (piece) => {
       if (typeof piece !== 'string') written.push(piece);
-      return write(piece, ...rest);
-    }) as typeof res.write;
+    });
     const read = Buffer.alloc(64 * 1024, 'y');
     sse.raw(['data: ', read.subarray(0, 100), '\n\n']);
     await new Promise((resolve) => setImmediate(resolve));
@@ -87,16 +102,9 @@ describe('SseWriter', () => {
   });
 
   it('gathers the frames of one turn into one write until they reach the high-water mark', async () => {
-    const { res, client: responded } = await setup();
-    const sse = new SseWriter(res, {}, 60_000);
-    sse.data('{"first":1}');
-    const client = await responded;
+    const { res, sse, client } = await firstEventSent();
     const writes: number[] = [];
-    const write = res.write.bind(res);
-    res.write = ((piece: Uint8Array | string, ...rest: never[]) => {
-      writes.push(typeof piece === 'string' ? piece.length : piece.byteLength);
-      return write(piece, ...rest);
-    }) as typeof res.write;
+    watchWrites(res, (piece) => writes.push(typeof piece === 'string' ? piece.length : piece.byteLength));
     const frame = `data: ${'x'.repeat(1_000)}\n\n`;
     const answers = [sse.raw(frame)];
     while (answers.length < 100 && answers.at(-1)) answers.push(sse.raw(frame));
@@ -114,16 +122,9 @@ describe('SseWriter', () => {
   });
 
   it('holds what is gathered once the last part was read, and sends it with the closing frames in one write', async () => {
-    const { res, client: responded } = await setup();
-    const sse = new SseWriter(res, {}, 60_000);
-    sse.data('{"first":1}');
-    const client = await responded;
+    const { res, sse, client } = await firstEventSent();
     const writes: string[] = [];
-    const write = res.write.bind(res);
-    res.write = ((piece: Uint8Array | string, ...rest: never[]) => {
-      writes.push(String(piece));
-      return write(piece, ...rest);
-    }) as typeof res.write;
+    watchWrites(res, (piece) => writes.push(String(piece)));
     const end = res.end.bind(res);
     res.end = ((piece?: string, ...rest: never[]) => {
       writes.push(`end:${piece ?? ''}`);
