@@ -1,6 +1,9 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
@@ -91,6 +94,19 @@ function partialThenReset(res: http.ServerResponse, status: number): void {
   res.write('partial', () => setImmediate(() => res.socket?.destroy()));
 }
 
+/**
+ * Reads the first part of the body and lets go of it; answers a weak reference to the network read it is a
+ * view of, and whether that read also held the response's header lines.
+ */
+async function readOfFirstPart(
+  exchange: UpstreamExchange,
+): Promise<{ buffer: WeakRef<ArrayBufferLike>; holdsHeaders: boolean }> {
+  const first = await exchange.next();
+  if (first.done) throw new Error('no body');
+  const whole = Buffer.from(first.value.buffer);
+  return { buffer: new WeakRef(first.value.buffer), holdsHeaders: whole.includes('x-test: yes') };
+}
+
 describe('UpstreamExchange', () => {
   it('resolves with the status and headers, and reads the body in order to its end', async () => {
     const { exchange, head } = exchangeWith((_req, res) => {
@@ -100,6 +116,29 @@ describe('UpstreamExchange', () => {
     });
     expect(await head).toMatchObject({ status: 201, headers: { 'x-test': 'yes' } });
     expect(text(await exchange.bytes())).toBe('a'.repeat(10_000) + 'b'.repeat(10_000));
+  });
+
+  it('does not keep the network read its headers came in alive while the answer goes on', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let finish: (() => void) | undefined;
+    const { exchange, head } = exchangeWith((_req, res) => {
+      // The headers and the body's first bytes leave in one write, so they arrive in one network read.
+      res.writeHead(200, { 'x-test': 'yes' });
+      res.write('a'.repeat(4_000));
+      finish = () => res.end('tail');
+    });
+    expect(await head).toMatchObject({ status: 200, headers: { 'x-test': 'yes' } });
+    const read = await readOfFirstPart(exchange);
+    // The precondition: the headers were in the same read as the body's first bytes.
+    expect(read.holdsHeaders).toBe(true);
+    await nextTurn();
+    gc();
+    await nextTurn();
+    expect(read.buffer.deref()).toBeUndefined();
+    // The exchange is still reading its answer.
+    finish?.();
+    expect(text(await exchange.bytes())).toBe('tail');
   });
 
   it('fails a read that waits longer than the idle timeout, and closes the request', async () => {

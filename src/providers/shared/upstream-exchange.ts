@@ -80,10 +80,14 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
   }
 
   onResponseStart(
-    _controller: Dispatcher.DispatchController,
+    controller: Dispatcher.DispatchController,
     statusCode: number,
     headers: Record<string, string | string[] | undefined>,
   ): void {
+    // undici leaves the raw header lines on the controller, which lives as long as the exchange: they are views
+    // of the network read they came in (up to 64 KiB, with the body's first bytes), which they would keep alive
+    // for the whole answer, also for a stream whose client stopped reading. `headers` are strings of their own.
+    controller.rawHeaders = null;
     if (statusCode < 200) return;
     const head = this.#head;
     this.#head = undefined;
