@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type GatewayOptions, type RunningGateway, startGateway } from '../app/start-gateway.js';
@@ -15,6 +15,7 @@ export interface TestGateway {
   baseURL: string;
   /** The SQLite store the gateway writes to. */
   databaseUrl: string;
+  /** Stops the gateway and the upstream, and removes the temporary directory of the store. */
   stop(): Promise<void>;
 }
 
@@ -100,6 +101,8 @@ export async function startTestGateway(
     stop: async () => {
       await gateway.stop();
       await upstream.close();
+      // The database and the journal beside it: nothing reads them once the gateway stopped this way.
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
