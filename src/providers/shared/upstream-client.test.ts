@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
@@ -119,4 +120,43 @@ describe('upstream client: error text', () => {
       expect(error.message).toContain('withheld');
     },
   );
+});
+
+describe('upstream client: cancellation', () => {
+  it('keeps no abort listener on a signal shared by many calls once each answer was read', async () => {
+    // A Responses WebSocket connection passes one signal to the calls of all its turns.
+    const connection = new AbortController();
+    const provider = testProvider({ baseUrl: upstream.url, apiKey: KEY });
+    const adapter = createOpenAIAdapter(provider, createUpstreamClient(agent, LIMITS));
+    const call = testCall(provider, connection.signal);
+    for (let turn = 0; turn < 15; turn += 1) await adapter.chat(chatBody, call);
+    const streamed = await adapter.chatStream({ ...chatBody, stream: true }, call);
+    await collect(streamed.parts);
+    upstream.faults.push({ kind: 'echo-error', status: 500 });
+    await failure(adapter.chat(chatBody, call));
+    expect(getEventListeners(connection.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('still cancels the call in flight when the shared signal aborts', async () => {
+    upstream.faults.push({ kind: 'silent-mid-stream', afterChunks: 1 });
+    const connection = new AbortController();
+    const cancelled = upstream.cancelledStreams;
+    const provider = testProvider({ baseUrl: upstream.url, apiKey: KEY });
+    const adapter = createOpenAIAdapter(
+      provider,
+      createUpstreamClient(agent, { ...LIMITS, idleTimeoutMs: 60_000 }),
+    );
+    const streamed = await adapter.chatStream(
+      { ...chatBody, stream: true },
+      testCall(provider, connection.signal),
+    );
+    expect(getEventListeners(connection.signal, 'abort')).toHaveLength(1);
+    const reading = collect(streamed.parts).then(
+      () => 'ended',
+      () => 'failed',
+    );
+    connection.abort();
+    expect(await reading).toBe('failed');
+    await expect.poll(() => upstream.cancelledStreams, { timeout: 2_000 }).toBe(cancelled + 1);
+  });
 });

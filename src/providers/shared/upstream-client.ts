@@ -79,9 +79,7 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
     });
     // Our own timer bounds the time to first byte precisely (undici's coarse timers fire up to a second late).
     const timer = setTimeout(() => exchange.abort(TIME_TO_FIRST_BYTE), call.timeoutMs);
-    const onCancel = () => exchange.abort(call.signal.reason);
-    if (call.signal.aborted) onCancel();
-    else call.signal.addEventListener('abort', onCancel, { once: true });
+    exchange.cancelWith(call.signal);
     let head: ExchangeHead;
     try {
       head = await exchange.start(dispatcher, {

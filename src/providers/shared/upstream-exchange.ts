@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { GatewayError } from '../../errors/gateway-error.js';
+import type { CancelSignal } from '../../http/cancellation.js';
 import type { UpstreamBody } from './upstream-client.js';
 
 /** Bounds of one answer's body, checked as it arrives. */
@@ -48,6 +49,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
   #failure: { error: unknown } | undefined;
   #waiter: Waiter | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
+  /** The cancellation this exchange listens to, until its answer ended or failed. */
+  #cancel: { signal: CancelSignal; listener: () => void } | undefined;
 
   constructor(private readonly bounds: BodyBounds) {}
 
@@ -70,6 +73,22 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
    */
   abort(reason: unknown): void {
     this.#fail(reason);
+  }
+
+  /**
+   * Aborts the exchange with `signal`'s reason when it aborts, until the answer ended or failed: the listener is
+   * removed then, so that a signal that outlives many exchanges (a Responses WebSocket connection's, shared by
+   * its turns) keeps none of them, nor their buffers, alive.
+   */
+  cancelWith(signal: CancelSignal): void {
+    if (signal.aborted) {
+      this.abort(signal.reason);
+      return;
+    }
+    if (this.#failure !== undefined || this.#ended) return;
+    const listener = () => this.abort(signal.reason);
+    signal.addEventListener('abort', listener, { once: true });
+    this.#cancel = { signal, listener };
   }
 
   // --- undici's side -----------------------------------------------------------------------------------
@@ -203,5 +222,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
   #settle(): void {
     if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
+    this.#cancel?.signal.removeEventListener('abort', this.#cancel.listener);
+    this.#cancel = undefined;
   }
 }
