@@ -135,9 +135,12 @@ async function handle(
     if (!deps.admin) throw new Error('unreachable: admin routes exist only with the admin API on');
     return handler.run(ctx, deps, { actor: deps.admin.authenticate(ctx.req), ops: deps.admin.operations });
   }
-  const principal = await deps.authenticate(ctx.req);
+  // Authentication from its cache and a limit held in memory answer at once: awaited only when they did not.
+  const authenticated = deps.authenticate(ctx.req);
+  const principal = authenticated instanceof Promise ? await authenticated : authenticated;
   ctx.principal = principal;
   markCacheable(deps.responseCache, principal.org, ctx.headers);
-  await enforceRateLimit(deps.limiter, principal, ctx.headers);
+  const limited = enforceRateLimit(deps.limiter, principal, ctx.headers);
+  if (limited) await limited;
   return handler.run(ctx, deps, principal);
 }

@@ -33,8 +33,9 @@ async function setup(options: { throttle?: boolean } = {}) {
   return { store, key, info, authenticate, logs, advance: (ms: number) => (now += ms) };
 }
 
-const outcome = (promise: Promise<unknown>) =>
-  promise.then(
+/** Authentication answers at once from its cache and asynchronously otherwise; failures always reject. */
+const outcome = (answer: unknown) =>
+  Promise.resolve(answer).then(
     () => 'ok',
     (error: unknown) => (error instanceof GatewayError ? error.code : 'other'),
   );
@@ -78,6 +79,25 @@ describe('createAuthenticator', () => {
     expect(await outcome(authenticate(request(headers)))).toBe('UNAUTHORIZED');
   });
 
+  it('answers at once for a key looked up within the cache time; a failure still rejects and is counted', async () => {
+    const { key, authenticate, advance } = await setup({ throttle: true });
+    const headers = { authorization: `Bearer ${key}` };
+    const first = authenticate(request(headers));
+    expect(first).toBeInstanceOf(Promise);
+    const principal = await first;
+    const again = authenticate(request(headers));
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toBe(principal);
+    // No key at all is refused without a lookup, but as a rejection, and counts against the address.
+    const missing = authenticate(request({}));
+    expect(missing).toBeInstanceOf(Promise);
+    expect(await outcome(missing)).toBe('UNAUTHORIZED');
+    for (let i = 0; i < 2; i += 1) expect(await outcome(authenticate(request({})))).toBe('UNAUTHORIZED');
+    expect(await outcome(authenticate(request({})))).toBe('TOO_MANY_REQUESTS');
+    advance(1_001);
+    expect(authenticate(request(headers))).toBeInstanceOf(Promise);
+  });
+
   it('a deleted organization answers USER_NOT_FOUND', async () => {
     const { store, key, authenticate } = await setup();
     await store.deleteOrganization('acme');
@@ -117,7 +137,7 @@ describe('failed authentication throttle', () => {
   it('answers 429 with retry-after after a burst of failures from one address, for one window', async () => {
     const { authenticate, logs, advance } = await setup({ throttle: true });
     for (let i = 0; i < 3; i += 1) expect(await outcome(authenticate(wrong(i)))).toBe('UNAUTHORIZED');
-    const error = await authenticate(wrong(9)).catch((caught: unknown) => caught);
+    const error = await Promise.resolve(authenticate(wrong(9))).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GatewayError);
     if (!(error instanceof GatewayError)) return;
     expect(error.status).toBe(429);
@@ -178,7 +198,7 @@ describe('createAuthenticator while the store is unavailable', () => {
     down = true;
     now += 5_000;
     const result = (key: string) =>
-      authenticate(request({ authorization: `Bearer ${key}` })).then(
+      Promise.resolve(authenticate(request({ authorization: `Bearer ${key}` }))).then(
         (principal) => principal.org.id,
         (error: unknown) => (error instanceof StoreUnavailableError ? 'store unavailable' : 'other'),
       );
@@ -227,7 +247,9 @@ describe('keys with their own limits', () => {
     // Still cached with the future expiry: allowed until the cache is emptied.
     expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('ok');
     authenticate.forgetAll();
-    const refused = await authenticate(request({ authorization: `Bearer ${key}` })).catch((e: unknown) => e);
+    const refused = await Promise.resolve(authenticate(request({ authorization: `Bearer ${key}` }))).catch(
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).status).toBe(401);
     expect((refused as GatewayError).message).toBe(`This API key expired at ${past}.`);

@@ -62,7 +62,8 @@ export interface AuthenticatorOptions {
   now?: () => number;
 }
 
-export type Authenticate = (req: IncomingMessage) => Promise<Principal>;
+/** The caller of a request: at once for a key looked up within `cacheTtlMs`, else once the store answered. */
+export type Authenticate = (req: IncomingMessage) => Principal | Promise<Principal>;
 
 /** An authenticator whose cache of looked-up keys can be emptied, so that an admin change applies at once. */
 export interface Authenticator extends Authenticate {
@@ -92,7 +93,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (retryAfter !== undefined) throw throttled(retryAfter);
   };
 
-  const resolve = async (req: IncomingMessage, key: string | undefined): Promise<Principal> => {
+  const resolve = (req: IncomingMessage, key: string | undefined): Principal | Promise<Principal> => {
     if (!key) {
       refuseIfThrottled(req);
       throw unauthorized('Missing API key: send Authorization: Bearer <key>.');
@@ -100,6 +101,14 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     // Cached by the key as presented (held in memory only, as the request itself is), so a hit costs no hash.
     const cached = cache.get(key);
     if (cached && cached.expires > now()) return unexpired(cached.principal, Date.now());
+    return resolveFromStore(req, key, cached);
+  };
+
+  const resolveFromStore = async (
+    req: IncomingMessage,
+    key: string,
+    cached: { principal: Principal; seenAt: number } | undefined,
+  ): Promise<Principal> => {
     const keyHash = hasher.hash(key);
     if ((knownGood.get(keyHash) ?? 0) <= now()) refuseIfThrottled(req);
     let principal: Principal;
@@ -119,15 +128,25 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     return unexpired(principal, Date.now());
   };
 
-  const authenticate = async (req: IncomingMessage) => {
-    try {
-      return await resolve(req, presentedKey(req));
-    } catch (error) {
-      if (throttle && error instanceof GatewayError && error.code === 'UNAUTHORIZED') {
-        throttle.recordFailure(address(req));
-      }
-      throw error;
+  /** Counts a failed authentication against the client address; returns the error to reject with. */
+  const failure = (req: IncomingMessage, error: unknown): unknown => {
+    if (throttle && error instanceof GatewayError && error.code === 'UNAUTHORIZED') {
+      throttle.recordFailure(address(req));
     }
+    return error;
+  };
+  // A failure always comes as a rejection, whichever path found it.
+  const authenticate = (req: IncomingMessage): Principal | Promise<Principal> => {
+    let principal: Principal | Promise<Principal>;
+    try {
+      principal = resolve(req, presentedKey(req));
+    } catch (error) {
+      return Promise.reject(failure(req, error));
+    }
+    if (!(principal instanceof Promise)) return principal;
+    return principal.catch((error: unknown) => {
+      throw failure(req, error);
+    });
   };
   return Object.assign(authenticate, { forgetAll: () => cache.clear() });
 }

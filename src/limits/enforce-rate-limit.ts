@@ -26,21 +26,29 @@ export function keyRateLimit(principal: Principal): { limit: number; whose: stri
 /**
  * Counts the request against its key's per-minute limit (the organization's per key, and the key's own). Adds
  * the rate-limit headers to `headers`; over the limit, throws 429 TOO_MANY_REQUESTS with `retry-after` in
- * seconds.
+ * seconds. Returns a promise only when the limiter answered with one.
  */
-export async function enforceRateLimit(
+export function enforceRateLimit(
   limiter: Limiter,
   principal: Principal,
   headers: Record<string, string>,
-): Promise<void> {
+): void | Promise<void> {
   const rate = keyRateLimit(principal);
   if (rate === null) return;
-  const { limit } = rate;
-  const decision = await limiter.hit(principal.keyId, limit);
+  const decision = limiter.hit(principal.keyId, rate.limit);
+  if (decision instanceof Promise) return decision.then((answer) => apply(answer, rate, headers));
+  apply(decision, rate, headers);
+}
+
+function apply(
+  decision: RateLimitDecision,
+  rate: { limit: number; whose: string },
+  headers: Record<string, string>,
+): void {
   Object.assign(headers, rateLimitHeaders(decision));
   if (decision.allowed) return;
   throw new GatewayError(
-    `Rate limit of ${limit} requests per minute reached for this API key (${rate.whose}).`,
+    `Rate limit of ${rate.limit} requests per minute reached for this API key (${rate.whose}).`,
     {
       status: 429,
       code: 'TOO_MANY_REQUESTS',

@@ -18,12 +18,17 @@ export type ReservationResult =
   | { ok: true; reservationId: string }
   | { ok: false; spentNano: number; reservedNano: number; capNano: bigint };
 
+/**
+ * `hit`, `reserve` and `settle` answer at once when they can (the in-memory limiter: always for `hit` and
+ * `settle`, and for `reserve` once the month's spend is known and the cap is not near), else with a promise;
+ * callers await only a promise, so a request limited in memory waits for no turn of the event loop.
+ */
 export interface Limiter {
   /**
    * Counts one request against `limitPerMinute` for `key` in fixed one-minute windows (UTC minute), exactly:
    * the first `limitPerMinute` requests of a window pass, the rest are refused until it resets.
    */
-  hit(key: string, limitPerMinute: number): Promise<RateLimitDecision>;
+  hit(key: string, limitPerMinute: number): RateLimitDecision | Promise<RateLimitDecision>;
   /**
    * Atomically reserves `amountNano` of an account's spend for `month` (the account is an organization id, or
    * an API key's own budget, see `spend-account.ts`; the first parameter keeps its historical name) (`YYYY-MM`, UTC) if spent plus
@@ -31,9 +36,14 @@ export interface Limiter {
    * the cap and the month's totals are compared exactly whatever their size (caps reach 10^18 nano-USD and more).
    * Throws a RangeError for an amount that is not a non-negative safe integer.
    */
-  reserve(orgId: string, month: string, amountNano: number, capNano: bigint): Promise<ReservationResult>;
+  reserve(
+    orgId: string,
+    month: string,
+    amountNano: number,
+    capNano: bigint,
+  ): ReservationResult | Promise<ReservationResult>;
   /** Replaces a reservation by the actual cost (0 releases it entirely). Idempotent per reservation. */
-  settle(reservationId: string, actualNano: number): Promise<void>;
+  settle(reservationId: string, actualNano: number): void | Promise<void>;
   /** Spent and reserved, nano-USD, exact (for tests and metrics). */
   usage(orgId: string, month: string): Promise<{ spentNano: bigint; reservedNano: bigint }>;
   /** Resolves when the limiter's backing service answers (at once for the in-memory one); rejects otherwise. */

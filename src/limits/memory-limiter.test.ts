@@ -86,3 +86,50 @@ describe('MemoryLimiter: several instances on one store (no Redis)', () => {
     expect(reads()).toBe(before + 1);
   });
 });
+
+describe('MemoryLimiter: answers at once when it can', () => {
+  it('counts a hit and settles without a promise, and reserves at once once the month is known, away from the cap', async () => {
+    let reads = 0;
+    const limiter = new MemoryLimiter(async () => {
+      reads += 1;
+      return 100;
+    });
+    const decision = limiter.hit('key', 2);
+    expect(decision).not.toBeInstanceOf(Promise);
+    expect(decision).toMatchObject({ allowed: true, remaining: 1 });
+    // The first reservation of a month waits for the store's figure.
+    const first = limiter.reserve('org', '2026-11', 10, 10_000n);
+    expect(first).toBeInstanceOf(Promise);
+    const taken = await first;
+    expect(reads).toBe(1);
+    // Then, far from the cap, at once; and settling too.
+    const second = limiter.reserve('org', '2026-11', 10, 10_000n);
+    expect(second).not.toBeInstanceOf(Promise);
+    expect(second).toMatchObject({ ok: true });
+    if (!taken.ok || second instanceof Promise || !second.ok) throw new Error('unreachable');
+    expect(limiter.settle(second.reservationId, 7)).toBeUndefined();
+    expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 107n, reservedNano: 10n });
+    // A refusal needs no fresh figure either (spend only grows).
+    const refused = limiter.reserve('org', '2026-11', 100_000, 10_000n);
+    expect(refused).toMatchObject({ ok: false, spentNano: 107, reservedNano: 10 });
+    expect(reads).toBe(1);
+    await limiter.close();
+  });
+
+  it('waits for a fresh read of the store when the reservation would pass half the cap', async () => {
+    let stored = 100;
+    let reads = 0;
+    const limiter = new MemoryLimiter(async () => {
+      reads += 1;
+      return stored;
+    });
+    await limiter.reserve('org', '2026-11', 1, 1_000n);
+    // Another instance spent meanwhile: the near-cap reservation reads it before deciding.
+    stored = 900;
+    const near = limiter.reserve('org', '2026-11', 450, 1_000n);
+    expect(near).toBeInstanceOf(Promise);
+    expect(await near).toMatchObject({ ok: false, spentNano: 900 });
+    expect(reads).toBe(2);
+    await limiter.close();
+  });
+});

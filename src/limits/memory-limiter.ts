@@ -39,6 +39,8 @@ export interface MemoryLimiterOptions {
 
 const MINUTE = 60_000;
 
+const monthKey = (orgId: string, month: string) => `${orgId}\u0000${month}`;
+
 /**
  * Limits held in this process. Each check and update below runs without interleaving (JavaScript runs one
  * callback at a time), so one instance never passes a cap. Amounts are bigints: caps reach 10^18 nano-USD.
@@ -52,6 +54,8 @@ const MINUTE = 60_000;
 export class MemoryLimiter implements Limiter {
   private readonly windows = new Map<string, Window>();
   private readonly months = new Map<string, Promise<MonthState>>();
+  /** The months whose first read is done, for reservations that need not wait. */
+  private readonly known = new Map<string, MonthState>();
   private readonly reservations = new Map<string, { state: MonthState; amountNano: bigint }>();
   private readonly sweep: NodeJS.Timeout;
   private readonly refreshMs: number;
@@ -68,7 +72,7 @@ export class MemoryLimiter implements Limiter {
     this.sweep.unref();
   }
 
-  async hit(key: string, limitPerMinute: number): Promise<RateLimitDecision> {
+  hit(key: string, limitPerMinute: number): RateLimitDecision {
     const now = this.now();
     const start = now - (now % MINUTE);
     let window = this.windows.get(key);
@@ -86,14 +90,33 @@ export class MemoryLimiter implements Limiter {
     };
   }
 
-  async reserve(
+  /**
+   * Answers at once when the month's spend is known and the reservation does not need a fresh figure (it
+   * does not fit, or fits below `spendCheckAbovePercent` of the cap); waits for the store otherwise.
+   */
+  reserve(
     orgId: string,
     month: string,
     amountNano: number,
     capNano: bigint,
-  ): Promise<ReservationResult> {
+  ): ReservationResult | Promise<ReservationResult> {
     assertNano('amount', amountNano);
     const amount = BigInt(amountNano);
+    const state = this.known.get(monthKey(orgId, month));
+    if (state === undefined || (this.fits(state, amount, capNano) && this.nearCap(state, amount, capNano)))
+      return this.reserveAfterReading(orgId, month, amount, capNano);
+    if (this.now() - state.readAt >= this.refreshMs) {
+      this.read(state, orgId, month).catch(() => undefined); // Retried on the next reservation.
+    }
+    return this.take(state, amount, capNano);
+  }
+
+  private async reserveAfterReading(
+    orgId: string,
+    month: string,
+    amount: bigint,
+    capNano: bigint,
+  ): Promise<ReservationResult> {
     const state = await this.monthState(orgId, month);
     // Spend only grows: a refusal on a figure that may be stale is still right, so only a pass near the cap
     // needs a fresh one.
@@ -102,6 +125,11 @@ export class MemoryLimiter implements Limiter {
     } else if (this.now() - state.readAt >= this.refreshMs) {
       this.read(state, orgId, month).catch(() => undefined); // Retried on the next reservation.
     }
+    return this.take(state, amount, capNano);
+  }
+
+  /** Reserves `amount` if it fits (checked and taken in one synchronous step). */
+  private take(state: MonthState, amount: bigint, capNano: bigint): ReservationResult {
     if (!this.fits(state, amount, capNano)) {
       return {
         ok: false,
@@ -116,7 +144,7 @@ export class MemoryLimiter implements Limiter {
     return { ok: true, reservationId };
   }
 
-  async settle(reservationId: string, actualNano: number): Promise<void> {
+  settle(reservationId: string, actualNano: number): void {
     assertNano('actual cost', actualNano);
     const reservation = this.reservations.get(reservationId);
     if (!reservation) return;
@@ -147,17 +175,19 @@ export class MemoryLimiter implements Limiter {
 
   /** The month's state, read from the store on first use; concurrent first callers share one read. */
   private monthState(orgId: string, month: string): Promise<MonthState> {
-    const key = `${orgId}\u0000${month}`;
+    const key = monthKey(orgId, month);
     const known = this.months.get(key);
     if (known) return known;
-    const loading = this.spendSource(orgId, month).then(
-      (spent): MonthState => ({
+    const loading = this.spendSource(orgId, month).then((spent): MonthState => {
+      const state: MonthState = {
         spentNano: spendToBigInt(spent),
         reservedNano: 0n,
         readAt: this.now(),
         reading: undefined,
-      }),
-    );
+      };
+      this.known.set(key, state);
+      return state;
+    });
     loading.catch(() => this.months.delete(key)); // A failed first read is tried again by the next caller.
     this.months.set(key, loading);
     return loading;

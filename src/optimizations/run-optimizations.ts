@@ -46,19 +46,41 @@ export function removedPercentage(before: number, after: number): number {
  * gateway settings. When none is enabled, nothing is tokenized: the request is returned as a copy with
  * `optimizationPercentage` 0, and the hot path pays nothing.
  */
-export async function runOptimizations<R extends JsonObject>(
+export function runOptimizations<R extends JsonObject>(
   request: R,
   kind: RequestKind,
   settings: GatewaySettings,
   scorer: Scorer,
   options: RunOptimizationsOptions = {},
-): Promise<{ request: R; report: OptimizationReport }> {
+): Optimized<R> | Promise<Optimized<R>> {
   const compression = settings.chatHistoryCompression?.enabled ? settings.chatHistoryCompression : undefined;
   const tools = settings.toolOptimization?.enabled ? settings.toolOptimization : undefined;
   if (!settings.mediaOptimization && !compression && !tools) {
+    // Answered at once.
     const report = { optimizationPercentage: 0, loadedTools: functionToolNames(request, kind), details: {} };
     return { request: { ...request }, report };
   }
+  return optimize(request, kind, { settings, compression, tools }, scorer, options);
+}
+
+/** A request after its optimizations, and what they did. */
+export interface Optimized<R> {
+  request: R;
+  report: OptimizationReport;
+}
+
+async function optimize<R extends JsonObject>(
+  request: R,
+  kind: RequestKind,
+  enabled: {
+    settings: GatewaySettings;
+    compression: GatewaySettings['chatHistoryCompression'];
+    tools: GatewaySettings['toolOptimization'];
+  },
+  scorer: Scorer,
+  options: RunOptimizationsOptions,
+): Promise<Optimized<R>> {
+  const { settings, compression, tools } = enabled;
   const count = memoizeCounter(await (options.loadCounter ?? loadTokenCounter)());
   const before = countRequestTokens(request, kind, count);
   const details: OptimizationDetails = {};

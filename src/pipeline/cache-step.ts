@@ -74,15 +74,14 @@ export function markCacheable(
  * or a miss whose answer will be kept. Nothing for organizations without the cache, endpoints that are not
  * cached, zero-data-retention requests and requests that bypass it.
  */
-export async function lookUpCache(
+export function lookUpCache(
   run: Run,
   cacheName: string | undefined,
   request: ParsedRequest,
   prepared: { model: string; body: JsonObject },
-): Promise<CacheStep | undefined> {
+): Promise<CacheStep> | undefined {
   const { deps, ctx, principal } = run;
   const cache = deps.responseCache;
-  const orgId = principal.org.id;
   const ttlMs = cacheTtlMs(principal.org);
   if (!cache || ttlMs === undefined || !cacheName) return undefined;
   const directive = cacheDirective(ctx.req.headers);
@@ -90,6 +89,19 @@ export async function lookUpCache(
     deps.metrics?.cacheLookup('bypass');
     return undefined;
   }
+  return readCache(run, { cache, cacheName, ttlMs, directive }, request, prepared);
+}
+
+/** The cache step of a request that uses the cache: its key, and a hit, a followed flight or a miss. */
+async function readCache(
+  run: Run,
+  use: { cache: ResponseCache; cacheName: string; ttlMs: number; directive: 'use' | 'refresh' },
+  request: ParsedRequest,
+  prepared: { model: string; body: JsonObject },
+): Promise<CacheStep> {
+  const { deps, ctx, principal } = run;
+  const { cache, cacheName, ttlMs, directive } = use;
+  const orgId = principal.org.id;
   const key = cacheKey({ orgId, endpoint: cacheName, model: prepared.model, body: prepared.body });
   const step: CacheStep = { key, ttlMs };
   if (directive === 'use') {

@@ -64,7 +64,8 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
   // and every fallback model of the request's `models` too.
   for (const model of [target.model, ...(target.fallbacks ?? [])])
     assertModelAllowed(run.principal, model.id);
-  await reserveSpend(run, target.role, target.plan, target.worstCase);
+  const reserving = reserveSpend(run, target.role, target.plan, target.worstCase);
+  if (reserving) await reserving;
   // Attempts run one after the other: the span of the one under way, ended when it is reported.
   let span: AttemptSpan | undefined;
   const result = await executeWithFallback({

@@ -50,28 +50,44 @@ function budgetsOf(principal: Principal): Budget[] {
  * Reserves the worst-case cost (computed only when a cap applies), at the most expensive endpoint of the plan,
  * against every monthly cap of the caller (the organization's and the key's own: both must hold), before
  * anything is sent upstream. Over a cap: 402 EXCEEDS_MONTHLY_LIMIT naming whose cap, and nothing stays
- * reserved. The pipeline settles every reservation when the request ends.
+ * reserved. The pipeline settles every reservation when the request ends. Returns a promise only when the
+ * limiter answered with one (the in-memory limiter mostly answers at once).
  */
-export async function reserveSpend(
+export function reserveSpend(
   run: Run,
   role: Reservation['role'],
   plan: readonly ResolvedEndpoint[],
   worstCase: () => WorstCaseTokens,
-): Promise<void> {
+): void | Promise<void> {
   const budgets = budgetsOf(run.principal);
   if (budgets.length === 0) return;
   const amount = worstCaseNano(plan, worstCase());
-  const month = monthOf(Date.now());
-  const held: Reservation[] = [];
-  for (const budget of budgets) {
-    const result = await run.deps.limiter.reserve(budget.account, month, amount, budget.capNano);
-    if (!result.ok) {
-      await Promise.all(held.map((reservation) => release(run, reservation)));
-      throw overCap(budget, result, amount);
-    }
-    held.push({ id: result.reservationId, role, amountNano: amount, budget: budget.kind });
+  return reserveEach(run, { role, budgets, amount, month: monthOf(Date.now()) }, 0, []);
+}
+
+/** Reserves on `budgets[index]` and those after it; `held` are the reservations made so far. */
+function reserveEach(
+  run: Run,
+  ask: { role: Reservation['role']; budgets: Budget[]; amount: number; month: string },
+  index: number,
+  held: Reservation[],
+): void | Promise<void> {
+  const budget = ask.budgets[index];
+  if (budget === undefined) {
+    run.reservations.push(...held);
+    return;
   }
-  run.reservations.push(...held);
+  const answered = (result: ReservationResult): void | Promise<void> => {
+    if (!result.ok) {
+      return Promise.all(held.map((reservation) => release(run, reservation))).then(() => {
+        throw overCap(budget, result, ask.amount);
+      });
+    }
+    held.push({ id: result.reservationId, role: ask.role, amountNano: ask.amount, budget: budget.kind });
+    return reserveEach(run, ask, index + 1, held);
+  };
+  const result = run.deps.limiter.reserve(budget.account, ask.month, ask.amount, budget.capNano);
+  return result instanceof Promise ? result.then(answered) : answered(result);
 }
 
 function overCap(
@@ -88,9 +104,24 @@ function overCap(
 }
 
 function release(run: Run, reservation: Reservation): Promise<void> {
-  return run.deps.limiter
-    .settle(reservation.id, 0)
-    .catch((error: unknown) => run.deps.log(`releasing spend of ${run.genId} failed: ${String(error)}`));
+  return settleOne(run, reservation, 0, 'releasing') ?? Promise.resolve();
+}
+
+/** Settles one reservation; a failure (thrown or rejected) is logged, never thrown. */
+function settleOne(
+  run: Run,
+  reservation: Reservation,
+  costNano: number,
+  doing: 'settling' | 'releasing',
+): Promise<void> | undefined {
+  const failed = (error: unknown) => run.deps.log(`${doing} spend of ${run.genId} failed: ${String(error)}`);
+  try {
+    const settled = run.deps.limiter.settle(reservation.id, costNano);
+    return settled instanceof Promise ? settled.catch(failed) : undefined;
+  } catch (error) {
+    failed(error);
+    return undefined;
+  }
 }
 
 /** The worst case at the most expensive endpoint of the plan, nano-USD. */
@@ -101,18 +132,22 @@ export function worstCaseNano(plan: readonly ResolvedEndpoint[], tokens: WorstCa
 /**
  * Settles the request's reservations when it ends, whatever happened: on each budget (organization, key), the
  * executor's reservation takes the whole actual cost (executor plus planner), the planner's is released.
- * Failures are logged, never thrown.
+ * Failures are logged, never thrown. Returns a promise only when the limiter answered with one.
  */
-export async function settleSpend(run: Run, totalCostNano: number): Promise<void> {
-  const charged = new Set<Reservation>();
-  for (const budget of ['org', 'key'] as const) {
-    const own = run.reservations.filter((r) => r.budget === budget);
-    const reservation = own.find((r) => r.role === 'executor') ?? own[0];
-    if (reservation) charged.add(reservation);
+export function settleSpend(run: Run, totalCostNano: number): void | Promise<void> {
+  const { reservations } = run;
+  if (reservations.length === 0) return;
+  const waiting: Promise<void>[] = [];
+  for (const reservation of reservations) {
+    const cost = chargedOn(reservations, reservation) ? totalCostNano : 0;
+    const settled = settleOne(run, reservation, cost, 'settling');
+    if (settled) waiting.push(settled);
   }
-  for (const reservation of run.reservations) {
-    await run.deps.limiter
-      .settle(reservation.id, charged.has(reservation) ? totalCostNano : 0)
-      .catch((error: unknown) => run.deps.log(`settling spend of ${run.genId} failed: ${String(error)}`));
-  }
+  if (waiting.length > 0) return Promise.all(waiting).then(() => undefined);
+}
+
+/** Whether `reservation` takes its budget's cost: its budget's executor reservation, else the budget's first. */
+function chargedOn(reservations: readonly Reservation[], reservation: Reservation): boolean {
+  const own = reservations.filter((r) => r.budget === reservation.budget);
+  return (own.find((r) => r.role === 'executor') ?? own[0]) === reservation;
 }

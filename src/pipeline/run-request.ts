@@ -91,13 +91,13 @@ export async function runRequest<R extends ParsedRequest, Part>(
   const live: { stream?: Live<Part> } = {};
   // The record is journaled before the answer's last byte, so that a crash never loses a finished answer's.
   let recorded = false;
-  const record = async (httpStatus: number, error?: GatewayError) => {
-    if (recorded) return;
+  const record = (httpStatus: number, error?: GatewayError): Promise<void> => {
+    if (recorded) return Promise.resolve();
     recorded = true;
     const built = buildRecord(withMembers(facts, { run, endedAt: deps.now(), httpStatus, error }));
     // The observer (access line, metrics, the span's end) reads this when the request is over.
     ctx.outcome = { record: built, error, operation, span: run.span, content: promptForSpan(deps, facts) };
-    await deps.records
+    return deps.records
       .finish(built)
       .catch((e: unknown) => deps.log(`journaling ${run.genId} failed: ${String(e)}`));
   };
@@ -113,9 +113,10 @@ export async function runRequest<R extends ParsedRequest, Part>(
     answerError(run, endpoint, live.stream, failure);
   } finally {
     if (live.stream) deps.metrics?.streamClosed();
-    await finishCache(run, facts.cache, facts.execution, succeeded);
+    if (facts.cache) await finishCache(run, facts.cache, facts.execution, succeeded);
   }
-  await settleSpend(run, totalCostNano(facts.execution, facts.planner));
+  const settling = settleSpend(run, totalCostNano(facts.execution, facts.planner));
+  if (settling) await settling;
 }
 
 /** What the journal keeps of a request as soon as it is accepted (a crash turns it into `interrupted`). */
@@ -141,7 +142,9 @@ async function serve<R extends ParsedRequest, Part>(
 ): Promise<void> {
   const { ctx, deps } = run;
   // Parse: the endpoint's codec.
-  const request = await endpoint.parse(await run.transport.body(deps.config.server), run);
+  // Codecs parse and answer at once, but may return a promise: awaited only then.
+  const parsing = endpoint.parse(await run.transport.body(deps.config.server), run);
+  const request = parsing instanceof Promise ? await parsing : parsing;
   facts.streamed = request.stream;
   // The `models` list and the `provider` object (OpenRouter's habits), merged with the `gateway` members.
   const routing = readRoutingRequest(request.body, request.settings, deps.config.routing.maxModels);
@@ -182,7 +185,9 @@ async function serve<R extends ParsedRequest, Part>(
   facts.sent = body;
   const maxTokens = largestOutput([model, ...fallbacks]);
   facts.outputTokenBound = outputTokenBound(endpoint.kind, body, { max_tokens: maxTokens });
-  const cache = await lookUpCache(run, endpoint.cacheName, request, { model: model.id, body });
+  // Undefined at once when the request does not use the cache.
+  const lookingUp = lookUpCache(run, endpoint.cacheName, request, { model: model.id, body });
+  const cache = lookingUp && (await lookingUp);
   facts.cache = cache;
   const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: maxTokens });
   const completions = typeof body.n === 'number' ? body.n : undefined;
@@ -227,7 +232,8 @@ async function serve<R extends ParsedRequest, Part>(
     firstTokenAt: facts.firstTokenAt,
     startedAt: run.startedAt,
   });
-  const answer = await endpoint.answer(served.value, answerMeta(run, facts), { run, request, sent: body });
+  const answering = endpoint.answer(served.value, answerMeta(run, facts), { run, request, sent: body });
+  const answer = answering instanceof Promise ? await answering : answering;
   await beforeLastByte();
   run.transport.json(200, answer, warningsHeader(ctx.headers, run.warnings));
 }
@@ -265,7 +271,9 @@ async function prepare<R extends ParsedRequest>(
       promptText ??= latestPrompt(redacted, kind);
       return promptText;
     };
-    const choice = await chooseModel(requested, settings, prompt, scorer);
+    // The steps answer at once when the request does not use them, and are awaited only when they did not.
+    const choosing = chooseModel(requested, settings, prompt, scorer);
+    const choice = choosing instanceof Promise ? await choosing : choosing;
     facts.choice = choice;
     const spec = parseModelSpec(choice.slug, choice.param);
     const model = resolveModel(deps.catalog, spec.executor, endpoint.kind);
@@ -282,9 +290,11 @@ async function prepare<R extends ParsedRequest>(
       kind: endpoint.kind,
       routing,
     });
-    const optimized = await runOptimizations(redacted, kind, settings, scorer);
+    const optimizing = runOptimizations(redacted, kind, settings, scorer);
+    const optimized = optimizing instanceof Promise ? await optimizing : optimizing;
     facts.optimization = optimized.report;
-    const withSkills = await addSkills(deps.skills, kind, optimized.request, settings.skills, prompt, scorer);
+    const adding = addSkills(deps.skills, kind, optimized.request, settings.skills, prompt, scorer);
+    const withSkills = adding instanceof Promise ? await adding : adding;
     facts.skills = withSkills.skills;
     let body = withSkills.body;
     if (spec.planner) {

@@ -11,16 +11,34 @@ import type { SkillRegistry } from '../skills/skill-registry.js';
  * The skills step: the listed skills (with `enableAutoSearch`, only those relevant to the prompt) go into the
  * system prompt; an unknown id is 400 INVALID_GATEWAY_SETTINGS. Returns the request and the skills added.
  */
-export async function addSkills(
+export function addSkills(
   registry: SkillRegistry,
   kind: RequestKind,
   body: JsonObject,
   settings: GatewaySettings['skills'],
   prompt: () => string,
   scorer: RequestScorer,
-): Promise<{ body: JsonObject; skills: string[] }> {
+): WithSkills | Promise<WithSkills> {
+  // Without skills asked for, answered at once.
   if (!settings) return { body, skills: [] };
-  const selection = await selectSkills(registry, settings, prompt(), scorer);
+  return addSelectedSkills(registry, kind, body, settings, prompt(), scorer);
+}
+
+/** The request with the skills added, and their ids. */
+export interface WithSkills {
+  body: JsonObject;
+  skills: string[];
+}
+
+async function addSelectedSkills(
+  registry: SkillRegistry,
+  kind: RequestKind,
+  body: JsonObject,
+  settings: NonNullable<GatewaySettings['skills']>,
+  promptText: string,
+  scorer: RequestScorer,
+): Promise<WithSkills> {
+  const selection = await selectSkills(registry, settings, promptText, scorer);
   if (selection.unknown.length > 0) {
     throw invalidGatewaySettings(
       `gateway.skills.skillIds names unknown skills: ${selection.unknown.join(', ')}.`,

@@ -21,28 +21,41 @@ export interface ModelChoice {
  * complexity (strongest first: `round((1 - score)(n - 1))`); otherwise, or when no tag fits, the model the
  * request names (`model`, else the first of `models`).
  */
-export async function chooseModel(
+export function chooseModel(
   requested: string | undefined,
   settings: GatewaySettings,
   prompt: () => string,
   scorer: RequestScorer,
-): Promise<ModelChoice> {
+): ModelChoice | Promise<ModelChoice> {
   const tags = settings.tags ?? [];
-  if (tags.length > 0) {
-    const match = await matchTag(prompt(), tags, scorer);
-    if (match) {
-      const score = await scorer.complexity(prompt());
-      const models = match.tag.models;
-      const slug = models[indexForScore(score, models.length)] ?? models[0] ?? '';
-      return { slug, param: 'gateway.tags', tag: match.tag.name, score };
-    }
-    if (!requested) {
-      throw invalidGatewaySettings(
-        'No tag in gateway.tags fits the prompt, and the request names no model.',
-        'gateway.tags',
-      );
-    }
+  // Without tags the choice is made at once.
+  return tags.length > 0 ? chooseByTags(requested, tags, prompt, scorer) : requestedModel(requested);
+}
+
+async function chooseByTags(
+  requested: string | undefined,
+  tags: NonNullable<GatewaySettings['tags']>,
+  prompt: () => string,
+  scorer: RequestScorer,
+): Promise<ModelChoice> {
+  const match = await matchTag(prompt(), tags, scorer);
+  if (match) {
+    const score = await scorer.complexity(prompt());
+    const models = match.tag.models;
+    const slug = models[indexForScore(score, models.length)] ?? models[0] ?? '';
+    return { slug, param: 'gateway.tags', tag: match.tag.name, score };
   }
+  if (!requested) {
+    throw invalidGatewaySettings(
+      'No tag in gateway.tags fits the prompt, and the request names no model.',
+      'gateway.tags',
+    );
+  }
+  return requestedModel(requested);
+}
+
+/** The model the request names. */
+function requestedModel(requested: string | undefined): ModelChoice {
   if (!requested) throw badRequest('model: is required (or give gateway.tags to route by intent)', 'model');
   return { slug: requested, param: 'model', tag: '', score: undefined };
 }

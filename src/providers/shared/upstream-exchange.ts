@@ -145,14 +145,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
   /** What arrived since the last read (one buffer), waiting for it if nothing did; done at the end. */
   async next(): Promise<IteratorResult<Buffer>> {
     for (;;) {
-      const chunks = this.#chunks;
-      if (chunks.length > 0) {
-        const value = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#queued);
-        this.#chunks = [];
-        this.#queued = 0;
-        if (this.#controller?.paused) this.#controller.resume();
-        return { done: false, value };
-      }
+      const value = this.#take();
+      if (value !== undefined) return { done: false, value };
       if (this.#failure !== undefined) throw this.#failure.error;
       if (this.#ended) return { done: true, value: undefined };
       await this.#wait();
@@ -165,9 +159,16 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
     return { done: true, value: undefined };
   }
 
+  /** The whole body; waits only while nothing new arrived (an answer already in is taken at once). */
   async bytes(): Promise<Buffer> {
     const chunks: Buffer[] = [];
-    for (let next = await this.next(); !next.done; next = await this.next()) chunks.push(next.value);
+    for (;;) {
+      const value = this.#take();
+      if (value !== undefined) chunks.push(value);
+      else if (this.#failure !== undefined) throw this.#failure.error;
+      else if (this.#ended) break;
+      else await this.#wait();
+    }
     return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
   }
 
@@ -180,6 +181,17 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
   }
 
   // --- internals ---------------------------------------------------------------------------------------
+
+  /** What arrived since the last read, as one buffer (undefined if nothing did); a paused upstream resumes. */
+  #take(): Buffer | undefined {
+    const chunks = this.#chunks;
+    if (chunks.length === 0) return undefined;
+    const value = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#queued);
+    this.#chunks = [];
+    this.#queued = 0;
+    if (this.#controller?.paused) this.#controller.resume();
+    return value;
+  }
 
   /** Resolves once bytes, the end or a failure arrived; a silence of `idleTimeoutMs` fails it. */
   #wait(): Promise<void> {
