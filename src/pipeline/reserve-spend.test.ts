@@ -101,6 +101,37 @@ describe('reserveSpend and settleSpend', () => {
     expect(await limiter.usage(orgAccount('acme'), month)).toEqual({ spentNano: 0n, reservedNano: 0n });
   });
 
+  it.each([
+    [
+      'throws',
+      (): never => {
+        throw new Error('limiter unavailable');
+      },
+    ],
+    ['rejects', () => Promise.reject(new Error('limiter unavailable'))],
+  ])(
+    'a limiter that %s on the key’s budget leaves the organization’s reservation released',
+    async (_how, fail) => {
+      const limiter = await warmLimiter();
+      const failing: Limiter = {
+        ...asynchronous(limiter),
+        reserve: (account, month, amount, cap) =>
+          account === keyAccount('key_1') ? fail() : limiter.reserve(account, month, amount, cap),
+      };
+      const { run } = runWith(failing, principal(10n ** 9n, 10n ** 9n));
+      const failed = await Promise.resolve()
+        .then(() => reserveSpend(run, 'executor', plan, worstCase))
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(String(failed)).toBe('Error: limiter unavailable');
+      expect(run.reservations).toEqual([]);
+      const month = new Date().toISOString().slice(0, 7);
+      expect(await limiter.usage(orgAccount('acme'), month)).toEqual({ spentNano: 0n, reservedNano: 0n });
+    },
+  );
+
   it('with a limiter that answers with promises, both steps return one and reach the same state', async () => {
     const limiter = await warmLimiter();
     const { run } = runWith(asynchronous(limiter), principal(10n ** 9n, 10n ** 9n));

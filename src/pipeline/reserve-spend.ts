@@ -77,17 +77,24 @@ function reserveEach(
     run.reservations.push(...held);
     return;
   }
+  // Whatever stops the reservations (a cap refuses, the limiter fails), none made so far stays reserved.
+  const releaseHeld = (error: unknown): Promise<never> =>
+    Promise.all(held.map((reservation) => release(run, reservation))).then(() => {
+      throw error;
+    });
   const answered = (result: ReservationResult): void | Promise<void> => {
-    if (!result.ok) {
-      return Promise.all(held.map((reservation) => release(run, reservation))).then(() => {
-        throw overCap(budget, result, ask.amount);
-      });
-    }
+    if (!result.ok) return releaseHeld(overCap(budget, result, ask.amount));
     held.push({ id: result.reservationId, role: ask.role, amountNano: ask.amount, budget: budget.kind });
     return reserveEach(run, ask, index + 1, held);
   };
-  const result = run.deps.limiter.reserve(budget.account, ask.month, ask.amount, budget.capNano);
-  return result instanceof Promise ? result.then(answered) : answered(result);
+  let result: ReservationResult | Promise<ReservationResult>;
+  try {
+    result = run.deps.limiter.reserve(budget.account, ask.month, ask.amount, budget.capNano);
+  } catch (error) {
+    if (held.length === 0) throw error;
+    return releaseHeld(error);
+  }
+  return result instanceof Promise ? result.then(answered, releaseHeld) : answered(result);
 }
 
 function overCap(
