@@ -1,3 +1,4 @@
+import { compareCodeUnits } from '../json/json.js';
 /** Names longer than this get no suggestions (the distance is quadratic in the name's length). */
 export const MAX_SUGGESTED_NAME = 128;
 /** Farther ids are not suggested, however long the name. */
@@ -48,6 +49,6 @@ export function closestIds(name: string, ids: readonly string[], count = 3): str
     }
     if (distance <= limit) scored.push({ id, distance });
   }
-  scored.sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id));
+  scored.sort((a, b) => a.distance - b.distance || compareCodeUnits(a.id, b.id));
   return scored.slice(0, count).map((entry) => entry.id);
 }

@@ -39,3 +39,12 @@ export function tryParseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * Orders strings by their UTF-16 code units, as `Array.prototype.sort` does by default. Used instead of
+ * `localeCompare`, whose first call loads ICU's collation data: about 3 MB of resident memory, for ids and
+ * names that are ASCII.
+ */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

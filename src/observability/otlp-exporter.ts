@@ -1,5 +1,6 @@
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { OtelBatch } from '../config/env.js';
+import { Agent } from '../providers/shared/undici-parts.js';
 import { type FinishedSpan, SpanEnvelope, type SpanSource, spanJson, writeSpan } from './otlp-span.js';
 import { ProtoWriter } from './proto-writer.js';
 

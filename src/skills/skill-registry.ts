@@ -1,5 +1,6 @@
 import { type FSWatcher, watch as fsWatch, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { compareCodeUnits } from '../json/json.js';
 import { loadSkills } from './load-skills.js';
 import type { Skill } from './skill.js';
 
@@ -57,7 +58,7 @@ export class SkillRegistry {
 
   /** All loaded skills, by id. */
   list(): Skill[] {
-    return [...this.#skills.values()].sort((a, b) => a.id.localeCompare(b.id));
+    return [...this.#skills.values()].sort((a, b) => compareCodeUnits(a.id, b.id));
   }
 
   /** Why folders of the directory were left out at the last reload. */

@@ -1,3 +1,4 @@
+import { compareCodeUnits } from '../../json/json.js';
 import { html } from '../html.js';
 import type { PageHandler } from '../serve-page.js';
 
@@ -31,7 +32,7 @@ export const providersPage: PageHandler = async ({ deps }) => {
       });
     }
   }
-  rows.sort((a, b) => a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
+  rows.sort((a, b) => compareCodeUnits(a.provider, b.provider) || compareCodeUnits(a.model, b.model));
   const providers = [...deps.catalog.providers.values()].map((provider) => {
     const cooldown = deps.health.cooldownRemainingMs(provider.id);
     return html`<tr data-provider="${provider.id}"><td>${provider.id}</td><td>${provider.api}</td>

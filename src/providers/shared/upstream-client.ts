@@ -1,7 +1,8 @@
-import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
+import type { Dispatcher } from 'undici';
 import { GatewayError, requestCancelled } from '../../errors/gateway-error.js';
 import { bodyByteLength, bodyText, type JsonBodyBytes } from '../../json/source-bytes.js';
 import type { UpstreamCall } from '../provider-adapter.js';
+import { Agent, errors as undiciErrors } from './undici-parts.js';
 import {
   upstreamIdleTimeout,
   upstreamStatusError,
