@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import { type ResponsesSocket, serveResponsesSocket } from '../endpoints/responses-socket.js';
 import { GatewayError, notFound, toGatewayError } from '../errors/gateway-error.js';
 import { rawErrorResponse } from '../http/create-http-server.js';
@@ -24,11 +24,19 @@ export interface ResponsesSockets {
  */
 export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
   const limits = deps.config.server.webSocket;
-  const server = new WebSocketServer({
-    noServer: true,
-    maxPayload: limits.maxMessageBytes,
-    perMessageDeflate: false,
-  });
+  // `ws` is loaded with the first upgrade: a gateway whose clients never use the mode does not pay for it (about
+  // 7 MB of resident memory).
+  let server: WebSocketServer | undefined;
+  let loading: Promise<WebSocketServer> | undefined;
+  const webSocketServer = () =>
+    (loading ??= import('ws').then(({ WebSocketServer }) => {
+      server = new WebSocketServer({
+        noServer: true,
+        maxPayload: limits.maxMessageBytes,
+        perMessageDeflate: false,
+      });
+      return server;
+    }));
   const open = new Set<ResponsesSocket>();
   /** Called once no socket is open (shutdown waits on it). */
   const onEmpty: Array<() => void> = [];
@@ -39,12 +47,14 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
     if (!limits.enabled || path !== '/v1/responses' || stopping) throw notFound(`No WebSocket at ${path}.`);
     if (open.size + pending >= limits.maxSockets) throw tooManySockets(limits.maxSockets);
     pending += 1;
+    let upgrader: WebSocketServer;
     try {
       await deps.authenticate(req);
+      upgrader = await webSocketServer();
     } finally {
       pending -= 1;
     }
-    server.handleUpgrade(req, socket, head, (ws) => {
+    upgrader.handleUpgrade(req, socket, head, (ws) => {
       const served = serveResponsesSocket(ws, req, deps);
       open.add(served);
       ws.on('close', () => {
@@ -76,6 +86,7 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
           });
         });
       }
+      if (!server) return;
       for (const client of server.clients) client.terminate();
       server.close();
     },

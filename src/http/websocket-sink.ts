@@ -1,5 +1,5 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { EventSink } from '../pipeline/transport.js';
 import { type Frame, frameText } from './frame.js';
@@ -36,7 +36,7 @@ export class WebSocketSink implements EventSink {
   }
 
   get isClosed(): boolean {
-    return this.ended || this.socket.readyState !== WebSocket.OPEN;
+    return this.ended || this.socket.readyState !== this.socket.OPEN;
   }
 
   raw(frame: Frame): boolean {
@@ -57,7 +57,7 @@ export class WebSocketSink implements EventSink {
       const onClosed = () => done(onClose());
       const timer = setTimeout(() => done(onStall()), stalledMs);
       this.socket.on('close', onClosed);
-      this.lastWrite.then(() => done(this.socket.readyState === WebSocket.OPEN ? undefined : onClose()));
+      this.lastWrite.then(() => done(this.socket.readyState === this.socket.OPEN ? undefined : onClose()));
     });
   }
 
