@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { type ResponsesSocket, serveResponsesSocket } from '../endpoints/responses-socket.js';
-import { GatewayError, notFound, toGatewayError } from '../errors/gateway-error.js';
+import { GatewayError, notFound, serviceUnavailable, toGatewayError } from '../errors/gateway-error.js';
 import { rawErrorResponse } from '../http/create-http-server.js';
 import type { AppDeps } from './app-deps.js';
 
@@ -26,17 +26,12 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
   const limits = deps.config.server.webSocket;
   // `ws` is loaded with the first upgrade: a gateway whose clients never use the mode does not pay for it (about
   // 7 MB of resident memory).
-  let server: WebSocketServer | undefined;
   let loading: Promise<WebSocketServer> | undefined;
   const webSocketServer = () =>
-    (loading ??= import('ws').then(({ WebSocketServer }) => {
-      server = new WebSocketServer({
-        noServer: true,
-        maxPayload: limits.maxMessageBytes,
-        perMessageDeflate: false,
-      });
-      return server;
-    }));
+    (loading ??= import('ws').then(
+      ({ WebSocketServer }) =>
+        new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, perMessageDeflate: false }),
+    ));
   const open = new Set<ResponsesSocket>();
   /** Called once no socket is open (shutdown waits on it). */
   const onEmpty: Array<() => void> = [];
@@ -54,6 +49,8 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
     } finally {
       pending -= 1;
     }
+    // Shutdown began while the caller was checked or `ws` loaded: no socket is opened after it.
+    if (stopping) throw serviceUnavailable('This gateway is shutting down; connect again.');
     upgrader.handleUpgrade(req, socket, head, (ws) => {
       const served = serveResponsesSocket(ws, req, deps);
       open.add(served);
@@ -86,6 +83,7 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
           });
         });
       }
+      const server = await loading?.catch(() => undefined);
       if (!server) return;
       for (const client of server.clients) client.terminate();
       server.close();
