@@ -1,29 +1,23 @@
 import type { RequestKind } from '../codecs/request-kind.js';
 import { arrayMember, type JsonObject } from '../json/json.js';
 import { viewConversation } from './conversation-view.js';
+import { loadRankTable, o200kCounter } from './o200k-ranks.js';
 
 /** Tokens of one text. */
 export type TextTokenCounter = (text: string) => number;
 
-const NO_SPECIAL_TOKENS = new Set<string>();
-
 /**
- * GPT-4o's tokenizer (o200k_base, from `gpt-tokenizer`), loaded on first use: loading it takes hundreds of
- * milliseconds and about 30 MB, which a gateway whose requests never ask for optimizations should not pay
- * (Node's module cache makes later calls free). Text that looks like a special token (`<|endoftext|>`)
- * counts as plain text, as a model gets it.
+ * GPT-4o's tokenizer (o200k_base), loaded on first use: its ranks are read into about 6 MB of typed arrays
+ * (see `o200k-ranks.ts`), which a gateway whose requests never need a count does not pay. Counts are
+ * tiktoken's (and `gpt-tokenizer`'s, but for a byte-order mark): text that looks like a special token
+ * (`<|endoftext|>`) counts as plain text, as a model gets it.
  *
- * The tokenizer remembers the tokens of each word it had to merge, least recently used first out, up to
- * 100,000 words by default: a memory that only grows, by what clients send (counting endpoints, cut-off
- * streams), to hundreds of megabytes for long unique words (12,000 words of 200 letters kept 17 MB). Here it
- * keeps `MERGE_CACHE_WORDS`, and `countInSlices` never hands it a word longer than `HARD_CUT_CHARS`: about
- * 3 MB for those words, 17 MB for 5 MiB of random CJK text (runs without spaces, about two tokens a
- * character).
+ * The counter remembers the counts of words it had to merge, least recently used first out, up to
+ * `MERGE_CACHE_WORDS`, and `countInSlices` never hands it a word longer than `HARD_CUT_CHARS`: a memory that
+ * would otherwise grow by what clients send (counting endpoints, cut-off streams) stays under a few MB.
  */
 export async function loadTokenCounter(): Promise<TextTokenCounter> {
-  const { countTokens, setMergeCacheSize } = await import('gpt-tokenizer/encoding/o200k_base');
-  setMergeCacheSize(MERGE_CACHE_WORDS);
-  const count: TextTokenCounter = (text) => countTokens(text, { disallowedSpecial: NO_SPECIAL_TOKENS });
+  const count = o200kCounter(await loadRankTable(), MERGE_CACHE_WORDS);
   return (text) => (text === '' ? 0 : countInSlices(text, count));
 }
 
@@ -138,10 +132,16 @@ export function lazyTokenCounter(load: () => Promise<TextTokenCounter> = loadTok
   let counter: TextTokenCounter | undefined;
   let loading: Promise<TextTokenCounter> | undefined;
   const start = () => {
-    loading ??= load().then((loaded) => {
-      counter = loaded;
-      return loaded;
-    });
+    loading ??= load().then(
+      (loaded) => {
+        counter = loaded;
+        return loaded;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
     return loading;
   };
   return {
