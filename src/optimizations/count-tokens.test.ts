@@ -10,6 +10,7 @@ import {
   countRequestTokens,
   HARD_CUT_CHARS,
   IMAGE_TOKENS,
+  lazyTokenCounter,
   loadTokenCounter,
   MESSAGE_TOKENS,
   memoizeCounter,
@@ -32,6 +33,22 @@ describe('loadTokenCounter', () => {
     expect(count('Hello world')).toBe(2);
     expect(count('What is the weather in Paris today?')).toBe(8);
     expect(count('a <|endoftext|> b')).toBe(9);
+  });
+});
+
+describe('lazyTokenCounter', () => {
+  it('loads once, is at hand synchronously after, and tries again after a failed load', async () => {
+    const count = (text: string) => text.length;
+    const load = vi
+      .fn<() => Promise<(text: string) => number>>()
+      .mockRejectedValueOnce(new Error('unreadable'))
+      .mockResolvedValue(count);
+    const lazy = lazyTokenCounter(load);
+    await expect(lazy.load()).rejects.toThrow('unreadable');
+    expect(lazy.ready()).toBeUndefined();
+    expect(await lazy.load()).toBe(count);
+    expect(lazy.ready()).toBe(count);
+    expect(load).toHaveBeenCalledTimes(2);
   });
 });
 
