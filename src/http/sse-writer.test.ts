@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SseWriter } from './sse-writer.js';
+import { GATHER_BYTES, SseWriter } from './sse-writer.js';
 
 /**
  * A server whose one request hands its response to the test, and the client's response (it arrives with
@@ -101,14 +101,15 @@ describe('SseWriter', () => {
     client.destroy();
   });
 
-  it('gathers the frames of one turn into one write until they reach the high-water mark', async () => {
+  it('gathers the frames of one turn into one write, up to 64 KiB while the client keeps up', async () => {
     const { res, sse, client } = await firstEventSent();
     const writes: number[] = [];
     watchWrites(res, (piece) => writes.push(typeof piece === 'string' ? piece.length : piece.byteLength));
     const frame = `data: ${'x'.repeat(1_000)}\n\n`;
     const answers = [sse.raw(frame)];
-    while (answers.length < 100 && answers.at(-1)) answers.push(sse.raw(frame));
-    expect(answers).toHaveLength(Math.ceil(res.writableHighWaterMark / frame.length));
+    while (answers.length < 200 && answers.at(-1)) answers.push(sse.raw(frame));
+    expect(GATHER_BYTES).toBeGreaterThan(res.writableHighWaterMark);
+    expect(answers).toHaveLength(Math.ceil(GATHER_BYTES / frame.length));
     expect(writes).toEqual([]);
     await sse.drained(
       10_000,
@@ -116,6 +117,22 @@ describe('SseWriter', () => {
       () => new Error('closed'),
     );
     expect(writes).toEqual([answers.length * frame.length]);
+    sse.end();
+    const text = await readAll(client);
+    expect(text.split('data: ')).toHaveLength(answers.length + 2);
+  });
+
+  it('gathers only up to the high-water mark, with what the response buffers, once the client is behind', async () => {
+    const { res, sse, client } = await firstEventSent();
+    res.cork();
+    res.write(': behind\n\n');
+    const buffered = res.writableLength;
+    expect(buffered).toBeGreaterThan(0);
+    const frame = `data: ${'x'.repeat(1_000)}\n\n`;
+    const answers = [sse.raw(frame)];
+    while (answers.length < 200 && answers.at(-1)) answers.push(sse.raw(frame));
+    expect(answers).toHaveLength(Math.ceil((res.writableHighWaterMark - buffered) / frame.length));
+    res.uncork();
     sse.end();
     const text = await readAll(client);
     expect(text.split('data: ')).toHaveLength(answers.length + 2);
