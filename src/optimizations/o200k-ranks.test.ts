@@ -119,6 +119,7 @@ describe('o200kCounter', () => {
       ['IQ== 0\nIi*= 1\n', 2],
       ['IQ= 0\n', 1],
       ['IQ== 0x\n', 1],
+      ['IQ== 0\nIiM= 1\nIiM= 2\nIiM= 3\nIiM= 4\nIiM= 5\nIiM= 6\nIiM= 7\nIiM= 8\nIiM= 9\nIiM= 0:\n', 11],
       [' 0\n', 1],
     ] as const)
       expect(() => parseRanks(file(text)), text).toThrow(`line ${line} `);

@@ -54,7 +54,11 @@ export function parseRanks(file: Uint8Array): RankTable {
     const space = file.indexOf(SPACE_BYTE, at);
     if (space <= at || space >= end - 1 || (space - at) % 4 !== 0) throw bad();
     let rank = 0;
-    for (let i = space + 1; i < end; i++) rank = rank * 10 + (file[i] as number) - 48;
+    for (let i = space + 1; i < end; i++) {
+      const decimal = (file[i] as number) - 48;
+      if (decimal < 0 || decimal > 9) throw bad();
+      rank = rank * 10 + decimal;
+    }
     if (rank !== line || end - space - 1 !== String(line).length) throw bad();
     starts[line] = written;
     for (let i = at; i < space; i += 4) {
@@ -180,6 +184,7 @@ export function o200kCounter(table: RankTable, cacheWords: number): (text: strin
     const length = encoder.encodeInto(text, piece).written;
     if (rankOf(table, piece, 0, length) !== -1 && !LONE_SURROGATE.test(text)) return 1;
     const tokens = mergeCount(length);
+    if (cacheWords === 0) return tokens;
     if (merged.size >= cacheWords) merged.delete(merged.keys().next().value as string);
     merged.set(text, tokens);
     return tokens;
