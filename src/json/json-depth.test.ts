@@ -41,3 +41,76 @@ describe('scanJson depth', () => {
     expect(exceedsJsonDepth(new TextEncoder().encode(nested(4)), 3)).toBe(true);
   });
 });
+
+describe('scanJson over arrays of numbers', () => {
+  /** A seeded generator, so a failing text can be found again. */
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+      return state / 2 ** 32;
+    };
+  }
+  const NUMBERS = [
+    '0',
+    '-1',
+    '3.25',
+    '1e-7',
+    '-2.5E+12',
+    '6e308',
+    '1E+0999',
+    '7e-999',
+    '12345678',
+    '0.000001',
+  ];
+
+  /** JSON text with long and short arrays of numbers among strings that hold brackets, objects and arrays. */
+  function value(next: () => number, depth: number): string {
+    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
+    const kind = depth > 4 ? 0 : Math.floor(next() * 5);
+    if (kind === 0) return pick(NUMBERS);
+    if (kind === 1) return pick(['"a]"', '"[1,2,3]"', '"e999"', 'true', 'null', '"\\\\"', '"x\\"y"']);
+    const length = Math.floor(next() * (kind === 2 ? 40 : 4));
+    const items = Array.from({ length }, () => (kind === 2 ? pick(NUMBERS) : value(next, depth + 1)));
+    if (kind === 2 && next() < 0.2)
+      items.splice(Math.floor(next() * (length + 1)), 0, value(next, depth + 1));
+    if (kind === 4) return `{${items.map((item, i) => `"k${i}" : ${item}`).join(' , ')}}`;
+    return `[ ${items.join(next() < 0.5 ? ',' : ' ,\n ')} ]`;
+  }
+
+  const maxDepthOf = (parsed: unknown): number =>
+    typeof parsed === 'object' && parsed !== null
+      ? 1 + Math.max(0, ...Object.values(parsed).map(maxDepthOf))
+      : 0;
+  const outsideStrings = (text: string) => text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+
+  it('finds the depth, huge exponents and members of 2,000 random texts as their meaning says', () => {
+    const next = random(29_112_026);
+    let skipped = 0;
+    for (let i = 0; i < 2_000; i++) {
+      const text = `{"first": ${value(next, 0)}, "vector": [${NUMBERS.join(',')},${value(next, 2)}], "last": ${value(next, 0)}}`;
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      const depth = maxDepthOf(parsed);
+      const scan = scanJson(bytes(text), depth);
+      expect(scan.tooDeep, text).toBe(false);
+      expect(scanJson(bytes(text), depth - 1).tooDeep, text).toBe(true);
+      expect(scan.hugeExponent, text).toBe(/\d[eE]\+?0*\d{3}/.test(outsideStrings(text)));
+      for (const name of ['first', 'vector', 'last']) {
+        const [start, end] = scan.members?.get(name) ?? [0, 0];
+        expect(JSON.parse(bytes(text).toString('utf8', start, end)), text).toEqual(parsed[name]);
+      }
+      if (/\[ ?[-\d][^"[\]{}]{64}/.test(text)) skipped++;
+    }
+    expect(skipped).toBeGreaterThan(500);
+  });
+
+  it('passes over a vector of 1,536 floats, and still finds the huge exponent at its end', () => {
+    const vector = Array.from({ length: 1_536 }, (_, i) => Math.sin(i) / 16);
+    const text = `{"data":[{"embedding":[${vector.join(',')}]}],"n":[${vector.join(',')},1e400]}`;
+    const scan = scanJson(bytes(text), 4);
+    expect(scan.tooDeep).toBe(false);
+    expect(scan.hugeExponent).toBe(true);
+    expect(scanJson(bytes(text), 3).tooDeep).toBe(true);
+    expect([...(scan.members?.keys() ?? [])]).toEqual(['data', 'n']);
+  });
+});
