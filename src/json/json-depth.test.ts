@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../test-support/seeded-random.js';
 import { scanJson } from './json-depth.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -43,14 +44,6 @@ describe('scanJson depth', () => {
 });
 
 describe('scanJson over arrays of numbers', () => {
-  /** A seeded generator, so a failing text can be found again. */
-  function random(seed: number): () => number {
-    let state = seed;
-    return () => {
-      state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-      return state / 2 ** 32;
-    };
-  }
   const NUMBERS = [
     '0',
     '-1',
@@ -85,7 +78,7 @@ describe('scanJson over arrays of numbers', () => {
   const outsideStrings = (text: string) => text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
 
   it('finds the depth, huge exponents and members of 2,000 random texts as their meaning says', () => {
-    const next = random(29_112_026);
+    const next = seededRandom(29_112_026);
     let skipped = 0;
     for (let i = 0; i < 2_000; i++) {
       const text = `{"first": ${value(next, 0)}, "vector": [${NUMBERS.join(',')},${value(next, 2)}], "last": ${value(next, 0)}}`;

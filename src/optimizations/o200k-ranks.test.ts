@@ -3,19 +3,11 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../test-support/seeded-random.js';
 import { loadRankTable, o200kCounter, parseRanks, type RankTable } from './o200k-ranks.js';
 
 const NO_SPECIAL_TOKENS = new Set<string>();
 const library = (text: string) => countTokens(text, { disallowedSpecial: NO_SPECIAL_TOKENS });
-
-/** A seeded generator, so a failing text can be found again. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 /**
  * Characters from scripts and classes the split pattern and the merges treat differently. Not U+FEFF:
@@ -78,7 +70,7 @@ describe('o200kCounter', () => {
   });
 
   it('counts as gpt-tokenizer does: 3,000 random texts of many scripts, emoji, marks and lone surrogates', () => {
-    const next = random(20_261_129);
+    const next = seededRandom(20_261_129);
     const count = o200kCounter(table, 64);
     for (let i = 0; i < 3_000; i++) {
       const text = randomText(next, 1 + Math.floor(next() * 200));
