@@ -130,9 +130,10 @@ export class SseWriter {
    * The stream's first frame leaves at once (the first token is never held back); later frames are gathered
    * until the turn of the event loop ends. False (wait for `drained()`) once what is gathered and what the
    * response still buffers reach its high-water mark, as a direct write would answer; while the client keeps
-   * up (the response buffers nothing), once what is gathered reaches `GATHER_BYTES`: a network read of a
-   * provider's stream often holds more than the high-water mark's 16 KiB of events (250 one-token deltas are
-   * about 37 KB), which would otherwise leave in three writes instead of one.
+   * up (the response buffers nothing), once what is gathered reaches `GATHER_BYTES` (or the high-water mark
+   * if higher): a network read of a provider's stream often holds more than Node 20's default high-water mark
+   * of 16 KiB of events (250 one-token deltas are about 37 KB), which would otherwise leave in three writes
+   * instead of one. (Node 22 raised the default to 64 KiB.)
    */
   private write(frame: Frame): boolean {
     if (this.isClosed) return true;
@@ -147,7 +148,7 @@ export class SseWriter {
     this.gather(frame);
     if (this.res.writableNeedDrain) return false;
     const buffered = this.res.writableLength;
-    if (buffered === 0) return this.pendingSize < GATHER_BYTES;
+    if (buffered === 0) return this.pendingSize < Math.max(GATHER_BYTES, this.res.writableHighWaterMark);
     return this.pendingSize + buffered < this.res.writableHighWaterMark;
   }
 
