@@ -2,6 +2,9 @@ import type { ServerResponse } from 'node:http';
 import { withMembers } from '../json/with-members.js';
 import type { Frame } from './frame.js';
 
+/** What a stream gathers in one turn of the event loop while its client keeps up. */
+export const GATHER_BYTES = 64 * 1024;
+
 /**
  * Writes a server-sent event stream to the client, LF framing. An event is never split across writes; events
  * that become ready in the same turn of the event loop leave together as ONE chunk of the response (gathered
@@ -12,9 +15,6 @@ import type { Frame } from './frame.js';
  * Backpressure: `data` and `raw` answer false once the socket's buffer is full; the caller then waits for
  * `drained()` before it reads more from the upstream, so a client that does not read costs a bounded buffer.
  */
-/** What a stream gathers in one turn of the event loop while its client keeps up. */
-export const GATHER_BYTES = 64 * 1024;
-
 export class SseWriter {
   private timer: NodeJS.Timeout | undefined;
   private headersSent = false;

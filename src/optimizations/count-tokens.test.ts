@@ -37,16 +37,24 @@ describe('loadTokenCounter', () => {
 });
 
 describe('lazyTokenCounter', () => {
-  it('loads once, is at hand synchronously after, and tries again after a failed load', async () => {
+  it('loads once, is at hand synchronously after, and tries again a while after a failed load', async () => {
     const count = (text: string) => text.length;
     const load = vi
       .fn<() => Promise<(text: string) => number>>()
       .mockRejectedValueOnce(new Error('unreadable'))
       .mockResolvedValue(count);
-    const lazy = lazyTokenCounter(load);
+    let clock = 0;
+    const lazy = lazyTokenCounter(load, { retryMs: 10_000, now: () => clock });
     await expect(lazy.load()).rejects.toThrow('unreadable');
+    // Within the retry interval the failure stands: no new read per cut-off stream.
+    clock = 9_999;
     expect(lazy.ready()).toBeUndefined();
-    expect(await lazy.load()).toBe(count);
+    await expect(lazy.load()).rejects.toThrow('unreadable');
+    expect(load).toHaveBeenCalledTimes(1);
+    clock = 10_000;
+    const retried = lazy.load();
+    expect(lazy.load()).toBe(retried); // one load in flight, however often asked
+    expect(await retried).toBe(count);
     expect(lazy.ready()).toBe(count);
     expect(load).toHaveBeenCalledTimes(2);
   });

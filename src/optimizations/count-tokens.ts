@@ -128,17 +128,32 @@ export interface LazyTokenCounter {
   load(): Promise<TextTokenCounter>;
 }
 
-export function lazyTokenCounter(load: () => Promise<TextTokenCounter> = loadTokenCounter): LazyTokenCounter {
+/** After a failed load, the failure stands this long before a load is tried again (ms). */
+export const TOKENIZER_RETRY_MS = 10_000;
+
+/**
+ * Loads on first use; a failed load (a file descriptor short, say) is answered with its error until
+ * `retryMs` have passed, then tried again, so that every cut-off stream does not read the rank file anew.
+ */
+export function lazyTokenCounter(
+  load: () => Promise<TextTokenCounter> = loadTokenCounter,
+  { retryMs = TOKENIZER_RETRY_MS, now = () => performance.now() } = {},
+): LazyTokenCounter {
   let counter: TextTokenCounter | undefined;
   let loading: Promise<TextTokenCounter> | undefined;
+  let failedAt: number | undefined;
   const start = () => {
+    if (failedAt !== undefined && now() - failedAt >= retryMs) {
+      loading = undefined;
+      failedAt = undefined;
+    }
     loading ??= load().then(
       (loaded) => {
         counter = loaded;
         return loaded;
       },
       (error: unknown) => {
-        loading = undefined;
+        failedAt = now();
         throw error;
       },
     );
