@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,6 +15,8 @@ export default function setup(): () => void {
   });
   const previous = process.env.TMPDIR;
   const runDir = mkdtempSync(join(tmpdir(), 'gateway-tests-'));
+  // Open to every user as /tmp is (sticky): PostgreSQL's tools run as their own user inside it.
+  chmodSync(runDir, 0o1777);
   process.env.TMPDIR = runDir;
   return () => {
     if (previous === undefined) delete process.env.TMPDIR;
