@@ -106,4 +106,13 @@ describe('scanJson over arrays of numbers', () => {
     expect(scanJson(bytes(text), 3).tooDeep).toBe(true);
     expect([...(scan.members?.keys() ?? [])]).toEqual(['data', 'n']);
   });
+
+  it('scans text that nests arrays of numbers 200,000 deep in one pass (each bracket does not search the rest again)', () => {
+    const depth = 200_000;
+    const open = `${'[1,'.repeat(depth)}2${']'.repeat(depth)}`;
+    const unterminated = `${'[1,'.repeat(depth)}2`;
+    expect(scanJson(bytes(open), Number.POSITIVE_INFINITY).tooDeep).toBe(false);
+    expect(scanJson(bytes(open), depth - 1).tooDeep).toBe(true);
+    expect(scanJson(bytes(unterminated), Number.POSITIVE_INFINITY).tooDeep).toBe(false);
+  });
 });

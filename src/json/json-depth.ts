@@ -52,6 +52,7 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   let hugeExponent = false;
   const longStrings: number[] = [];
   let unplainName = false;
+  const closes: CloseCache = { close: -1, structural: -1 };
   for (let index = 0; index < buffer.length; index++) {
     const byte = buffer[index] as number;
     // Digits, points and minus signs first: a vector of numbers is mostly these, and none of them matters here.
@@ -69,7 +70,7 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
       depth++;
       if (depth > maxDepth) return { tooDeep: true, members: undefined, hugeExponent, longStrings: [] };
       if (byte === OPEN_BRACKET) {
-        const numbers = numberArray(buffer, index);
+        const numbers = numberArray(buffer, index, closes);
         if (numbers !== undefined) {
           hugeExponent ||= numbers.hugeExponent;
           index = numbers.close - 1; // the closing bracket is read as usual
@@ -97,6 +98,12 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   return { tooDeep: false, members: known ? members : undefined, hugeExponent, longStrings };
 }
 
+/** The first `]` found after a bracket (the text's length: none), and the last string, array or object byte before it. */
+interface CloseCache {
+  close: number;
+  structural: number;
+}
+
 /** An array this long (bytes between its brackets) that starts with a number may be passed over at once. */
 const NUMBER_ARRAY_BYTES = 64;
 
@@ -106,14 +113,29 @@ const NUMBER_ARRAY_BYTES = 64;
  * native searches instead of a loop over every byte (a vector of 1,536 floats is about 30 KB). Undefined for
  * any other array, which is scanned byte by byte.
  */
-function numberArray(buffer: Buffer, open: number): { close: number; hugeExponent: boolean } | undefined {
+function numberArray(
+  buffer: Buffer,
+  open: number,
+  closes: CloseCache,
+): { close: number; hugeExponent: boolean } | undefined {
   const first = buffer[valueBegin(buffer, open + 1)] as number;
   if (!((first >= DIGIT_0 && first <= DIGIT_9) || first === MINUS)) return undefined;
-  const close = buffer.indexOf(CLOSE_BRACKET, open + 1);
-  if (close - open <= NUMBER_ARRAY_BYTES) return undefined;
+  // The first `]` after an earlier bracket is also the first after this one, if this one is before it: nested
+  // arrays (`[1,[1,[1,...`) are then searched once, not once each (which would be quadratic in the text).
+  if (closes.close <= open) {
+    const found = buffer.indexOf(CLOSE_BRACKET, open + 1);
+    closes.close = found === -1 ? buffer.length : found;
+    closes.structural = -1;
+    const inside = buffer.subarray(open + 1, closes.close);
+    for (const structural of [QUOTE, OPEN_BRACKET, OPEN_BRACE, CLOSE_BRACE]) {
+      const last = inside.lastIndexOf(structural);
+      if (last !== -1) closes.structural = Math.max(closes.structural, open + 1 + last);
+    }
+  }
+  const { close } = closes;
+  if (close >= buffer.length || close - open <= NUMBER_ARRAY_BYTES || closes.structural > open)
+    return undefined;
   const inside = buffer.subarray(open + 1, close);
-  for (const structural of [QUOTE, OPEN_BRACKET, OPEN_BRACE, CLOSE_BRACE])
-    if (inside.indexOf(structural) !== -1) return undefined;
   let hugeExponent = false;
   for (const letter of [LOWER_E, UPPER_E]) {
     for (let at = inside.indexOf(letter); at !== -1 && !hugeExponent; at = inside.indexOf(letter, at + 1))
