@@ -31,6 +31,12 @@ export interface JsonScan {
    * opening quote, the closing quote), in order: `parseJsonBytes` decodes them apart from the rest.
    */
   longStrings: number[];
+  /**
+   * The arrays passed over as numbers only (see `numberArray`), as pairs of byte offsets (the opening
+   * bracket, the closing one), in order. Their bytes are not checked to be numbers: only that they hold no
+   * string, array or object.
+   */
+  numberArrays: number[];
 }
 
 /** A string literal this long (bytes between its quotes) is listed in `JsonScan.longStrings`. */
@@ -51,6 +57,7 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   let valueStart = -1;
   let hugeExponent = false;
   const longStrings: number[] = [];
+  const numberArrays: number[] = [];
   let unplainName = false;
   const closes: CloseCache = { close: -1, structural: -1 };
   for (let index = 0; index < buffer.length; index++) {
@@ -59,7 +66,8 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
     if ((byte >= DIGIT_0 && byte <= DIGIT_9) || byte === POINT || byte === MINUS) continue;
     if (byte === QUOTE) {
       const close = closingQuote(buffer, index);
-      if (close < 0) return { tooDeep: false, members: undefined, hugeExponent, longStrings: [] };
+      if (close < 0)
+        return { tooDeep: false, members: undefined, hugeExponent, longStrings: [], numberArrays: [] };
       if (close - index > LONG_STRING_BYTES) longStrings.push(index, close);
       if (depth === 1 && key === undefined && valueStart < 0) {
         key = plainName(buffer, index + 1, close);
@@ -68,11 +76,13 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
       index = close;
     } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
       depth++;
-      if (depth > maxDepth) return { tooDeep: true, members: undefined, hugeExponent, longStrings: [] };
+      if (depth > maxDepth)
+        return { tooDeep: true, members: undefined, hugeExponent, longStrings: [], numberArrays: [] };
       if (byte === OPEN_BRACKET) {
         const numbers = numberArray(buffer, index, closes);
         if (numbers !== undefined) {
           hugeExponent ||= numbers.hugeExponent;
+          numberArrays.push(index, numbers.close);
           index = numbers.close - 1; // the closing bracket is read as usual
         }
       }
@@ -95,7 +105,7 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   }
   const isObject = buffer[valueBegin(buffer, 0)] === OPEN_BRACE && depth === 0;
   const known = isObject && !unplainName;
-  return { tooDeep: false, members: known ? members : undefined, hugeExponent, longStrings };
+  return { tooDeep: false, members: known ? members : undefined, hugeExponent, longStrings, numberArrays };
 }
 
 /** The first `]` found after a bracket (the text's length: none), and the last string, array or object byte before it. */

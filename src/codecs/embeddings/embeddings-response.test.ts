@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonText } from '../../http/read-json-body.js';
+import { isDeferred, parseKeepingSources } from '../../json/deferred-numbers.js';
 import type { JsonObject } from '../../json/json.js';
-import { sourceBytes } from '../../json/source-bytes.js';
-import { finalizeEmbeddings } from './embeddings-response.js';
+import { serializeJsonBody, sourceBytes } from '../../json/source-bytes.js';
+import { base64ToFloats, finalizeEmbeddings } from './embeddings-response.js';
 
 const vector = Array.from({ length: 200 }, (_, i) => i / 7);
 const options = { model: 'acme/embed', promptTokens: 3, costNano: 60 };
@@ -37,5 +38,30 @@ describe('finalizeEmbeddings', () => {
     const [entry] = result.data as JsonObject[];
     expect(Object.keys(entry ?? {}).sort()).toEqual(['embedding', 'index', 'object']);
     expect(entry?.index).toBe(0);
+  });
+
+  describe('with vectors not yet read (as the OpenAI adapter parses an answer)', () => {
+    const upstream = () =>
+      parseKeepingSources(
+        Buffer.from(
+          JSON.stringify({ object: 'list', data: [{ object: 'embedding', index: 0, embedding: vector }] }),
+        ),
+        ['data'],
+      ) as JsonObject;
+
+    it('writes floats asked for as the provider wrote them, reading none', () => {
+      const body = upstream();
+      const result = finalizeEmbeddings(body, { ...options, encoding: 'float' });
+      expect(result.data).toBe(body.data);
+      const text = serializeJsonBody(result).toString();
+      expect(JSON.parse(text).data[0].embedding).toEqual(vector);
+      expect(isDeferred((body.data as JsonObject[])[0] as JsonObject, 'embedding')).toBe(true);
+    });
+
+    it('converts them when base64 was asked', () => {
+      const result = finalizeEmbeddings(upstream(), { ...options, encoding: 'base64' });
+      const [entry] = result.data as JsonObject[];
+      expect(base64ToFloats(entry?.embedding as string)).toEqual(Array.from(Float32Array.from(vector)));
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { isDeferred } from '../../json/deferred-numbers.js';
 import { arrayMember, isRecord, type JsonObject } from '../../json/json.js';
 import { sourceBytes } from '../../json/source-bytes.js';
 
@@ -59,6 +60,9 @@ function isCanonical(item: unknown, encoding: 'float' | 'base64'): boolean {
   let keys = 0;
   for (const _ in item) keys++;
   return (
-    keys === 3 && (encoding === 'float' ? Array.isArray(item.embedding) : typeof item.embedding === 'string')
+    keys === 3 &&
+    (encoding === 'float'
+      ? isDeferred(item, 'embedding') || Array.isArray(item.embedding)
+      : typeof item.embedding === 'string')
   );
 }

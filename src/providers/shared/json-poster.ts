@@ -1,9 +1,7 @@
-import { isUtf8 } from 'node:buffer';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
+import { parseKeepingSources } from '../../json/deferred-numbers.js';
 import type { JsonObject } from '../../json/json.js';
-import { isRecord, tryParseJson } from '../../json/json.js';
-import { scanJson } from '../../json/json-depth.js';
-import { rememberSourceBytes, serializeJsonBody } from '../../json/source-bytes.js';
+import { serializeJsonBody } from '../../json/source-bytes.js';
 import type { PartStream } from '../part-stream.js';
 import type { UpstreamCall } from '../provider-adapter.js';
 import { type SsePartsOptions, sseParts } from './sse-parts.js';
@@ -21,7 +19,8 @@ export interface JsonPoster {
    * POSTs and reads the whole answer as JSON; a body that is not JSON is an invalid upstream answer. The
    * members named in `keep` (of a JSON object) remember the bytes they were read from and are frozen
    * (json/source-bytes.ts), so that an answer that passes them on unchanged writes those bytes instead of
-   * serialising them again: an embedding of 1,536 numbers takes 160 µs to serialise.
+   * serialising them again: an embedding of 1,536 numbers takes 160 µs to serialise. Arrays of numbers inside
+   * them are read only when used (json/deferred-numbers.ts).
    */
   postJson(path: string, body: JsonObject, call: UpstreamCall, keep?: readonly string[]): Promise<unknown>;
   /**
@@ -55,10 +54,8 @@ export function createJsonPoster(
       } catch (error) {
         throw classifyFailure(error, call);
       }
-      const parsed = tryParseJson(bytes.toString('utf8'));
+      const parsed = parseKeepingSources(bytes, keep);
       if (parsed === undefined) throw upstreamInvalid(provider.id, 'the body is not JSON');
-      // Bytes that are not UTF-8 decode with replacement characters, which the bytes themselves do not hold.
-      if (keep.length > 0 && isRecord(parsed) && isUtf8(bytes)) keepSources(parsed, bytes, keep);
       return parsed;
     },
     parts: (response, call, translate) =>
@@ -68,16 +65,4 @@ export function createJsonPoster(
         onEnd: translate.onEnd,
       }),
   };
-}
-
-/** Remembers the source bytes of the named members of a parsed JSON object (its scan finds where they are). */
-function keepSources(parsed: JsonObject, bytes: Buffer, keep: readonly string[]): void {
-  const members = scanJson(bytes, Number.POSITIVE_INFINITY).members;
-  if (!members) return;
-  const kept = new Map<string, [number, number]>();
-  for (const name of keep) {
-    const span = members.get(name);
-    if (span) kept.set(name, span);
-  }
-  rememberSourceBytes(parsed, bytes, kept);
 }
