@@ -110,6 +110,10 @@ describe('chat endpoint: content deltas read in runs', () => {
     events[15] = (events[15] as string).replace('data: ', 'id: 7\ndata: ');
     events[16] = (events[16] as string).replace('"}', '" }');
     events[17] = (events[17] as string).replace('"content":"', '"content": "');
+    // A field after the data line; then heads that differ from the template in one byte, not in length.
+    events[19] = `${events[19] as string}\nid: 8`;
+    events[21] = (events[21] as string).replace('"created":1700000000', '"created":1700000001');
+    events[23] = (events[23] as string).replace('"fp_1"', '"fp_2"');
     const stream = events.join('\n\n');
     const expected = await framed(stream, Number.POSITIVE_INFINITY, false);
     for (const pieceBytes of READS) {

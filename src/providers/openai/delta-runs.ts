@@ -47,6 +47,14 @@ class DeltaTemplate {
   readonly tail: Buffer;
   /** True when an obfuscation value (printable ASCII) and `"}` follow `tail`. */
   readonly obfuscated: boolean;
+  /** `tail`, the blank line: how an event ends (when not obfuscated). */
+  readonly ending: Buffer;
+  /**
+   * `tail`, the blank line and `head`: the bytes between one event's content and the next one's, when not
+   * obfuscated. Compared once per event instead of a head and a tail (each native compare costs more than its
+   * bytes: about 0.15 µs, two per event of a 250-event stream).
+   */
+  readonly joint: Buffer | undefined;
   #ours: { idJson: string; modelJson: string; head: Buffer; ascii: boolean } | undefined;
 
   constructor(
@@ -61,6 +69,8 @@ class DeltaTemplate {
     const obfuscation = tail.indexOf(OBFUSCATION);
     this.obfuscated = obfuscation !== -1;
     this.tail = Buffer.from(this.obfuscated ? tail.slice(0, obfuscation + OBFUSCATION.length) : tail);
+    this.ending = Buffer.from(`${tail}\n\n`);
+    this.joint = this.obfuscated ? undefined : Buffer.concat([this.ending, this.head]);
   }
 
   /** The head with our id and model (JSON literals): `data: {"id":…,"model":…,…"content":"`. */
@@ -73,9 +83,11 @@ class DeltaTemplate {
   }
 }
 
-/** What scanning one event found besides its end. */
+/** What scanning one event found besides its end (and, for `jointRun`, what the whole run held). */
 interface EventScan extends StringBodyScan {
   contentEnd: number;
+  runEscapes: boolean;
+  runWide: boolean;
 }
 
 /** One stream's run reader: learns the template, finds where runs start and reads them. */
@@ -84,7 +96,13 @@ export class DeltaRuns {
   #head = '';
   #tail = '';
   #attempts = LEARN_ATTEMPTS;
-  readonly #scan: EventScan = { contentEnd: 0, escapes: false, wide: false };
+  readonly #scan: EventScan = {
+    contentEnd: 0,
+    escapes: false,
+    wide: false,
+    runEscapes: false,
+    runWide: false,
+  };
 
   /** Learns (or confirms) the template from a content delta read as text. */
   learn(part: PlainDeltaPart): void {
@@ -114,14 +132,21 @@ export class DeltaRuns {
     let escapes = false;
     let wide = false;
     let end = at;
-    while (end - at < RUN_BYTES) {
-      const next = eventEnd(read, end, template, scan);
-      if (next === -1) break;
-      spans.push(end + template.head.length, scan.contentEnd, next);
-      escapes ||= scan.escapes;
-      wide ||= scan.wide;
-      end = next;
+    scan.runEscapes = false;
+    scan.runWide = false;
+    if (template.joint) end = jointRun(read, at, template, template.joint, spans, scan);
+    else {
+      while (end - at < RUN_BYTES) {
+        const next = eventEnd(read, end, template, scan);
+        if (next === -1) break;
+        spans.push(end + template.head.length, scan.contentEnd, next);
+        escapes ||= scan.escapes;
+        wide ||= scan.wide;
+        end = next;
+      }
     }
+    escapes ||= scan.runEscapes;
+    wide ||= scan.runWide;
     if (end > at) emit(new DeltaRun(template, read, spans, escapes, wide));
     return end;
   }
@@ -171,6 +196,40 @@ function eventEnd(read: Buffer, at: number, template: DeltaTemplate, scan: Event
   if (read[p] !== LF || read[p + 1] !== LF) return -1;
   scan.contentEnd = contentEnd;
   return p + 2;
+}
+
+/**
+ * `eventEnd` for a template without obfuscation, event after event from `at`: the head once, then per event
+ * its content and the joint to the next content, or the ending for the run's last event. Pushes each event's
+ * spans (as `take` does) and answers where the last one ended (`at` for none); sets `scan.runEscapes` and
+ * `scan.runWide` when a content held escapes or bytes that are not ASCII.
+ */
+function jointRun(
+  read: Buffer,
+  at: number,
+  template: DeltaTemplate,
+  joint: Buffer,
+  spans: number[],
+  scan: EventScan,
+): number {
+  if (!bytesAt(read, at, template.head)) return at;
+  const length = read.length;
+  const endingLength = template.ending.length;
+  let end = at;
+  let start = at + template.head.length;
+  while (end - at < RUN_BYTES) {
+    const contentEnd = stringBodyEnd(read, start, length, scan);
+    if (contentEnd === -1 || (scan.wide && !isUtf8(read.subarray(start, contentEnd)))) break;
+    const joined = bytesAt(read, contentEnd, joint);
+    if (!joined && !bytesAt(read, contentEnd, template.ending)) break;
+    end = contentEnd + endingLength;
+    spans.push(start, contentEnd, end);
+    scan.runEscapes ||= scan.escapes;
+    scan.runWide ||= scan.wide;
+    if (!joined) break;
+    start = contentEnd + joint.length;
+  }
+  return end;
 }
 
 /** Whether `read` holds `bytes` at `at` (compared natively: a third of a loop's time for a head). */
