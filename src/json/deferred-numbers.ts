@@ -12,7 +12,7 @@ import { rememberSourceBytes } from './source-bytes.js';
  * and put back as members that parse their bytes when first read.
  */
 
-/** Stands for a cut-out array in the text JSON.parse sees: `"\u0000<index>"`, escaped (JSON allows no raw U+0000). */
+/** Stands for a cut-out array in the text JSON.parse sees: `"\u0000<index>"` (written escaped: JSON allows no raw U+0000). */
 const MARK = '\u0000';
 /** A text that holds this (an escaped U+0000 or a backslash before `u0000`) is parsed whole. */
 const MARK_IN_TEXT = '\\u0000';
@@ -115,9 +115,9 @@ export function isNumberArrayText(bytes: Uint8Array, open: number, close: number
 
 /**
  * JSON.parse of the text with each array in `arrays` replaced by a mark, then the kept members walked (an
- * explicit stack): marks become deferred members, every object and array inside them is frozen. Undefined when the text is
- * not JSON; parsed whole again when a mark did not land as a kept object's member (a member named twice,
- * say), so the value is always JSON.parse's.
+ * explicit stack): marks become deferred members, every object and array inside them is frozen. Undefined
+ * when the text is not JSON; parsed whole again when a mark was not found in a kept member (one that is
+ * itself a vector, say), so the value is always JSON.parse's.
  */
 function parseDeferring(bytes: Buffer, arrays: readonly number[], keep: readonly string[]): unknown {
   let text = '';
