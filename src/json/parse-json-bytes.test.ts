@@ -188,6 +188,20 @@ describe('hasControlByte', () => {
     }
   });
 
+  it('finds a single control byte at any position of a range of several 4 KiB blocks, at any alignment', () => {
+    for (const offset of [0, 1, 3]) {
+      const backing = new Uint8Array(3 * 4_096 + 64).fill(0x61);
+      const bytes = new Uint8Array(backing.buffer, offset, backing.length - offset);
+      const [start, end] = [5, bytes.length - 7];
+      expect(hasControlByte(bytes, start, end)).toBe(false);
+      for (let at = start; at < end; at++) {
+        bytes[at] = 0x1f;
+        expect(hasControlByte(bytes, start, end)).toBe(true);
+        bytes[at] = 0x61;
+      }
+    }
+  });
+
   it('reads no byte outside the range', () => {
     const bytes = Buffer.from('\u0000abcdefgh\u0000');
     expect(hasControlByte(bytes, 1, bytes.length - 1)).toBe(false);
