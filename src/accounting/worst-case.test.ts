@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { scanJson } from '../json/json-depth.js';
+import { noteByteLength } from '../json/known-byte-lengths.js';
+import { parseJsonBytes } from '../json/parse-json-bytes.js';
 import { compilePricing } from './compile-pricing.js';
 import {
   DEFAULT_OUTPUT_BOUND,
@@ -120,6 +123,39 @@ describe('worstCaseTokens', () => {
       outputTokens: 3 * IMAGE_OUTPUT_TOKEN_BOUND,
       images: 3,
     });
+  });
+
+  it('counts a long string parsed from bytes by the byte length the parser knew, with the same bound', () => {
+    // Non-ASCII (2- and 3-byte characters), in a message's content, a content part and an embeddings input.
+    const text = 'prose é €, '.repeat(8_000);
+    const bodies = [
+      { model: 'm', messages: [{ role: 'user', content: text }] },
+      { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text }] }] },
+      { model: 'm', input: ['short', text] },
+    ];
+    for (const body of bodies) {
+      const bytes = Buffer.from(JSON.stringify(body));
+      const parsed = parseJsonBytes(bytes, scanJson(bytes, 64).longStrings) as Record<string, unknown>;
+      const fresh = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+      const kind = 'input' in body ? 'embeddings' : 'chat';
+      const measured = vi.spyOn(Buffer, 'byteLength');
+      const bound = worstCaseTokens(kind, parsed).promptTokens;
+      expect(measured.mock.calls.some(([value]) => value === text)).toBe(false);
+      measured.mockRestore();
+      expect(bound).toBe(worstCaseTokens(kind, fresh).promptTokens);
+    }
+  });
+
+  it('measures a noted string again once its holder holds another string', () => {
+    const message = { role: 'user', content: 'x'.repeat(70_000) };
+    noteByteLength(message, 'content', message.content, 70_000);
+    const before = worstCaseTokens('chat', { messages: [message] }).promptTokens;
+    message.content = 'é'.repeat(70_000);
+    const after = worstCaseTokens('chat', { messages: [message] }).promptTokens;
+    expect(after - before).toBe(70_000);
+    // A false note for the very string it holds is believed: the note is the parser's word.
+    noteByteLength(message, 'content', message.content, 5);
+    expect(worstCaseTokens('chat', { messages: [message] }).promptTokens).toBe(before - 70_000 + 5);
   });
 
   it('walks a tools array nested 10,000 deep without overflowing the stack', () => {

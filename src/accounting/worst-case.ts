@@ -1,4 +1,5 @@
 import { isRecord, type JsonObject } from '../json/json.js';
+import { byteLengthOf } from '../json/known-byte-lengths.js';
 import type { CompiledPricing, CompiledTier } from './compile-pricing.js';
 
 export type WorstCaseKind = 'chat' | 'responses' | 'messages' | 'embeddings' | 'images';
@@ -123,8 +124,7 @@ function promptBound(body: JsonObject, imageTokens: number): number {
   const stack: unknown[] = [];
   for (const [key, value] of Object.entries(body)) {
     if (NOT_BILLED.has(key)) continue;
-    total += Buffer.byteLength(key) + 4;
-    stack.push(value);
+    total += Buffer.byteLength(key) + 4 + memberTokens(body, key, value, imageTokens, stack);
   }
   while (stack.length > 0) {
     const value = stack.pop();
@@ -132,20 +132,40 @@ function promptBound(body: JsonObject, imageTokens: number): number {
     else if (typeof value === 'number' || typeof value === 'boolean') total += String(value).length + 1;
     else if (Array.isArray(value)) {
       total += 2;
-      for (const item of value) stack.push(item);
+      for (let index = 0; index < value.length; index++)
+        total += memberTokens(value, index, value[index], imageTokens, stack);
     } else if (isRecord(value)) {
       total += 2 + mediaPart(value, imageTokens, stack);
     } else total += 5; // null
     if (total >= MAX) return MAX;
   }
-  return total;
+  return Math.min(total, MAX);
 }
 
-/** A string's tokens: its bytes, but an inline image or audio (`data:` URI) by the media rules. */
-function stringTokens(value: string, imageTokens: number): number {
+/**
+ * A string's tokens: its bytes, but an inline image or audio (`data:` URI) by the media rules. Read as
+ * `holder[key]`, a long string's byte length may be known already (`json/known-byte-lengths.ts`).
+ */
+function stringTokens(value: string, imageTokens: number, holder?: object, key?: string | number): number {
   if (value.startsWith('data:image/')) return imageTokens;
   if (value.startsWith('data:audio/')) return Math.ceil((value.length * 3) / 4 / AUDIO_BYTES_PER_TOKEN);
-  return Buffer.byteLength(value) + 2;
+  return (
+    (holder === undefined ? Buffer.byteLength(value) : byteLengthOf(holder, key as string | number, value)) +
+    2
+  );
+}
+
+/** A member's string counted at once (its holder may know its byte length), anything else pushed for the walk. */
+function memberTokens(
+  holder: object,
+  key: string | number,
+  value: unknown,
+  imageTokens: number,
+  stack: unknown[],
+): number {
+  if (typeof value === 'string') return stringTokens(value, imageTokens, holder, key);
+  stack.push(value);
+  return 0;
 }
 
 /**
@@ -160,8 +180,7 @@ function mediaPart(object: JsonObject, imageTokens: number, stack: unknown[]): n
   if (typeof audio === 'string') return 16 + Math.ceil((audio.length * 3) / 4 / AUDIO_BYTES_PER_TOKEN);
   let keys = 0;
   for (const [key, value] of Object.entries(object)) {
-    keys += Buffer.byteLength(key) + 4;
-    stack.push(value);
+    keys += Buffer.byteLength(key) + 4 + memberTokens(object, key, value, imageTokens, stack);
   }
   return keys;
 }

@@ -1,4 +1,5 @@
 import { isAscii } from 'node:buffer';
+import { noteByteLength } from './known-byte-lengths.js';
 
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -42,6 +43,7 @@ function parseAroundLongStrings(
   ascii: boolean,
 ): { value: unknown } | undefined {
   const values: string[] = [];
+  const byteLengths: number[] = [];
   let text = '';
   let from = 0;
   let backslashAt = -1;
@@ -59,6 +61,7 @@ function parseAroundLongStrings(
     if (MARK_IN_TEXT.test(before)) return undefined;
     text += `${before}"${MARK}${values.length}"`;
     values.push(value);
+    byteLengths.push(close - open - 1);
     from = close + 1;
   }
   if (values.length === 0) return undefined;
@@ -70,7 +73,7 @@ function parseAroundLongStrings(
   } catch {
     return undefined;
   }
-  return { value: putBack(parsed, values) };
+  return { value: putBack(parsed, values, byteLengths) };
 }
 
 /** Ones in the top bit of each byte of a 32-bit word, and 0x20 in each byte. */
@@ -142,10 +145,13 @@ function decode(bytes: Buffer, start: number, end: number, ascii: boolean): stri
   return (start === 0 ? utf8 : utf8Inside).decode(bytes.subarray(start, end));
 }
 
-/** Replaces each mark in `root` by its string (an explicit stack, so nesting never recurses; stops once all are back). */
-function putBack(root: unknown, values: readonly string[]): unknown {
+/**
+ * Replaces each mark in `root` by its string (an explicit stack, so nesting never recurses; stops once all are
+ * back), noting each one's UTF-8 byte length on its holder (`known-byte-lengths.ts`).
+ */
+function putBack(root: unknown, values: readonly string[], byteLengths: readonly number[]): unknown {
   if (isMark(root)) return values[Number(root.slice(1))];
-  const walk: Walk = { values, left: values.length, stack: [] };
+  const walk: Walk = { values, byteLengths, left: values.length, stack: [] };
   if (typeof root === 'object' && root !== null) walk.stack.push(root);
   while (walk.stack.length > 0 && walk.left > 0) {
     const holder = walk.stack.pop() as Record<string, unknown> | unknown[];
@@ -160,6 +166,7 @@ function putBack(root: unknown, values: readonly string[]): unknown {
 
 interface Walk {
   readonly values: readonly string[];
+  readonly byteLengths: readonly number[];
   left: number;
   readonly stack: object[];
 }
@@ -171,7 +178,10 @@ function visit(walk: Walk, container: Record<string, unknown> | unknown[], key: 
   if (typeof value === 'object') {
     if (value !== null) walk.stack.push(value);
   } else if (isMark(value)) {
-    holder[key] = walk.values[Number(value.slice(1))];
+    const index = Number(value.slice(1));
+    const text = walk.values[index] as string;
+    holder[key] = text;
+    noteByteLength(holder, key, text, walk.byteLengths[index] as number);
     walk.left--;
   }
 }
