@@ -127,9 +127,9 @@ function promptBound(body: JsonObject, imageTokens: number): number {
     total += Buffer.byteLength(key) + 4 + memberTokens(body, key, value, imageTokens, stack);
   }
   while (stack.length > 0) {
+    // Strings never come here: their holder counts them (`memberTokens`), knowing their key.
     const value = stack.pop();
-    if (typeof value === 'string') total += stringTokens(value, imageTokens);
-    else if (typeof value === 'number' || typeof value === 'boolean') total += String(value).length + 1;
+    if (typeof value === 'number' || typeof value === 'boolean') total += String(value).length + 1;
     else if (Array.isArray(value)) {
       total += 2;
       for (let index = 0; index < value.length; index++)
@@ -146,13 +146,10 @@ function promptBound(body: JsonObject, imageTokens: number): number {
  * A string's tokens: its bytes, but an inline image or audio (`data:` URI) by the media rules. Read as
  * `holder[key]`, a long string's byte length may be known already (`json/known-byte-lengths.ts`).
  */
-function stringTokens(value: string, imageTokens: number, holder?: object, key?: string | number): number {
+function stringTokens(value: string, imageTokens: number, holder: object, key: string | number): number {
   if (value.startsWith('data:image/')) return imageTokens;
   if (value.startsWith('data:audio/')) return Math.ceil((value.length * 3) / 4 / AUDIO_BYTES_PER_TOKEN);
-  return (
-    (holder === undefined ? Buffer.byteLength(value) : byteLengthOf(holder, key as string | number, value)) +
-    2
-  );
+  return byteLengthOf(holder, key, value) + 2;
 }
 
 /** A member's string counted at once (its holder may know its byte length), anything else pushed for the walk. */
