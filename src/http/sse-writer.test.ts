@@ -122,6 +122,23 @@ describe('SseWriter', () => {
     expect(text.split('data: ')).toHaveLength(answers.length + 2);
   });
 
+  it('hands what it gathered to the response once the work at hand is done, before the next I/O or timer', async () => {
+    const { res, sse, client } = await firstEventSent();
+    const writes: string[] = [];
+    watchWrites(res, (piece) => writes.push(String(piece)));
+    // Queued before the frames: it runs after the reads in this turn, where a flush in a later phase would
+    // leave the frames alive (and copied by every scavenge) meanwhile.
+    const seenByNextImmediate = new Promise<string[]>((resolve) => setImmediate(() => resolve([...writes])));
+    await Promise.resolve();
+    sse.data('{"second":2}');
+    await Promise.resolve();
+    sse.data('{"third":3}');
+    expect(writes).toEqual([]);
+    expect(await seenByNextImmediate).toEqual(['data: {"second":2}\n\ndata: {"third":3}\n\n']);
+    sse.end();
+    expect(await readAll(client)).toBe('data: {"first":1}\n\ndata: {"second":2}\n\ndata: {"third":3}\n\n');
+  });
+
   it('gathers only up to the high-water mark, with what the response buffers, once the client is behind', async () => {
     const { res, sse, client } = await firstEventSent();
     res.cork();
