@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GATHER_BYTES, SseWriter } from './sse-writer.js';
+import { GATHER_BYTES, HOLD_BYTES, SseWriter } from './sse-writer.js';
 
 /**
  * A server whose one request hands its response to the test, and the client's response (it arrives with
@@ -174,6 +174,26 @@ describe('SseWriter', () => {
     sse.end();
     expect(writes).toEqual(['end:data: {"second":2}\n\ndata: [DONE]\n\n']);
     expect(await readAll(client)).toBe('data: {"first":1}\n\ndata: {"second":2}\n\ndata: [DONE]\n\n');
+  });
+
+  it('sends what is gathered at once when it is more than a stream end waits with; the closing frames follow', async () => {
+    const { res, sse, client } = await firstEventSent();
+    const writes: string[] = [];
+    watchWrites(res, (piece) => writes.push(String(piece)));
+    const end = res.end.bind(res);
+    res.end = ((piece?: string, ...rest: never[]) => {
+      writes.push(`end:${piece ?? ''}`);
+      return end(piece as string, ...rest);
+    }) as typeof res.end;
+    const long = `data: ${'x'.repeat(HOLD_BYTES)}\n\n`;
+    sse.raw(long);
+    sse.holdToEnd();
+    expect(writes).toEqual([long]);
+    await new Promise((resolve) => setImmediate(resolve));
+    sse.raw('data: [DONE]\n\n');
+    sse.end();
+    expect(writes).toEqual([long, 'end:data: [DONE]\n\n']);
+    expect(await readAll(client)).toBe(`data: {"first":1}\n\n${long}data: [DONE]\n\n`);
   });
 
   it('knows the client drained when it did so with nobody waiting (a flush at the end of a turn filled it)', async () => {

@@ -6,6 +6,13 @@ import type { Frame } from './frame.js';
 export const GATHER_BYTES = 64 * 1024;
 
 /**
+ * What a stream's end waits with at most: more than this leaves at once when the last part was read, and the
+ * closing frames follow in a write of their own. Held frames stay alive while other streams are read (the
+ * journal line comes at the end of the turn), and a 250-delta stream's last read is about 64 KB of them.
+ */
+export const HOLD_BYTES = 8 * 1024;
+
+/**
  * Writes a server-sent event stream to the client, LF framing. An event is never split across writes; events
  * that become ready in the same piece of work (a callback and the promise jobs it starts: the events of one
  * network read of the upstream) leave together as ONE chunk of the response (gathered as text until that work
@@ -121,9 +128,11 @@ export class SseWriter {
 
   /**
    * The stream's last part was read and only its closing frames are to come (after the record is journaled):
-   * what is gathered waits for them, so that the end of a stream leaves in one write instead of two.
+   * what is gathered waits for them, so that the end of a stream leaves in one write instead of two, unless it
+   * is more than `HOLD_BYTES` (it leaves now).
    */
   holdToEnd(): void {
+    if (this.pendingSize > HOLD_BYTES) this.flush();
     this.holding = true;
   }
 
