@@ -8,7 +8,8 @@ export const GATHER_BYTES = 64 * 1024;
 /**
  * What a stream's end waits with at most: more than this leaves at once when the last part was read, and the
  * closing frames follow in a write of their own. Held frames stay alive while other streams are read (the
- * journal line comes at the end of the turn), and a 250-delta stream's last read is about 64 KB of them.
+ * journal line comes at the end of the turn), and a 250-delta stream's last read is about 64 KB of them: a
+ * heap snapshot under 64 such streams found 2.1 MB of frames waiting so.
  */
 export const HOLD_BYTES = 8 * 1024;
 
@@ -140,13 +141,13 @@ export class SseWriter {
    * The stream's first frame leaves at once (the first token is never held back); later frames are gathered
    * until the work at hand is done (`process.nextTick`: after the promise jobs of the read being framed, before
    * any other I/O or timer). Not later: under load a turn of the event loop reads many streams, and frames
-   * waiting for its end (about 2 MB with 64 streams of 250 deltas in flight, in a heap snapshot) are alive at
-   * every scavenge in between, copied and promoted, and then freed by full collections. False (wait for `drained()`) once what is gathered and what the
-   * response still buffers reach its high-water mark, as a direct write would answer; while the client keeps
-   * up (the response buffers nothing), once what is gathered reaches `GATHER_BYTES` (or the high-water mark
-   * if higher): a network read of a provider's stream often holds more than Node 20's default high-water mark
-   * of 16 KiB of events (250 one-token deltas are about 37 KB), which would otherwise leave in three writes
-   * instead of one. (Node 22 raised the default to 64 KiB.)
+   * waiting for its end are alive at every scavenge in between, copied and promoted, and then freed by full
+   * collections. False (wait for `drained()`) once what is gathered and what the response still buffers reach
+   * its high-water mark, as a direct write would answer; while the client keeps up (the response buffers
+   * nothing), once what is gathered reaches `GATHER_BYTES` (or the high-water mark if higher): a network read
+   * of a provider's stream often holds more than Node 20's default high-water mark of 16 KiB of events (250
+   * one-token deltas are about 37 KB), which would otherwise leave in three writes instead of one. (Node 22
+   * raised the default to 64 KiB.)
    */
   private write(frame: Frame): boolean {
     if (this.isClosed) return true;
