@@ -52,6 +52,18 @@ function watchWrites(res: ServerResponse, seen: (piece: Uint8Array | string) => 
   }) as typeof res.write;
 }
 
+/** Every piece written to `res` as text, and its end as `end:<last piece>`, in order. */
+function writesAndEnd(res: ServerResponse): string[] {
+  const writes: string[] = [];
+  watchWrites(res, (piece) => writes.push(String(piece)));
+  const end = res.end.bind(res);
+  res.end = ((piece?: string, ...rest: never[]) => {
+    writes.push(`end:${piece ?? ''}`);
+    return end(piece as string, ...rest);
+  }) as typeof res.end;
+  return writes;
+}
+
 describe('SseWriter', () => {
   it('sends keep-alive comments until the first event, with the headers, then events framed with LF', async () => {
     const setupDone = await setup();
@@ -157,13 +169,7 @@ describe('SseWriter', () => {
 
   it('holds what is gathered once the last part was read, and sends it with the closing frames in one write', async () => {
     const { res, sse, client } = await firstEventSent();
-    const writes: string[] = [];
-    watchWrites(res, (piece) => writes.push(String(piece)));
-    const end = res.end.bind(res);
-    res.end = ((piece?: string, ...rest: never[]) => {
-      writes.push(`end:${piece ?? ''}`);
-      return end(piece as string, ...rest);
-    }) as typeof res.end;
+    const writes = writesAndEnd(res);
     sse.data('{"second":2}');
     sse.holdToEnd();
     // The turn ends (the gathered frame would leave here) while the record is journaled.
@@ -178,13 +184,7 @@ describe('SseWriter', () => {
 
   it('sends what is gathered at once when it is more than a stream end waits with; the closing frames follow', async () => {
     const { res, sse, client } = await firstEventSent();
-    const writes: string[] = [];
-    watchWrites(res, (piece) => writes.push(String(piece)));
-    const end = res.end.bind(res);
-    res.end = ((piece?: string, ...rest: never[]) => {
-      writes.push(`end:${piece ?? ''}`);
-      return end(piece as string, ...rest);
-    }) as typeof res.end;
+    const writes = writesAndEnd(res);
     const long = `data: ${'x'.repeat(HOLD_BYTES)}\n\n`;
     sse.raw(long);
     sse.holdToEnd();
