@@ -20,12 +20,38 @@ const LONG_MESSAGES = [
   },
 ];
 
-/** Kinds of request, in the order they are measured. */
+/**
+ * The phrase that makes the fake upstream answer the paced stream: 100 one-token deltas, one write every few
+ * milliseconds, as a model sends them (see fake-upstream.mjs).
+ */
+export const PACED_STREAM_MARKER = 'bench-stream-paced';
+/**
+ * Time between two events of the paced stream, ms: 200 tokens a second, in the range of today's fast models,
+ * so that every event reaches the proxy in a network read of its own, as from a real model (0.5 s a stream).
+ */
+export const PACE_MS = 5;
+/** Content deltas of the paced stream. */
+export const PACED_TOKENS = 100;
+const PACED_MESSAGES = [
+  MESSAGES[0],
+  {
+    role: 'user',
+    content: `What should a benchmark of an AI gateway report? Answer in about eighty words. (${PACED_STREAM_MARKER})`,
+  },
+];
+
+/**
+ * Kinds of request measured one at a time and under load, in that order. `stream-paced` is measured under
+ * load only (PACED_KIND): at concurrency 1 it would measure the pacing.
+ */
 export const KINDS = ['chat', 'stream', 'stream-long', 'embed', 'big'];
+/** The paced stream: probed with the others, measured in a throughput phase of its own. */
+export const PACED_KIND = 'stream-paced';
 export const KIND_TITLES = {
   chat: 'chat',
   stream: 'chat streamed',
   'stream-long': 'chat streamed, 250 chunks',
+  'stream-paced': 'chat streamed, 100 chunks paced as a model sends them',
   embed: 'embeddings',
   big: 'chat, 1 MiB body',
 };
@@ -42,9 +68,9 @@ function bigMessages() {
 }
 
 /** Kinds answered with an SSE stream (TTFB measured, answer checked as a stream). */
-export const STREAM_KINDS = ['stream', 'stream-long'];
+export const STREAM_KINDS = ['stream', 'stream-long', 'stream-paced'];
 
-/** `{ chat, stream, 'stream-long', embed, big }`, each `{ path, body }` with `body` a Buffer, for the given model names. */
+/** `{ chat, stream, 'stream-long', 'stream-paced', embed, big }`, each `{ path, body }` with `body` a Buffer, for the given model names. */
 export function buildRequests({ chatModel, embedModel }) {
   const json = (value) => Buffer.from(JSON.stringify(value));
   return {
@@ -68,6 +94,16 @@ export function buildRequests({ chatModel, embedModel }) {
         model: chatModel,
         messages: LONG_MESSAGES,
         max_tokens: 300,
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    },
+    'stream-paced': {
+      path: '/v1/chat/completions',
+      body: json({
+        model: chatModel,
+        messages: PACED_MESSAGES,
+        max_tokens: 150,
         stream: true,
         stream_options: { include_usage: true },
       }),

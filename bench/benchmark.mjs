@@ -1,10 +1,10 @@
-// One benchmark run: start everything, warm up, measure latency (concurrency 1) and throughput (16, 64),
-// read CPU and memory, write the report.
+// One benchmark run: start everything, warm up, measure latency (concurrency 1), throughput (16, 64) and paced
+// streams (64), read CPU and memory, write the report.
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KINDS } from './bench-requests.mjs';
+import { KINDS, PACED_KIND } from './bench-requests.mjs';
 import { measureLatency } from './latency-phase.mjs';
 import { cpuTimeMs, rssMb } from './proc-stats.mjs';
 import { deriveAdded, renderMarkdown, writeReport } from './report.mjs';
@@ -52,7 +52,7 @@ export async function runBenchmark({ names, pin, settings, mode, outDir, cpuProf
   const loadAtStart = loadavg().map((x) => Number(x.toFixed(2)));
   const profileDir = cpuProf ? join(outDir, `cpu-profiles-${stampOf(started)}`) : null;
   const gatewayNodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const setup = await setUp({ names, pin, kinds: KINDS, log, gatewayNodeArgs });
+  const setup = await setUp({ names, pin, kinds: [...KINDS, PACED_KIND], log, gatewayNodeArgs });
   const { targets, load, unavailable } = setup;
   await sleep(1000);
   const idleMb = Object.fromEntries(targets.map((t) => [t.name, t.pid ? rssMb(t.pid) : null]));
@@ -63,6 +63,14 @@ export async function runBenchmark({ names, pin, settings, mode, outDir, cpuProf
     concurrencies: settings.concurrencies,
     reps: settings.reps,
     duration: settings.duration,
+    log,
+  });
+  // Streams paced as a model sends them, at the highest concurrency only (one at a time it would time the pacing).
+  const paced = await measureThroughput(targets, load, {
+    kinds: [PACED_KIND],
+    concurrencies: [Math.max(...settings.concurrencies)],
+    reps: settings.reps,
+    duration: settings.pacedDuration,
     log,
   });
   const idleCpuBefore = Object.fromEntries(targets.map((t) => [t.name, t.pid ? cpuTimeMs(t.pid) : null]));
@@ -103,6 +111,8 @@ export async function runBenchmark({ names, pin, settings, mode, outDir, cpuProf
         idleCpuMsPerSecond: idleCpuMsPerSecond(t),
         latency: latency[t.name],
         throughput: throughput[t.name],
+        paced: paced.results[t.name][PACED_KIND],
+        pacedPeakRssMb: paced.peakRssMb[t.name] ?? null,
       })),
       ...unavailable.map((t) => ({ name: t.name, title: t.title, unavailable: t.unavailable })),
     ],

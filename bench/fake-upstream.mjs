@@ -8,13 +8,15 @@
 //                               stream: true with LONG_STREAM_MARKER in the body (in the user message of the
 //                               `stream-long` kind): the same with 250 one-token content deltas, usage
 //                               completion_tokens 250
+//                               stream: true with PACED_STREAM_MARKER (the `stream-paced` kind): 100 one-token
+//                               content deltas paced as a model sends them, one write every PACE_MS
 //   POST /v1/embeddings         one fixed 256-dimension embedding; `encoding_format: "base64"` answers the same
 //                               vector as base64 little-endian float32
 //
 // Run as a process: `node bench/fake-upstream.mjs [--port=0]` prints `{"port":N}` on stdout once listening,
 // and exits when its stdin closes (so it never outlives the benchmark).
 import http from 'node:http';
-import { LONG_STREAM_MARKER } from './bench-requests.mjs';
+import { LONG_STREAM_MARKER, PACE_MS, PACED_STREAM_MARKER, PACED_TOKENS } from './bench-requests.mjs';
 import { exitWhenParentGoes, isMain, printReady, readFlag } from './child-process-protocol.mjs';
 
 const CREATED = 1_767_225_600;
@@ -84,6 +86,7 @@ const LONG_PIECES = Array.from({ length: LONG_TOKENS }, (_, i) =>
   i === 0 ? LONG_WORDS[0].trimStart() : LONG_WORDS[i % LONG_WORDS.length],
 );
 const LONG_USAGE = { prompt_tokens: 31, completion_tokens: LONG_TOKENS, total_tokens: 31 + LONG_TOKENS };
+const PACED_USAGE = { prompt_tokens: 31, completion_tokens: PACED_TOKENS, total_tokens: 31 + PACED_TOKENS };
 const EMBEDDING_DIMENSIONS = 256;
 
 /** Builds every response body once; the request handler only picks one. */
@@ -140,6 +143,7 @@ export function buildResponses() {
     );
   const stream = { events: events(CONTENT_PIECES), usage: usageOf(USAGE) };
   const longStream = { events: events(LONG_PIECES), usage: usageOf(LONG_USAGE) };
+  const pacedStream = { events: events(LONG_PIECES.slice(0, PACED_TOKENS)), usage: usageOf(PACED_USAGE) };
   const done = Buffer.from('data: [DONE]\n\n');
 
   const vector = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => Math.fround(Math.sin(i + 1) / 16));
@@ -154,6 +158,7 @@ export function buildResponses() {
     completion: Buffer.from(JSON.stringify(completion)),
     stream,
     longStream,
+    pacedStream,
     done,
     embeddingFloat: Buffer.from(JSON.stringify(embedding(vector))),
     embeddingBase64: Buffer.from(
@@ -177,6 +182,7 @@ const INCLUDE_USAGE_TRUE = /"include_usage"\s*:\s*true/;
 const BASE64_FORMAT = /"encoding_format"\s*:\s*"base64"/;
 // Only tested on streamed requests (never on the 1 MiB body). Every target forwards the messages unchanged.
 const LONG_STREAM = new RegExp(LONG_STREAM_MARKER);
+const PACED_STREAM = new RegExp(PACED_STREAM_MARKER);
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
@@ -193,6 +199,24 @@ function sendStream(res, stream, done, includeUsage) {
   res.end(done);
 }
 
+/** The same, one event every PACE_MS; stops when the proxy goes away. */
+function sendPacedStream(res, stream, done, includeUsage) {
+  res.writeHead(200, SSE_HEADERS);
+  const events = includeUsage ? [...stream.events, stream.usage, done] : [...stream.events, done];
+  let next = 0;
+  let timer;
+  const send = () => {
+    const event = events[next++];
+    if (next === events.length) res.end(event);
+    else {
+      res.write(event);
+      timer = setTimeout(send, PACE_MS);
+    }
+  };
+  res.on('close', () => clearTimeout(timer));
+  send();
+}
+
 /** Creates the fake upstream server (not yet listening). */
 export function createFakeUpstream() {
   const responses = buildResponses();
@@ -205,8 +229,12 @@ export function createFakeUpstream() {
         const body =
           chunks.length === 1 ? chunks[0].toString('latin1') : Buffer.concat(chunks).toString('latin1');
         if (STREAM_TRUE.test(body)) {
-          const stream = LONG_STREAM.test(body) ? responses.longStream : responses.stream;
-          sendStream(res, stream, responses.done, INCLUDE_USAGE_TRUE.test(body));
+          const usage = INCLUDE_USAGE_TRUE.test(body);
+          if (PACED_STREAM.test(body)) sendPacedStream(res, responses.pacedStream, responses.done, usage);
+          else {
+            const stream = LONG_STREAM.test(body) ? responses.longStream : responses.stream;
+            sendStream(res, stream, responses.done, usage);
+          }
         } else sendJson(res, 200, responses.completion);
       } else if (req.method === 'POST' && url.startsWith('/v1/embeddings')) {
         const body = Buffer.concat(chunks).toString('latin1');

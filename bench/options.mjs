@@ -31,6 +31,8 @@ const FULL = {
   concurrencies: [16, 64],
   reps: 3,
   duration: 2,
+  /** Seconds per run of paced streams (half a second each): enough that the streams cut at the end count little. */
+  pacedDuration: 5,
 };
 
 const QUICK = {
@@ -46,6 +48,7 @@ const QUICK = {
   concurrencies: [16, 64],
   reps: 1,
   duration: 1,
+  pacedDuration: 2,
 };
 
 function positive(value, flag) {

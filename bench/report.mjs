@@ -1,6 +1,7 @@
 // Turns the results of one run into Markdown tables (stdout and a .md file) and a JSON file.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PACE_MS, PACED_TOKENS } from './bench-requests.mjs';
 
 const dash = '–';
 
@@ -196,6 +197,49 @@ function observabilitySection(targets, settings, meta) {
   ].join('\n');
 }
 
+/**
+ * Streams paced as a model sends them: every event in a network read of its own, so that what counts is the
+ * cost per event (a read, a write, the work between) more than the cost per stream.
+ */
+function pacedSection(targets, settings) {
+  const c = Math.max(...settings.concurrencies);
+  const undici = targets.find((t) => t.name === 'undici');
+  const pacedOf = (t) => t.paced?.[c];
+  const rows = targets
+    .filter((t) => pacedOf(t))
+    .map((t) => {
+      const mine = pacedOf(t);
+      const theirs = undici && pacedOf(undici);
+      return [
+        t.title,
+        int(mine.rps),
+        ms(mine.cpuMsPerRequest),
+        ratio(mine.rps, theirs?.rps),
+        ratio(mine.cpuMsPerRequest, theirs?.cpuMsPerRequest),
+        mb(t.pacedPeakRssMb),
+      ];
+    });
+  if (rows.length === 0) return '';
+  return [
+    `## Streams paced as a model sends them (${PACED_TOKENS} one-token deltas ${PACE_MS} ms apart, concurrency ${c}; median of ${settings.reps} run(s) of ${settings.pacedDuration} s)`,
+    '',
+    table(
+      [
+        'target',
+        'streams/s',
+        'CPU ms per stream',
+        'streams/s ÷ undici',
+        'CPU per stream ÷ undici',
+        'RSS peak (MB)',
+      ],
+      rows,
+    ),
+    '',
+    'Every event reaches the proxy in a network read of its own, as from a real model; streams cut off when a run',
+    'ends count their CPU but not as completed, alike for every target.',
+  ].join('\n');
+}
+
 function memorySection(targets) {
   const rows = targets.map((t) => [
     t.title,
@@ -302,6 +346,7 @@ export function renderMarkdown(results) {
     throughputSection(targets, s),
     cpuSection(targets, s),
     observabilitySection(targets, s, results.meta),
+    pacedSection(targets, s),
     memorySection(targets),
     ratioSection(targets, s),
     notesSection(results),
