@@ -10,7 +10,8 @@ export const USAGE = `Usage: node bench/run.mjs [options]   (npm run bench -- [o
   --targets=a,b,…         any of ${TARGET_NAMES.join(',')} (default: all; direct is always added)
   --out=DIR               where <timestamp>.md and .json go (default bench/results)
   --warm=SECONDS          warm-up under load before measuring (default 20, quick 10)
-  --reps=N --duration=S   throughput repetitions and seconds per run (default 3 × 2 s)
+  --reps=N --duration=S   throughput repetitions and seconds per run (default 3 × 2 s; paced streams
+                          run for 5 s each, quick 2 s, whatever --duration says)
   --soak[=MINUTES]        soak mode instead (default 5 min): constant load on gateway and Portkey (or
                           --targets), RSS every 10 s, exit 1 if memory keeps growing
   --no-pin                do not pin processes to CPUs with taskset
