@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HealthTracker } from '../../src/provider-routing/health-tracker.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
+import { refusedPort } from '../../src/test-support/refused-port.js';
 import {
   startTestGateway,
   TEST_KEY,
@@ -18,19 +18,10 @@ let env: TestGateway;
 let secondary: FakeUpstream;
 let deadPort: number;
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
   secondary = await startFakeOpenAIUpstream();
   secondary.reply = 'Answer from the secondary.';
-  deadPort = await closedPort();
+  deadPort = await refusedPort();
   env = await startTestGateway((url) => {
     const config = testConfig(url);
     const pricing = { input: '0.000002', output: '0.000008' };

@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HealthTracker } from '../../src/provider-routing/health-tracker.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
+import { refusedPort } from '../../src/test-support/refused-port.js';
 import {
   startTestGateway,
   TEST_KEY,
@@ -20,19 +20,10 @@ let backup: FakeUpstream;
 let deadPort: number;
 const pricing = { input: '0.000002', output: '0.000008' };
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
   backup = await startFakeOpenAIUpstream();
   backup.reply = 'Answer from the backup.';
-  deadPort = await closedPort();
+  deadPort = await refusedPort();
   env = await startTestGateway((url) => ({
     ...testConfig(url),
     routing: { retryBaseMs: 1, retryMaxMs: 2 },

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refusedPort } from '../../src/test-support/refused-port.js';
 
 /** Startup problems are one clear line on stderr and a non-zero exit, never a stack trace. */
 interface Outcome {
@@ -48,16 +49,6 @@ function runGateway(args: string[], env: Record<string, string>, timeoutMs = 15_
   });
 }
 
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 let busy: Server;
 let busyPort = 0;
 beforeAll(async () => {
@@ -99,14 +90,14 @@ describe('start-up failures', () => {
   });
 
   it('an unreachable PostgreSQL, without its password', async () => {
-    const url = `postgres://gateway:hunter2-password@127.0.0.1:${await closedPort()}/gateway`;
+    const url = `postgres://gateway:hunter2-password@127.0.0.1:${await refusedPort()}/gateway`;
     const outcome = await runGateway([], { DATABASE_URL: url });
     expectOneLineFailure(outcome, /cannot use the database postgres:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/);
     expect(outcome.stderr).not.toContain('hunter2');
   });
 
   it('an unreachable Redis', async () => {
-    const outcome = await runGateway([], { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    const outcome = await runGateway([], { REDIS_URL: `redis://127.0.0.1:${await refusedPort()}` });
     expectOneLineFailure(outcome, /cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/);
   });
 
