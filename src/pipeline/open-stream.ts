@@ -19,6 +19,9 @@ export async function openStream<Part>(
 ): Promise<OpenedStream<Part>> {
   const result = await opening;
   const reader = result.parts.getReader();
+  // Most often the first part came with the headers: taken at once, without a timer.
+  const taken = reader.take?.();
+  if (taken) return { reader, first: taken, warnings: result.warnings };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(upstreamTimeout(call.provider.id, call.timeoutMs)), call.timeoutMs);

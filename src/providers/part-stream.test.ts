@@ -59,6 +59,65 @@ describe('PulledParts', () => {
     await reader.cancel();
   });
 
+  it('pulls in `take` when the source can without waiting, and waits in `read` only when it cannot', async () => {
+    // Each entry is one network read's parts; `null` is a read that has not arrived yet.
+    const arrived: (number[] | null)[] = [[1, 2], [3], null, [4]];
+    const stats = { now: 0, pulls: 0 };
+    const source: PartSource<number> = {
+      pullNow(push) {
+        stats.now += 1;
+        if (arrived.length === 0) return false;
+        const next = arrived[0] as number[] | null;
+        if (next === null) return undefined;
+        arrived.shift();
+        for (const part of next) push(part);
+        return true;
+      },
+      async pull(push) {
+        stats.pulls += 1;
+        if (arrived[0] === null) arrived.shift();
+        const now = source.pullNow?.(push);
+        return now !== false;
+      },
+      cancel: async () => undefined,
+    };
+    const reader = new PulledParts(source).getReader();
+    expect(reader.take?.()).toEqual({ done: false, value: 1 });
+    expect(reader.take?.()).toEqual({ done: false, value: 2 });
+    expect(reader.take?.()).toEqual({ done: false, value: 3 });
+    expect(stats.pulls).toBe(0);
+    // The next read has not arrived: `take` answers undefined and `read` waits for it.
+    expect(reader.take?.()).toBeUndefined();
+    expect(await reader.read()).toEqual({ done: false, value: 4 });
+    expect(stats.pulls).toBe(1);
+    expect(reader.take?.()?.done).toBe(true);
+    expect(stats.pulls).toBe(1);
+  });
+
+  it('hands out the parts a pull without waiting pushed before it failed, then the failure', async () => {
+    const failure = new Error('bad event');
+    const reader = new PulledParts<number>({
+      pullNow(push) {
+        push(1);
+        throw failure;
+      },
+      pull: async () => {
+        throw new Error('not reached');
+      },
+      cancel: async () => undefined,
+    }).getReader();
+    expect(reader.take?.()).toEqual({ done: false, value: 1 });
+    expect(reader.take?.()).toBeUndefined();
+    await expect(reader.read()).rejects.toBe(failure);
+  });
+
+  it('hands out listed parts (a cached answer) without a read', () => {
+    const reader = listedParts([1, 2]).getReader();
+    expect(reader.take?.()).toEqual({ done: false, value: 1 });
+    expect(reader.take?.()).toEqual({ done: false, value: 2 });
+    expect(reader.take?.()?.done).toBe(true);
+  });
+
   it('reads as a web stream for the codecs that pipe it', async () => {
     const read: number[] = [];
     await asWebStream(listedParts([1, 2, 3])).pipeTo(

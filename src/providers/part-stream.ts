@@ -29,6 +29,11 @@ export interface PartSource<Part> {
    * false at the end. Parts pushed before a rejection are still handed out, then the error.
    */
   pull(push: (part: Part) => void): Promise<boolean>;
+  /**
+   * `pull` from what already arrived only: true once a part was pushed, false at the end, undefined (nothing
+   * pushed) when it would have to wait; throws where `pull` rejects. Optional.
+   */
+  pullNow?(push: (part: Part) => void): boolean | undefined;
   /** Stops reading and releases the upstream. */
   cancel(): Promise<void>;
 }
@@ -37,7 +42,8 @@ const DONE: PartRead<never> = Object.freeze({ done: true, value: undefined });
 
 /**
  * Parts pulled from a `PartSource` only when the reader has taken every part already there (backpressure:
- * nothing is read ahead of the reader).
+ * nothing is read ahead of the reader). `take` pulls too when the source can without waiting (`pullNow`), so
+ * that network reads already in cost no promise.
  */
 export class PulledParts<Part> implements PartStream<Part>, PartReader<Part> {
   #parts: Part[] = [];
@@ -56,18 +62,34 @@ export class PulledParts<Part> implements PartStream<Part>, PartReader<Part> {
   }
 
   take(): PartRead<Part> | undefined {
-    if (this.#at < this.#parts.length) {
-      const value = this.#parts[this.#at++] as Part;
-      return { done: false, value };
+    if (this.#at >= this.#parts.length) {
+      if (this.#ended || this.source.pullNow === undefined) {
+        return this.#ended && this.#failure === undefined ? DONE : undefined;
+      }
+      this.#parts = [];
+      this.#at = 0;
+      try {
+        if (this.source.pullNow(this.#push) === false) this.#ended = true;
+      } catch (error) {
+        this.#ended = true;
+        this.#failure = { error };
+      }
+      // Parts pushed before a failure are handed out first, as `read` does.
+      if (this.#at >= this.#parts.length) {
+        return this.#ended && this.#failure === undefined ? DONE : undefined;
+      }
     }
-    return this.#ended && this.#failure === undefined ? DONE : undefined;
+    const value = this.#parts[this.#at++] as Part;
+    return { done: false, value };
   }
 
   async read(): Promise<PartRead<Part>> {
     for (;;) {
-      const taken = this.take();
-      if (taken) return taken;
+      // The parts already pushed; what already arrived is read by `pull` (not by `take`, which a reader that
+      // calls `read` has just tried).
+      if (this.#at < this.#parts.length) return { done: false, value: this.#parts[this.#at++] as Part };
       if (this.#failure) throw this.#failure.error;
+      if (this.#ended) return DONE;
       this.#parts = [];
       this.#at = 0;
       try {
@@ -92,12 +114,14 @@ export class PulledParts<Part> implements PartStream<Part>, PartReader<Part> {
 /** The listed parts as a stream (answers replayed from the response cache). */
 export function listedParts<Part>(parts: readonly Part[]): PulledParts<Part> {
   let given = false;
+  const pullNow = (push: (part: Part) => void): boolean => {
+    if (!given) for (const part of parts) push(part);
+    given = true;
+    return false;
+  };
   return new PulledParts<Part>({
-    async pull(push) {
-      if (!given) for (const part of parts) push(part);
-      given = true;
-      return false;
-    },
+    pullNow,
+    pull: async (push) => pullNow(push),
     cancel: async () => undefined,
   });
 }

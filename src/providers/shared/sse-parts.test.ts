@@ -119,4 +119,66 @@ describe('sseParts', () => {
       if (size >= 200) expect(seen.filter((part) => part.startsWith('run:')).length).toBeGreaterThan(20);
     }
   });
+
+  it('takes the parts of reads already in without waiting, and waits only for a read still to come', async () => {
+    // Reads as the exchange hands them over: `null` is one that has not arrived when first asked for.
+    const arrived: (string | null)[] = ['data: {"a":1}\n\ndata: {"b"', ':2}\n\n', null, 'data: {"c":3}\n\n'];
+    let waits = 0;
+    const body = {
+      nextNow(): IteratorResult<Uint8Array> | undefined {
+        if (arrived.length === 0) return { done: true, value: undefined };
+        const next = arrived[0] as string | null;
+        if (next === null) return undefined;
+        arrived.shift();
+        return { done: false, value: Buffer.from(next) };
+      },
+      [Symbol.asyncIterator]: () => ({
+        async next(): Promise<IteratorResult<Uint8Array>> {
+          waits += 1;
+          arrived.shift();
+          const next = arrived.shift();
+          return next ? { done: false, value: Buffer.from(next) } : { done: true, value: undefined };
+        },
+      }),
+    };
+    const reader = sseParts<string>(body, {
+      mapError: (error) => error,
+      onEvent: (event, emit) => emit(event.data),
+    }).getReader();
+    // The event split across the first two reads is joined, without a wait.
+    expect(reader.take?.()).toEqual({ done: false, value: '{"a":1}' });
+    expect(reader.take?.()).toEqual({ done: false, value: '{"b":2}' });
+    expect(waits).toBe(0);
+    expect(reader.take?.()).toBeUndefined();
+    expect(await reader.read()).toEqual({ done: false, value: '{"c":3}' });
+    expect(waits).toBe(1);
+    expect(reader.take?.()?.done).toBe(true);
+    expect(waits).toBe(1);
+  });
+
+  it('fails a read already in that the translation rejects, after the parts before it', async () => {
+    const failure = new Error('not a chunk');
+    const reads = ['data: 1\n\ndata: bad\n\n'];
+    const reader = sseParts<string>(
+      {
+        nextNow: () => {
+          const next = reads.shift();
+          return next ? { done: false, value: Buffer.from(next) } : undefined;
+        },
+        [Symbol.asyncIterator]: () => ({
+          next: async (): Promise<IteratorResult<Uint8Array>> => ({ done: true, value: undefined }),
+        }),
+      },
+      {
+        mapError: (error) => error,
+        onEvent: (event, emit) => {
+          if (event.data === 'bad') throw failure;
+          emit(event.data);
+        },
+      },
+    ).getReader();
+    expect(reader.take?.()).toEqual({ done: false, value: '1' });
+    expect(reader.take?.()).toBeUndefined();
+    await expect(reader.read()).rejects.toBe(failure);
+  });
 });

@@ -2,6 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { PulledParts } from '../part-stream.js';
 import { type SsePiece, SseSlicer } from './sse-slicer.js';
+import type { UpstreamBody } from './upstream-client.js';
 
 export interface SsePartsOptions<Part> {
   /** Classifies a failed read (connection reset, abort). */
@@ -34,7 +35,7 @@ export interface SsePartsOptions<Part> {
  * taken every part already there. Cancelling destroys the upstream body, closing the upstream request.
  */
 export function sseParts<Part>(
-  body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void },
+  body: AsyncIterable<Uint8Array> & Pick<UpstreamBody, 'nextNow'> & { destroy?: (error?: Error) => void },
   options: SsePartsOptions<Part>,
 ): PulledParts<Part> {
   const iterator = body[Symbol.asyncIterator]();
@@ -98,32 +99,60 @@ export function sseParts<Part>(
     // At an event boundary the decoder holds nothing, and the event's bytes end before its line feed.
     parser.feed(`data: ${decode(piece.bytes)}\n\n`);
   };
+  /** Hands a read on to the slicer; at the end, the parser's rest and `onEnd`: false then. */
+  const accept = (next: IteratorResult<Uint8Array>): boolean => {
+    if (next.done) {
+      parser.feed(`${decoder.end()}\n\n`);
+      if (failure === undefined) options.onEnd?.(push);
+      if (failure !== undefined) throw failure;
+      return false;
+    }
+    slicer.put(next.value);
+    return true;
+  };
+  /**
+   * Reads on from what already arrived until a part was pushed (true) or the body ended (false); undefined
+   * when the next bytes must be waited for. Throws the stream's failure.
+   */
+  const readNow = (): boolean | undefined => {
+    while (emitted === 0 && failure === undefined) {
+      const piece = slicer.next();
+      if (piece) {
+        take(piece);
+        continue;
+      }
+      let next: IteratorResult<Uint8Array> | undefined;
+      try {
+        next = body.nextNow?.();
+      } catch (error) {
+        throw options.mapError(error);
+      }
+      if (next === undefined) return undefined;
+      if (!accept(next)) return false;
+    }
+    if (failure !== undefined) throw failure;
+    return true;
+  };
   return new PulledParts<Part>({
+    pullNow(pushPart) {
+      emit = pushPart;
+      emitted = 0;
+      return readNow();
+    },
     async pull(pushPart) {
       emit = pushPart;
       emitted = 0;
-      while (emitted === 0 && failure === undefined) {
-        const piece = slicer.next();
-        if (piece) {
-          take(piece);
-          continue;
-        }
+      for (;;) {
+        const now = readNow();
+        if (now !== undefined) return now;
         let next: IteratorResult<Uint8Array>;
         try {
           next = await iterator.next();
         } catch (error) {
           throw options.mapError(error);
         }
-        if (next.done) {
-          parser.feed(`${decoder.end()}\n\n`);
-          if (failure === undefined) options.onEnd?.(push);
-          if (failure !== undefined) throw failure;
-          return false;
-        }
-        slicer.put(next.value);
+        if (!accept(next)) return false;
       }
-      if (failure !== undefined) throw failure;
-      return true;
     },
     async cancel() {
       body.destroy?.();

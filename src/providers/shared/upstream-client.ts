@@ -14,6 +14,12 @@ import { type ExchangeHead, UpstreamExchange } from './upstream-exchange.js';
 
 /** What adapters read of an upstream body: an `UpstreamExchange` is one, and so is a test double. */
 export interface UpstreamBody extends AsyncIterable<Uint8Array> {
+  /**
+   * What already arrived, without waiting: the next bytes, or the end; undefined when the next bytes must be
+   * waited for (with the iterator). Throws the body's failure. Optional: a body that has it is read without a
+   * promise per network read when its bytes are already in.
+   */
+  nextNow?(): IteratorResult<Uint8Array> | undefined;
   /** The whole body. */
   bytes(): Promise<Buffer>;
   destroy(error?: Error): unknown;

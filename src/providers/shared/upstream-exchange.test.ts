@@ -178,6 +178,50 @@ describe('UpstreamExchange', () => {
     expect(text(await exchange.bytes())).toBe('onetwo');
   });
 
+  it('hands over what already arrived without waiting (nextNow): the bytes, nothing while none are new, the end', async () => {
+    let finish!: () => void;
+    let ended!: () => void;
+    const allSent = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    const { exchange, head } = exchangeWith(
+      (_req, res) => {
+        res.writeHead(200);
+        res.write('one');
+        finish = () => res.end('two', ended);
+      },
+      { idleTimeoutMs: 50 },
+    );
+    await head;
+    const first = await exchange.next();
+    expect(text(first.value as Buffer)).toBe('one');
+    // Nothing new: no bytes, no end, and no wait begun (so no silence is counted against the upstream).
+    expect(exchange.nextNow()).toBeUndefined();
+    finish();
+    await allSent;
+    let rest = exchange.nextNow();
+    while (rest === undefined) {
+      await nextTurn();
+      rest = exchange.nextNow();
+    }
+    // The end may come in the read that brought the last bytes, or in one of its own.
+    const parts: string[] = [];
+    while (rest !== undefined && !rest.done) {
+      parts.push(text(rest.value));
+      rest = exchange.nextNow() ?? (await exchange.next());
+    }
+    expect(parts.join('')).toBe('two');
+    expect(exchange.nextNow()).toEqual({ done: true, value: undefined });
+  });
+
+  it('nextNow throws the failure once the body failed', async () => {
+    const { exchange, head } = exchangeWith((_req, res) => partialThenReset(res, 200));
+    await head;
+    await exchange.next();
+    await expect(exchange.next()).rejects.toThrow();
+    expect(() => exchange.nextNow()).toThrow();
+  });
+
   it('fails once more than maxBytes arrived, and closes the request', async () => {
     const { exchange, head, path } = exchangeWith(
       (_req, res) => flood(res, 200, Buffer.alloc(64 * 1024, 'x')),

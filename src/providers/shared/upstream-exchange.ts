@@ -26,6 +26,8 @@ const HIGH_WATER_BYTES = 16 * 1024;
 
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
+const ENDED: IteratorResult<Buffer> = Object.freeze({ done: true, value: undefined });
+
 /**
  * One upstream request on undici's `dispatch` API, and its answer's body as the pipeline reads it. Compared
  * with `Dispatcher.request` it costs no `Readable` (nor its async iterator, which copies each read), no
@@ -145,12 +147,21 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
   /** What arrived since the last read (one buffer), waiting for it if nothing did; done at the end. */
   async next(): Promise<IteratorResult<Buffer>> {
     for (;;) {
-      const value = this.#take();
-      if (value !== undefined) return { done: false, value };
-      if (this.#failure !== undefined) throw this.#failure.error;
-      if (this.#ended) return { done: true, value: undefined };
+      const now = this.nextNow();
+      if (now !== undefined) return now;
       await this.#wait();
     }
+  }
+
+  /**
+   * What arrived since the last read (one buffer) or the end, without waiting; undefined while nothing new
+   * arrived (no idle timer runs: silence counts only while a reader waits). Throws the failure.
+   */
+  nextNow(): IteratorResult<Buffer> | undefined {
+    const value = this.#take();
+    if (value !== undefined) return { done: false, value };
+    if (this.#failure !== undefined) throw this.#failure.error;
+    return this.#ended ? ENDED : undefined;
   }
 
   /** Stops reading: the rest of the body is never read and the request is closed. */
