@@ -94,6 +94,48 @@ describe('PulledParts', () => {
     expect(stats.pulls).toBe(1);
   });
 
+  it('waits on `ready` (not `pull`) when the source has it, and reports a failure pullNow throws after it', async () => {
+    const failure = new Error('reset');
+    const steps: (number | 'wait' | Error)[] = [1, 'wait', 2, 'wait', failure];
+    let readies = 0;
+    let wake: (() => void) | undefined;
+    const reader = new PulledParts<number>({
+      pullNow(push) {
+        const step = steps[0];
+        if (step === 'wait') return undefined;
+        steps.shift();
+        if (step instanceof Error) throw step;
+        if (step === undefined) return false;
+        push(step);
+        return true;
+      },
+      ready: () => {
+        readies += 1;
+        return new Promise<void>((resolve) => {
+          wake = () => {
+            steps.shift();
+            resolve();
+          };
+        });
+      },
+      pull: async () => {
+        throw new Error('not used when the source has ready');
+      },
+      cancel: async () => undefined,
+    }).getReader();
+    expect(await reader.read()).toEqual({ done: false, value: 1 });
+    const second = reader.read();
+    await Promise.resolve();
+    expect(readies).toBe(1);
+    wake?.();
+    expect(await second).toEqual({ done: false, value: 2 });
+    const third = reader.read();
+    await Promise.resolve();
+    wake?.();
+    await expect(third).rejects.toBe(failure);
+    expect(readies).toBe(2);
+  });
+
   it('hands out the parts a pull without waiting pushed before it failed, then the failure', async () => {
     const failure = new Error('bad event');
     const reader = new PulledParts<number>({

@@ -34,6 +34,11 @@ export interface PartSource<Part> {
    * pushed) when it would have to wait; throws where `pull` rejects. Optional.
    */
   pullNow?(push: (part: Part) => void): boolean | undefined;
+  /**
+   * Resolves once `pullNow` may push more, or has the end or a failure to report; never rejects. Optional,
+   * with `pullNow`: a reader then waits on it instead of `pull`.
+   */
+  ready?(): Promise<void>;
   /** Stops reading and releases the upstream. */
   cancel(): Promise<void>;
 }
@@ -92,8 +97,14 @@ export class PulledParts<Part> implements PartStream<Part>, PartReader<Part> {
       if (this.#ended) return DONE;
       this.#parts = [];
       this.#at = 0;
+      const { source } = this;
       try {
-        if (!(await this.source.pull(this.#push))) this.#ended = true;
+        if (source.ready && source.pullNow) {
+          // One promise per wait: what arrived is read without one.
+          const now = source.pullNow(this.#push);
+          if (now === false) this.#ended = true;
+          else if (now === undefined) await source.ready();
+        } else if (!(await source.pull(this.#push))) this.#ended = true;
       } catch (error) {
         this.#ended = true;
         this.#failure = { error };

@@ -181,4 +181,33 @@ describe('sseParts', () => {
     expect(reader.take?.()).toBeUndefined();
     await expect(reader.read()).rejects.toBe(failure);
   });
+
+  it('waits on `ready` when the body has it, never on its iterator', async () => {
+    const arrived: (string | null)[] = ['data: {"a":1}\n\n', null, 'data: {"b":2}\n\n'];
+    let readies = 0;
+    const body = {
+      nextNow(): IteratorResult<Uint8Array> | undefined {
+        if (arrived.length === 0) return { done: true, value: undefined };
+        const next = arrived[0] as string | null;
+        if (next === null) return undefined;
+        arrived.shift();
+        return { done: false, value: Buffer.from(next) };
+      },
+      async ready() {
+        readies += 1;
+        if (arrived[0] === null) arrived.shift();
+      },
+      [Symbol.asyncIterator]: () => ({
+        next: async (): Promise<IteratorResult<Uint8Array>> => {
+          throw new Error('the iterator is not used when the body has ready');
+        },
+      }),
+    };
+    const parts = sseParts<string>(body, {
+      mapError: (error) => error,
+      onEvent: (event, emit) => emit(event.data),
+    });
+    expect(await drain(parts)).toEqual(['{"a":1}', '{"b":2}']);
+    expect(readies).toBe(1);
+  });
 });

@@ -35,7 +35,8 @@ export interface SsePartsOptions<Part> {
  * taken every part already there. Cancelling destroys the upstream body, closing the upstream request.
  */
 export function sseParts<Part>(
-  body: AsyncIterable<Uint8Array> & Pick<UpstreamBody, 'nextNow'> & { destroy?: (error?: Error) => void },
+  body: AsyncIterable<Uint8Array> &
+    Pick<UpstreamBody, 'nextNow' | 'ready'> & { destroy?: (error?: Error) => void },
   options: SsePartsOptions<Part>,
 ): PulledParts<Part> {
   const iterator = body[Symbol.asyncIterator]();
@@ -139,6 +140,7 @@ export function sseParts<Part>(
       emitted = 0;
       return readNow();
     },
+    ready: body.nextNow && body.ready ? body.ready.bind(body) : undefined,
     async pull(pushPart) {
       emit = pushPart;
       emitted = 0;

@@ -20,6 +20,11 @@ export interface UpstreamBody extends AsyncIterable<Uint8Array> {
    * promise per network read when its bytes are already in.
    */
   nextNow?(): IteratorResult<Uint8Array> | undefined;
+  /**
+   * Resolves once `nextNow` has something to hand over: bytes, the end or the failure (a silence longer than
+   * the idle timeout is one). Never rejects. Optional, with `nextNow`.
+   */
+  ready?(): Promise<void>;
   /** The whole body. */
   bytes(): Promise<Buffer>;
   destroy(error?: Error): unknown;

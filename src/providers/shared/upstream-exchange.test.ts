@@ -214,6 +214,31 @@ describe('UpstreamExchange', () => {
     expect(exchange.nextNow()).toEqual({ done: true, value: undefined });
   });
 
+  it('ready resolves once bytes arrived, and for a silence past the idle timeout, which nextNow then throws', async () => {
+    let more!: () => void;
+    const { exchange, head, path } = exchangeWith(
+      (_req, res) => {
+        res.writeHead(200);
+        res.write('one');
+        more = () => res.write('two');
+      },
+      { idleTimeoutMs: 200 },
+    );
+    await head;
+    await exchange.ready();
+    expect(text(exchange.nextNow()?.value as Buffer)).toBe('one');
+    const waiting = exchange.ready();
+    more();
+    await waiting;
+    expect(text(exchange.nextNow()?.value as Buffer)).toBe('two');
+    const started = performance.now();
+    // Silence while waiting: ready resolves (it never rejects) and nextNow throws the idle timeout.
+    await exchange.ready();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    expect(() => exchange.nextNow()).toThrow(idle);
+    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+  });
+
   it('nextNow throws the failure once the body failed', async () => {
     const { exchange, head } = exchangeWith((_req, res) => partialThenReset(res, 200));
     await head;

@@ -27,6 +27,7 @@ const HIGH_WATER_BYTES = 16 * 1024;
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
 const ENDED: IteratorResult<Buffer> = Object.freeze({ done: true, value: undefined });
+const READY = Promise.resolve();
 
 /**
  * One upstream request on undici's `dispatch` API, and its answer's body as the pipeline reads it. Compared
@@ -164,6 +165,16 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
     return this.#ended ? ENDED : undefined;
   }
 
+  /**
+   * Resolves once `nextNow` has something: bytes, the end, or the failure (a silence of `idleTimeoutMs` while
+   * this waits is one); never rejects, `nextNow` throws the failure. One promise per wait, where `next` costs
+   * three.
+   */
+  ready(): Promise<void> {
+    if (this.#chunks.length > 0 || this.#failure !== undefined || this.#ended) return READY;
+    return new Promise<void>((resolve) => this.#await({ resolve, reject: () => resolve() }));
+  }
+
   /** Stops reading: the rest of the body is never read and the request is closed. */
   async return(): Promise<IteratorResult<Buffer>> {
     this.destroy();
@@ -206,13 +217,14 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
 
   /** Resolves once bytes, the end or a failure arrived; a silence of `idleTimeoutMs` fails it. */
   #wait(): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.#waiter = { resolve, reject };
-      // One timer per exchange, re-armed per wait (a fired or idle timer finds no waiter and does nothing).
-      if (this.#idleTimer === undefined)
-        this.#idleTimer = setTimeout(this.#onIdle, this.bounds.idleTimeoutMs);
-      else this.#idleTimer.refresh();
-    });
+    return new Promise<void>((resolve, reject) => this.#await({ resolve, reject }));
+  }
+
+  #await(waiter: Waiter): void {
+    this.#waiter = waiter;
+    // One timer per exchange, re-armed per wait (a fired or idle timer finds no waiter and does nothing).
+    if (this.#idleTimer === undefined) this.#idleTimer = setTimeout(this.#onIdle, this.bounds.idleTimeoutMs);
+    else this.#idleTimer.refresh();
   }
 
   readonly #onIdle = (): void => {
