@@ -172,7 +172,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
    */
   ready(): Promise<void> {
     if (this.#chunks.length > 0 || this.#failure !== undefined || this.#ended) return READY;
-    return new Promise<void>((resolve) => this.#await({ resolve, reject: () => resolve() }));
+    return new Promise<void>((resolve) => this.#waitFor({ resolve, reject: () => resolve() }));
   }
 
   /** Stops reading: the rest of the body is never read and the request is closed. */
@@ -217,10 +217,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
 
   /** Resolves once bytes, the end or a failure arrived; a silence of `idleTimeoutMs` fails it. */
   #wait(): Promise<void> {
-    return new Promise<void>((resolve, reject) => this.#await({ resolve, reject }));
+    return new Promise<void>((resolve, reject) => this.#waitFor({ resolve, reject }));
   }
 
-  #await(waiter: Waiter): void {
+  /** Makes `waiter` the one waiting read and (re)arms the idle timer. */
+  #waitFor(waiter: Waiter): void {
     this.#waiter = waiter;
     // One timer per exchange, re-armed per wait (a fired or idle timer finds no waiter and does nothing).
     if (this.#idleTimer === undefined) this.#idleTimer = setTimeout(this.#onIdle, this.bounds.idleTimeoutMs);
