@@ -10,6 +10,20 @@ async function* readsOf(bytes: Buffer, size: number): AsyncGenerator<Uint8Array>
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
 }
 
+/**
+ * An exchange's `nextNow` over `arrived`, the reads as it hands them over: `null` is one that has not arrived
+ * yet (undefined until something takes the `null` out), and the end once all are taken.
+ */
+function nextNowOf(arrived: (string | null)[]): () => IteratorResult<Uint8Array> | undefined {
+  return () => {
+    if (arrived.length === 0) return { done: true, value: undefined };
+    const next = arrived[0] as string | null;
+    if (next === null) return undefined;
+    arrived.shift();
+    return { done: false, value: Buffer.from(next) };
+  };
+}
+
 async function drain(parts: ReturnType<typeof sseParts<string>>): Promise<string[]> {
   const reader = parts.getReader();
   const seen: string[] = [];
@@ -125,13 +139,7 @@ describe('sseParts', () => {
     const arrived: (string | null)[] = ['data: {"a":1}\n\ndata: {"b"', ':2}\n\n', null, 'data: {"c":3}\n\n'];
     let waits = 0;
     const body = {
-      nextNow(): IteratorResult<Uint8Array> | undefined {
-        if (arrived.length === 0) return { done: true, value: undefined };
-        const next = arrived[0] as string | null;
-        if (next === null) return undefined;
-        arrived.shift();
-        return { done: false, value: Buffer.from(next) };
-      },
+      nextNow: nextNowOf(arrived),
       [Symbol.asyncIterator]: () => ({
         async next(): Promise<IteratorResult<Uint8Array>> {
           waits += 1;
@@ -186,13 +194,7 @@ describe('sseParts', () => {
     const arrived: (string | null)[] = ['data: {"a":1}\n\n', null, 'data: {"b":2}\n\n'];
     let readies = 0;
     const body = {
-      nextNow(): IteratorResult<Uint8Array> | undefined {
-        if (arrived.length === 0) return { done: true, value: undefined };
-        const next = arrived[0] as string | null;
-        if (next === null) return undefined;
-        arrived.shift();
-        return { done: false, value: Buffer.from(next) };
-      },
+      nextNow: nextNowOf(arrived),
       async ready() {
         readies += 1;
         if (arrived[0] === null) arrived.shift();
