@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GATHER_BYTES, HOLD_BYTES, SseWriter } from './sse-writer.js';
+import { GATHER_BYTES, GATHER_WINDOW_BYTES, HOLD_BYTES, SseWriter } from './sse-writer.js';
 
 /**
  * A server whose one request hands its response to the test, and the client's response (it arrives with
@@ -132,6 +132,33 @@ describe('SseWriter', () => {
     sse.end();
     const text = await readAll(client);
     expect(text.split('data: ')).toHaveLength(answers.length + 2);
+  });
+
+  it('gathers only up to the high-water mark once a stream handed GATHER_WINDOW_BYTES on, even with a client that keeps up', async () => {
+    const { res, sse, client } = await firstEventSent();
+    const reading = readAll(client);
+    const frame = `data: ${'x'.repeat(1_000)}\n\n`;
+    const stalled = () => new Error('stalled');
+    const closed = () => new Error('closed');
+    /** One piece of work: frames until the writer asks to wait; how many it took. */
+    const turn = async (): Promise<number> => {
+      let taken = 1;
+      while (taken < 200 && sse.raw(frame)) taken += 1;
+      await sse.drained(10_000, stalled, closed);
+      // The client read it all: the next turn starts with nothing buffered.
+      await expect.poll(() => res.writableLength, { timeout: 5_000 }).toBe(0);
+      return taken;
+    };
+    const wide = Math.ceil(Math.max(GATHER_BYTES, res.writableHighWaterMark) / frame.length);
+    let handed = frame.length;
+    while (handed < GATHER_WINDOW_BYTES) {
+      const taken = await turn();
+      expect(taken).toBe(wide);
+      handed += taken * frame.length;
+    }
+    expect(await turn()).toBe(Math.ceil(res.writableHighWaterMark / frame.length));
+    sse.end();
+    expect((await reading).split('data: ').length).toBeGreaterThan(GATHER_WINDOW_BYTES / frame.length);
   });
 
   it('hands what it gathered to the response once the work at hand is done, before the next I/O or timer', async () => {

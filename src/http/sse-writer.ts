@@ -6,6 +6,15 @@ import type { Frame } from './frame.js';
 export const GATHER_BYTES = 64 * 1024;
 
 /**
+ * How much of a stream may leave in writes of up to `GATHER_BYTES`; past it, writes are bounded by the
+ * response's high-water mark. A model's answer is far shorter; a stream that runs on for megabytes is most
+ * often one whose client stopped reading while the kernel's socket buffers still took its bytes, and its
+ * last write, the one the kernel refuses, stays in the process until the client reads or the stall timeout
+ * ends it: with 200 such clients, 64 KiB writes held about 20 MB more than 16 KiB ones.
+ */
+export const GATHER_WINDOW_BYTES = 1024 * 1024;
+
+/**
  * What a stream's end waits with at most: more than this leaves at once when the last part was read, and the
  * closing frames follow in a write of their own. Held frames stay alive while other streams are read (the
  * journal line comes at the end of the turn), and a 250-delta stream's last read is about 64 KB of them: a
@@ -38,6 +47,8 @@ export class SseWriter {
   private firstSent = false;
   /** True once the last part was read: what is gathered leaves with the closing frames (`holdToEnd`). */
   private holding = false;
+  /** Size of what was handed to the response so far (characters of text plus bytes), up to the window. */
+  private handed = 0;
 
   constructor(
     private readonly res: ServerResponse,
@@ -144,7 +155,8 @@ export class SseWriter {
    * waiting for its end are alive at every scavenge in between, copied and promoted, and then freed by full
    * collections. False (wait for `drained()`) once what is gathered and what the response still buffers reach
    * its high-water mark, as a direct write would answer; while the client keeps up (the response buffers
-   * nothing), once what is gathered reaches `GATHER_BYTES` (or the high-water mark if higher): a network read
+   * nothing) and the stream has not yet handed `GATHER_WINDOW_BYTES` to the response, once what is gathered
+   * reaches `GATHER_BYTES` (or the high-water mark if higher): a network read
    * of a provider's stream often holds more than Node 20's default high-water mark of 16 KiB of events (250
    * one-token deltas are about 37 KB), which would otherwise leave in three writes instead of one. (Node 22
    * raised the default to 64 KiB.)
@@ -162,7 +174,8 @@ export class SseWriter {
     this.gather(frame);
     if (this.res.writableNeedDrain) return false;
     const buffered = this.res.writableLength;
-    if (buffered === 0) return this.pendingSize < Math.max(GATHER_BYTES, this.res.writableHighWaterMark);
+    if (buffered === 0 && this.handed < GATHER_WINDOW_BYTES)
+      return this.pendingSize < Math.max(GATHER_BYTES, this.res.writableHighWaterMark);
     return this.pendingSize + buffered < this.res.writableHighWaterMark;
   }
 
@@ -197,6 +210,7 @@ export class SseWriter {
       this.res.write(held ? ownCopy(piece) : piece);
     }
     if (this.pending !== '') this.res.write(this.pending);
+    if (this.handed < GATHER_WINDOW_BYTES) this.handed += this.pendingSize;
     this.queued = [];
     this.pending = '';
     this.pendingSize = 0;
