@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
+import { awayFromMinuteEnd } from '../../src/test-support/same-minute.js';
 import {
   startTestGateway,
   TEST_KEY,
@@ -39,6 +40,7 @@ const chat = (key: string, extra: Record<string, unknown> = {}) =>
 describe('rate limit per key', () => {
   it('lets exactly requestsPerMinute through and answers the rest 429 with retry-after', async () => {
     const before = env.upstream.received.length;
+    await awayFromMinuteEnd();
     const responses = await Promise.all(Array.from({ length: 8 }, () => chat(LIMITED_KEY)));
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);
