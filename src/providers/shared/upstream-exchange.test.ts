@@ -69,6 +69,26 @@ function exchangeWith(answer: Answer, bounds: Partial<BodyBounds> = {}) {
   return { exchange, head, path };
 }
 
+/**
+ * An exchange (idle timeout 50 ms) whose answer writes `one`, then `two` and its end when `schedule` calls
+ * the function it is given; `allSent` resolves once the end left the server.
+ */
+function oneThenTwo(schedule: (end: () => void) => void) {
+  let ended!: () => void;
+  const allSent = new Promise<void>((resolve) => {
+    ended = resolve;
+  });
+  const started = exchangeWith(
+    (_req, res) => {
+      res.writeHead(200);
+      res.write('one');
+      schedule(() => res.end('two', ended));
+    },
+    { idleTimeoutMs: 50 },
+  );
+  return { ...started, allSent };
+}
+
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => {
@@ -159,18 +179,7 @@ describe('UpstreamExchange', () => {
   });
 
   it('does not blame the upstream for a reader that is slow (silence counts only while a read waits)', async () => {
-    let ended!: () => void;
-    const allSent = new Promise<void>((resolve) => {
-      ended = resolve;
-    });
-    const { exchange, head } = exchangeWith(
-      (_req, res) => {
-        res.writeHead(200);
-        res.write('one');
-        setImmediate(() => res.end('two', ended));
-      },
-      { idleTimeoutMs: 50 },
-    );
+    const { exchange, head, allSent } = oneThenTwo((end) => setImmediate(end));
     await head;
     await allSent;
     // Longer than the idle timeout without a read waiting: the body must still be whole.
@@ -180,18 +189,9 @@ describe('UpstreamExchange', () => {
 
   it('hands over what already arrived without waiting (nextNow): the bytes, nothing while none are new, the end', async () => {
     let finish!: () => void;
-    let ended!: () => void;
-    const allSent = new Promise<void>((resolve) => {
-      ended = resolve;
+    const { exchange, head, allSent } = oneThenTwo((end) => {
+      finish = end;
     });
-    const { exchange, head } = exchangeWith(
-      (_req, res) => {
-        res.writeHead(200);
-        res.write('one');
-        finish = () => res.end('two', ended);
-      },
-      { idleTimeoutMs: 50 },
-    );
     await head;
     const first = await exchange.next();
     expect(text(first.value as Buffer)).toBe('one');
