@@ -67,10 +67,7 @@ export class PulledParts<Part> implements PartStream<Part>, PartReader<Part> {
   }
 
   take(): PartRead<Part> | undefined {
-    if (this.#at >= this.#parts.length) {
-      if (this.#ended || this.source.pullNow === undefined) {
-        return this.#ended && this.#failure === undefined ? DONE : undefined;
-      }
+    if (this.#at >= this.#parts.length && !this.#ended && this.source.pullNow !== undefined) {
       this.#parts = [];
       this.#at = 0;
       try {
@@ -79,13 +76,10 @@ export class PulledParts<Part> implements PartStream<Part>, PartReader<Part> {
         this.#ended = true;
         this.#failure = { error };
       }
-      // Parts pushed before a failure are handed out first, as `read` does.
-      if (this.#at >= this.#parts.length) {
-        return this.#ended && this.#failure === undefined ? DONE : undefined;
-      }
     }
-    const value = this.#parts[this.#at++] as Part;
-    return { done: false, value };
+    // Parts pushed before a failure are handed out first, as `read` does.
+    if (this.#at < this.#parts.length) return { done: false, value: this.#parts[this.#at++] as Part };
+    return this.#ended && this.#failure === undefined ? DONE : undefined;
   }
 
   async read(): Promise<PartRead<Part>> {
