@@ -54,7 +54,7 @@ function apply(
       code: 'TOO_MANY_REQUESTS',
       type: 'rate_limit_error',
       refusal: 'rate',
-      headers: { 'retry-after': String(Math.max(1, Math.ceil(decision.resetMs / 1000))) },
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) },
     },
   );
 }

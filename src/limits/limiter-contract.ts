@@ -33,28 +33,87 @@ export function runLimiterContract(
   const noSpend: SpendSource = async () => 0;
 
   describe(`${name}: rate limits`, () => {
-    it('lets exactly the limit through in one window, then refuses with reset time', async () => {
+    it('lets exactly the limit through at once, then refuses with the time to wait and to reset', async () => {
       const time = clock();
       const limiter = await makeLimiter({ spendSource: noSpend, now: time.now });
       const decisions = await Promise.all(Array.from({ length: 25 }, () => limiter.hit('key-a', 10)));
       expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+      expect(decisions.filter((d) => d.allowed).map((d) => d.remaining)).toEqual([
+        9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+      ]);
       const refused = decisions.find((d) => !d.allowed);
-      expect(refused).toMatchObject({ limit: 10, remaining: 0 });
-      expect(refused?.resetMs).toBeGreaterThan(0);
-      expect(refused?.resetMs).toBeLessThanOrEqual(60_000);
+      // One request is paid back every 6 s; the whole limit after a minute.
+      expect(refused).toEqual({
+        allowed: false,
+        limit: 10,
+        remaining: 0,
+        retryAfterMs: 6_000,
+        resetMs: 60_000,
+      });
       await limiter.close();
     });
 
-    it('counts keys apart and starts over in the next minute', async () => {
+    it('counts keys apart and pays one request back every minute ÷ limit', async () => {
       const time = clock();
       const limiter = await makeLimiter({ spendSource: noSpend, now: time.now });
       for (let i = 0; i < 3; i += 1) await limiter.hit('key-a', 3);
-      expect((await limiter.hit('key-a', 3)).allowed).toBe(false);
+      expect(await limiter.hit('key-a', 3)).toMatchObject({ allowed: false, retryAfterMs: 20_000 });
       expect((await limiter.hit('key-b', 3)).allowed).toBe(true);
+      time.advance(19_999);
+      expect(await limiter.hit('key-a', 3)).toMatchObject({ allowed: false, retryAfterMs: 1 });
+      time.advance(1);
+      expect(await limiter.hit('key-a', 3)).toMatchObject({ allowed: true, remaining: 0, resetMs: 60_000 });
+      expect((await limiter.hit('key-a', 3)).allowed).toBe(false);
       time.advance(60_000);
-      const next = await limiter.hit('key-a', 3);
-      expect(next).toMatchObject({ allowed: true, remaining: 2 });
+      expect(await limiter.hit('key-a', 3)).toMatchObject({ allowed: true, remaining: 2, resetMs: 20_000 });
       await limiter.close();
+    });
+
+    it('bug: a burst across a minute’s end passed the limit twice (fixed windows)', async () => {
+      const time = clock(); // 12:00:00.000
+      const limiter = await makeLimiter({ spendSource: noSpend, now: time.now });
+      time.advance(59_900);
+      let passed = 0;
+      for (let i = 0; i < 10; i += 1) if ((await limiter.hit('key-a', 10)).allowed) passed += 1;
+      time.advance(200); // 12:01:00.100, a new minute
+      for (let i = 0; i < 10; i += 1) if ((await limiter.hit('key-a', 10)).allowed) passed += 1;
+      expect(passed).toBe(10);
+      await limiter.close();
+    });
+
+    it('passes what an exact token bucket passes, and never more than limit + limit × t / 1 min in any t', async () => {
+      for (const limit of [1, 7, 60]) {
+        const time = clock();
+        const limiter = await makeLimiter({ spendSource: noSpend, now: time.now });
+        let seed = limit;
+        const random = () => {
+          seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+          return seed / 2_147_483_648;
+        };
+        // The reference: the theoretical arrival time in exact integers (ms × limit; one request is 60 000).
+        let tat = 0n;
+        const passedAt: number[] = [];
+        for (let i = 0; i < 300; i += 1) {
+          // Bursts (no time between), short gaps and long pauses.
+          const r = random();
+          time.advance(r < 0.5 ? 0 : r < 0.9 ? Math.floor(random() * 3_000) : Math.floor(random() * 90_000));
+          const now = BigInt(time.now()) * BigInt(limit);
+          const next = (tat > now ? tat : now) + 60_000n;
+          const expected = next - now <= 60_000n * BigInt(limit);
+          if (expected) tat = next;
+          const decision = await limiter.hit(`key-${limit}`, limit);
+          expect(decision.allowed, `request ${i} at limit ${limit}`).toBe(expected);
+          if (decision.allowed) passedAt.push(time.now());
+        }
+        expect(passedAt.length).toBeGreaterThan(limit);
+        for (let from = 0; from < passedAt.length; from += 1) {
+          for (let to = from; to < passedAt.length; to += 1) {
+            const span = (passedAt[to] as number) - (passedAt[from] as number);
+            expect(to - from + 1).toBeLessThanOrEqual(limit + Math.floor((span * limit) / 60_000));
+          }
+        }
+        await limiter.close();
+      }
     });
   });
 

@@ -5,9 +5,56 @@
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
+  /** Requests that would pass at once after this one. */
   remaining: number;
-  /** Milliseconds until the current window resets. */
+  /** Milliseconds until the whole limit is available again (every request counted has been paid back). */
   resetMs: number;
+  /** Milliseconds until one more request would pass: 0 when this one passed. */
+  retryAfterMs: number;
+}
+
+export const MINUTE_MS = 60_000;
+
+/** Rounding room for the bucket's floating-point arithmetic (far below one request). */
+const SLACK = 1e-9;
+
+/**
+ * A key's rate bucket (GCRA, in its leaky-bucket form): `owed` requests counted and not yet paid back as of
+ * `atMs`; one is paid back every minute ÷ limit. A key holds at most `limit` at once, so any stretch of time
+ * `t` passes at most `limit + limit × t / 1 minute` of its requests: a full burst, then one every minute ÷
+ * limit. (Fixed one-minute windows let twice the limit through in a moment across a minute's end.)
+ */
+export interface RateBucket {
+  owed: number;
+  atMs: number;
+}
+
+/** What `bucket` still owes at `nowMs` (0 for none); a clock that went back pays nothing back. */
+export function owedAt(bucket: RateBucket | undefined, limit: number, nowMs: number): number {
+  if (bucket === undefined) return 0;
+  const paid = (Math.max(0, nowMs - bucket.atMs) * limit) / MINUTE_MS;
+  return Math.max(0, bucket.owed - paid);
+}
+
+/** Whether one more request passes a bucket owing `owed` (as of now) under `limit` per minute. */
+export function passes(owed: number, limit: number): boolean {
+  return owed + 1 <= limit + SLACK;
+}
+
+/**
+ * The decision for a request against a bucket that owed `owed` before it (as of now) and whether it passed:
+ * the same arithmetic for every limiter (the Redis script decides `allowed` with `passes`' comparison).
+ */
+export function rateDecision(owed: number, limit: number, allowed: boolean): RateLimitDecision {
+  const after = allowed ? owed + 1 : owed;
+  const msPerRequest = MINUTE_MS / limit;
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, Math.floor(limit - after + SLACK)),
+    resetMs: Math.max(0, Math.ceil(after * msPerRequest - SLACK)),
+    retryAfterMs: allowed ? 0 : Math.max(1, Math.ceil((owed + 1 - limit) * msPerRequest - SLACK)),
+  };
 }
 
 /**
@@ -25,8 +72,8 @@ export type ReservationResult =
  */
 export interface Limiter {
   /**
-   * Counts one request against `limitPerMinute` for `key` in fixed one-minute windows (UTC minute), exactly:
-   * the first `limitPerMinute` requests of a window pass, the rest are refused until it resets.
+   * Counts one request against `limitPerMinute` for `key` (a `RateBucket`): up to `limitPerMinute` pass at
+   * once, then one every minute ÷ limit; a refused request counts nothing.
    */
   hit(key: string, limitPerMinute: number): RateLimitDecision | Promise<RateLimitDecision>;
   /**

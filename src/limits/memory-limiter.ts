@@ -2,15 +2,20 @@ import { randomUUID } from 'node:crypto';
 import {
   assertNano,
   type Limiter,
+  MINUTE_MS,
+  owedAt,
+  passes,
+  type RateBucket,
   type RateLimitDecision,
   type ReservationResult,
+  rateDecision,
   type SpendSource,
   spendToBigInt,
 } from './limiter.js';
 
-interface Window {
-  start: number;
-  count: number;
+/** A key's bucket and when it will owe nothing (then it is dropped: a fresh bucket is the same). */
+interface HeldBucket extends RateBucket {
+  paidAtMs: number;
 }
 
 interface MonthState {
@@ -37,8 +42,6 @@ export interface MemoryLimiterOptions {
   spendCheckAbovePercent?: number;
 }
 
-const MINUTE = 60_000;
-
 const monthKey = (orgId: string, month: string) => `${orgId}\u0000${month}`;
 
 /**
@@ -52,7 +55,7 @@ const monthKey = (orgId: string, month: string) => `${orgId}\u0000${month}`;
  * the store yet (records are written within about a second).
  */
 export class MemoryLimiter implements Limiter {
-  private readonly windows = new Map<string, Window>();
+  private readonly buckets = new Map<string, HeldBucket>();
   private readonly months = new Map<string, Promise<MonthState>>();
   /** The months whose first read is done, for reservations that need not wait. */
   private readonly known = new Map<string, MonthState>();
@@ -68,26 +71,26 @@ export class MemoryLimiter implements Limiter {
   ) {
     this.refreshMs = options.spendRefreshMs ?? 1_000;
     this.checkAbovePercent = BigInt(options.spendCheckAbovePercent ?? 50);
-    this.sweep = setInterval(() => this.dropOldWindows(), MINUTE);
+    this.sweep = setInterval(() => this.dropPaidBuckets(), MINUTE_MS);
     this.sweep.unref();
   }
 
   hit(key: string, limitPerMinute: number): RateLimitDecision {
     const now = this.now();
-    const start = now - (now % MINUTE);
-    let window = this.windows.get(key);
-    if (!window || window.start !== start) {
-      window = { start, count: 0 };
-      this.windows.set(key, window);
+    const bucket = this.buckets.get(key);
+    const owed = owedAt(bucket, limitPerMinute, now);
+    const allowed = passes(owed, limitPerMinute);
+    const after = allowed ? owed + 1 : owed;
+    // A clock that went back does not move the bucket back (it would pay the same time twice).
+    const atMs = bucket === undefined ? now : Math.max(bucket.atMs, now);
+    const paidAtMs = atMs + (after * MINUTE_MS) / limitPerMinute;
+    if (bucket === undefined) this.buckets.set(key, { owed: after, atMs, paidAtMs });
+    else {
+      bucket.owed = after;
+      bucket.atMs = atMs;
+      bucket.paidAtMs = paidAtMs;
     }
-    const allowed = window.count < limitPerMinute;
-    if (allowed) window.count += 1;
-    return {
-      allowed,
-      limit: limitPerMinute,
-      remaining: limitPerMinute - window.count,
-      resetMs: start + MINUTE - now,
-    };
+    return rateDecision(owed, limitPerMinute, allowed);
   }
 
   /**
@@ -209,8 +212,8 @@ export class MemoryLimiter implements Limiter {
     return reading;
   }
 
-  private dropOldWindows(): void {
-    const current = this.now() - (this.now() % MINUTE);
-    for (const [key, window] of this.windows) if (window.start < current) this.windows.delete(key);
+  private dropPaidBuckets(): void {
+    const now = this.now();
+    for (const [key, bucket] of this.buckets) if (bucket.paidAtMs <= now) this.buckets.delete(key);
   }
 }

@@ -117,6 +117,10 @@ if (!server) {
       const keys = await redis.keys(`${keyPrefix}*`);
       expect(keys).toHaveLength(3);
       for (const key of keys) expect(await redis.pttl(key)).toBeGreaterThan(0);
+      // The rate bucket lives until it owes nothing (one request of 5 a minute: 12 s), and a minute more.
+      const bucketTtl = await redis.pttl(`${keyPrefix}bucket:key-a`);
+      expect(bucketTtl).toBeGreaterThan(60_000);
+      expect(bucketTtl).toBeLessThanOrEqual(72_000);
       await limiter.close();
       expect(await redis.ping()).toBe('PONG');
       await redis.quit();

@@ -7,6 +7,7 @@ import {
   type Limiter,
   type RateLimitDecision,
   type ReservationResult,
+  rateDecision,
   type SpendSource,
   spendToBigInt,
 } from './limiter.js';
@@ -29,7 +30,7 @@ export interface RedisLimiterOptions {
   redis: Redis | string;
   /** Settled spend of a month from durable storage, read when Redis does not hold the month (first use, flush). */
   spendSource: SpendSource;
-  /** Clock of the rate windows and reservation leases; tests inject theirs. */
+  /** Clock of the rate buckets and reservation leases; tests inject theirs. */
   now?: () => number;
   /** Prefix of every key, so that several gateways (or tests) can share one server. */
   keyPrefix?: string;
@@ -53,8 +54,9 @@ interface OpenMonth {
 /**
  * Limits shared by every gateway instance connected to one Redis server (`REDIS_URL`). Each check and update
  * is one Lua script, which Redis runs without interleaving any other command, so concurrent requests on any
- * number of instances never pass a rate limit or a monthly cap. Rate limits count in fixed one-minute windows
- * keyed by the window start of the injected clock. Amounts are integer nano-USD, compared exactly at any size.
+ * number of instances never pass a rate limit or a monthly cap. Rate limits are one bucket per key (limiter.ts,
+ * `RateBucket`) timed by the injected clock: instances whose clocks differ by d ms let at most d × limit ÷ 1
+ * minute requests more through. Amounts are integer nano-USD, compared exactly at any size.
  *
  * Losing Redis' data (FLUSHALL, a restart without persistence) loses no spend: the month is seeded again
  * from the store (read afresh, never a cached figure), and reservations made before are settled onto it.
@@ -92,22 +94,15 @@ export class RedisLimiter implements Limiter {
   }
 
   async hit(key: string, limitPerMinute: number): Promise<RateLimitDecision> {
-    const now = this.now();
-    const start = now - (now % MINUTE);
-    const resetMs = start + MINUTE - now;
-    const windowKey = `${this.keyPrefix}rate:${encodeURIComponent(key)}:${start}`;
-    // The counter outlives its window by a minute, so clock skew between instances and Redis cannot cut it short.
-    const count = await this.connection.run((redis) =>
-      runScript(redis, limiterScripts.hit, [windowKey], [resetMs + MINUTE]),
+    const bucketKey = `${this.keyPrefix}bucket:${encodeURIComponent(key)}`;
+    const reply = await this.connection.run((redis) =>
+      runScript(redis, limiterScripts.hit, [bucketKey], [this.now(), limitPerMinute]),
     );
-    if (typeof count !== 'number')
-      throw new Error(`Unexpected reply of the rate-limit script: ${String(count)}`);
-    return {
-      allowed: count <= limitPerMinute,
-      limit: limitPerMinute,
-      remaining: Math.max(0, limitPerMinute - count),
-      resetMs,
-    };
+    const [passed, owedText] = Array.isArray(reply) ? reply : [];
+    const owed = typeof owedText === 'string' ? Number(owedText) : Number.NaN;
+    if (!Number.isFinite(owed) || (passed !== 0 && passed !== 1))
+      throw new Error(`Unexpected reply of the rate-limit script: ${String(reply)}`);
+    return rateDecision(owed, limitPerMinute, passed === 1);
   }
 
   async reserve(

@@ -111,10 +111,34 @@ local n = 0
 for i = 2, #ARGV do n = n + redis.call('ZADD', KEYS[1], 'XX', 'CH', ARGV[1], ARGV[i]) end
 return n`;
 
+/**
+ * A key's rate bucket (limiter.ts, \`RateBucket\`), with the same arithmetic as \`owedAt\` and \`passes\` there.
+ * Numbers are stored and returned as text with 17 digits (exact for a double; Redis would cut a returned
+ * number to an integer). The hash lives until it owes nothing, and a minute more for clocks that differ.
+ */
 const HIT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return count`;
+local now = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local state = redis.call('HMGET', KEYS[1], 'owed', 'at')
+local owed = 0
+local at = now
+if state[1] then
+  local last = tonumber(state[2])
+  local elapsed = now - last
+  if elapsed < 0 then elapsed = 0 end
+  owed = tonumber(state[1]) - elapsed * limit / 60000
+  if owed < 0 then owed = 0 end
+  if last > now then at = last end
+end
+local allowed = 0
+local after = owed
+if owed + 1 <= limit + 1e-9 then
+  allowed = 1
+  after = owed + 1
+end
+redis.call('HSET', KEYS[1], 'owed', string.format('%.17g', after), 'at', string.format('%.17g', at))
+redis.call('PEXPIRE', KEYS[1], math.ceil(after * 60000 / limit) + 60000)
+return {allowed, string.format('%.17g', owed)}`;
 
 export interface LuaScript {
   source: string;
@@ -131,7 +155,7 @@ const script = (source: string): LuaScript => ({
  * nowMs; each returns `{'seed'}` when the month is missing and no seed was given.
  */
 export const limiterScripts = {
-  /** KEYS: window counter. ARGV: ttlMs. Returns the window's count including this hit. */
+  /** KEYS: the key's bucket. ARGV: nowMs, limit. Returns \`{passed (0 or 1), owed before it (text)}\`. */
   hit: script(HIT),
   /**
    * ARGV: seed, epoch, nowMs, amount, cap (any size), id, leaseEndMs, monthTtlMs.
