@@ -81,6 +81,23 @@ export function runLimiterContract(
       await limiter.close();
     });
 
+    it('starts a bucket anew from a clock that jumped back, and pays nothing twice for a clock a little behind', async () => {
+      const time = clock();
+      const limiter = await makeLimiter({ spendSource: noSpend, now: time.now });
+      for (let i = 0; i < 3; i += 1) await limiter.hit('key-a', 3);
+      time.advance(-10_000); // another instance's clock, 10 s behind: the bucket keeps its time
+      expect((await limiter.hit('key-a', 3)).allowed).toBe(false);
+      time.advance(20_000); // 10 s after the bucket's time: nothing paid back twice
+      expect(await limiter.hit('key-a', 3)).toMatchObject({ allowed: false, retryAfterMs: 10_000 });
+      time.advance(10_000);
+      expect((await limiter.hit('key-a', 3)).allowed).toBe(true);
+      time.advance(-2 * 3_600_000); // the clock jumped back two hours
+      expect((await limiter.hit('key-a', 3)).allowed).toBe(false);
+      time.advance(20_000); // paid back from the new time on, not two hours later
+      expect((await limiter.hit('key-a', 3)).allowed).toBe(true);
+      await limiter.close();
+    });
+
     it('passes what an exact token bucket passes, and never more than limit + limit × t / 1 min in any t', async () => {
       for (const limit of [1, 7, 60]) {
         const time = clock();

@@ -36,6 +36,17 @@ export function owedAt(bucket: RateBucket | undefined, limit: number, nowMs: num
   return Math.max(0, bucket.owed - paid);
 }
 
+/**
+ * When the bucket is timed from after a request at `nowMs`. A clock a little behind the bucket's time (another
+ * instance's, up to a minute) leaves it there: moving it back would pay the same time back twice, once per
+ * clock. A clock more than a minute behind jumped back, and the bucket starts from it: else the key would be
+ * paid nothing back until that clock caught up.
+ */
+export function bucketTime(bucket: RateBucket | undefined, nowMs: number): number {
+  if (bucket === undefined || nowMs >= bucket.atMs || nowMs < bucket.atMs - MINUTE_MS) return nowMs;
+  return bucket.atMs;
+}
+
 /** Whether one more request passes a bucket owing `owed` (as of now) under `limit` per minute. */
 export function passes(owed: number, limit: number): boolean {
   return owed + 1 <= limit + SLACK;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   assertNano,
+  bucketTime,
   type Limiter,
   MINUTE_MS,
   owedAt,
@@ -81,8 +82,7 @@ export class MemoryLimiter implements Limiter {
     const owed = owedAt(bucket, limitPerMinute, now);
     const allowed = passes(owed, limitPerMinute);
     const after = allowed ? owed + 1 : owed;
-    // A clock that went back does not move the bucket back (it would pay the same time twice).
-    const atMs = bucket === undefined ? now : Math.max(bucket.atMs, now);
+    const atMs = bucketTime(bucket, now);
     const paidAtMs = atMs + (after * MINUTE_MS) / limitPerMinute;
     if (bucket === undefined) this.buckets.set(key, { owed: after, atMs, paidAtMs });
     else {

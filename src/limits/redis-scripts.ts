@@ -112,7 +112,8 @@ for i = 2, #ARGV do n = n + redis.call('ZADD', KEYS[1], 'XX', 'CH', ARGV[1], ARG
 return n`;
 
 /**
- * A key's rate bucket (limiter.ts, \`RateBucket\`), with the same arithmetic as \`owedAt\` and \`passes\` there.
+ * A key's rate bucket (limiter.ts, \`RateBucket\`), with the same arithmetic as \`owedAt\`, \`bucketTime\` and
+ * \`passes\` there.
  * Numbers are stored and returned as text with 17 digits (exact for a double; Redis would cut a returned
  * number to an integer). The hash lives until it owes nothing, and a minute more for clocks that differ.
  */
@@ -128,7 +129,7 @@ if state[1] then
   if elapsed < 0 then elapsed = 0 end
   owed = tonumber(state[1]) - elapsed * limit / 60000
   if owed < 0 then owed = 0 end
-  if last > now then at = last end
+  if last > now and last - 60000 <= now then at = last end
 end
 local allowed = 0
 local after = owed
