@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/authenticate.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { retryAfterHeaders } from '../http/retry-after.js';
 import type { Limiter, RateLimitDecision } from './limiter.js';
 
 /** The `x-ratelimit-*` headers (OpenAI's names; reset as a duration like `42s`). */
@@ -26,7 +27,7 @@ export function keyRateLimit(principal: Principal): { limit: number; whose: stri
 /**
  * Counts the request against its key's per-minute limit (the organization's per key, and the key's own). Adds
  * the rate-limit headers to `headers`; over the limit, throws 429 TOO_MANY_REQUESTS with `retry-after` in
- * seconds. Returns a promise only when the limiter answered with one.
+ * seconds and `retry-after-ms`. Returns a promise only when the limiter answered with one.
  */
 export function enforceRateLimit(
   limiter: Limiter,
@@ -54,7 +55,7 @@ function apply(
       code: 'TOO_MANY_REQUESTS',
       type: 'rate_limit_error',
       refusal: 'rate',
-      headers: { 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) },
+      headers: retryAfterHeaders(decision.retryAfterMs),
     },
   );
 }

@@ -2,6 +2,7 @@ import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import { withoutUpstreamText } from '../errors/error-text-for-records.js';
 import { GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
 import type { CancelSignal } from '../http/cancellation.js';
+import { retryAfterHeaders } from '../http/retry-after.js';
 import type { UpstreamCall } from '../providers/provider-adapter.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { backoffMs, DEFAULT_RETRIES, type RetryPolicy, worthRetrying } from './retry-policy.js';
@@ -196,7 +197,6 @@ function rateLimited(
     upstreamType: last?.upstreamType,
     upstreamMessage: last?.upstreamMessage,
     retryAfterMs,
-    headers:
-      retryAfterMs === undefined ? undefined : { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) },
+    headers: retryAfterMs === undefined ? undefined : retryAfterHeaders(retryAfterMs),
   });
 }

@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import {
@@ -8,6 +9,7 @@ import {
 } from '../../src/test-support/start-test-gateway.js';
 
 const LIMITED_KEY = 'sk-gw-test-rate-limited';
+const FAST_KEY = 'sk-gw-test-rate-limited-fast';
 const CAPPED_KEY = 'sk-gw-test-capped-org';
 // Each chat answer of the fake upstream costs 12 * 2000 + 7 * 8000 nano-USD.
 const COST = 80_000;
@@ -22,6 +24,7 @@ beforeAll(async () => {
       organizations: [
         ...config.organizations,
         { id: 'limited', rateLimit: { requestsPerMinute: 5 }, apiKeys: [LIMITED_KEY] },
+        { id: 'limited-fast', rateLimit: { requestsPerMinute: 20 }, apiKeys: [FAST_KEY] },
         { id: 'capped', monthlyLimit: 0.002, apiKeys: [CAPPED_KEY] },
       ],
     };
@@ -49,12 +52,47 @@ describe('rate limit per key', () => {
     if (!refused) throw new Error('expected a refused request');
     // One request of five a minute is paid back every 12 s, all five after a minute.
     expect(refused.headers.get('retry-after')).toBe('12');
+    const retryAfterMs = Number(refused.headers.get('retry-after-ms'));
+    expect(retryAfterMs).toBeGreaterThan(11_000);
+    expect(retryAfterMs).toBeLessThanOrEqual(12_000);
     expect(refused.headers.get('x-ratelimit-limit-requests')).toBe('5');
     expect(refused.headers.get('x-ratelimit-remaining-requests')).toBe('0');
     expect(refused.headers.get('x-ratelimit-reset-requests')).toBe('60s');
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_REQUESTS');
     const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining-requests'))).sort();
     expect(remaining).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('tells the openai SDK to retry after the milliseconds it takes, and its retry passes', async () => {
+    // 20 a minute: the whole limit at once, then one request every 3 s (so the SDK's first try, which follows
+    // the burst at once, is refused, and its retry, after the milliseconds it was told, passes).
+    const burst = await Promise.all(Array.from({ length: 20 }, () => chat(FAST_KEY)));
+    expect(burst.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const seen: { status: number; retryAfterMs: string | null; retryAfter: string | null }[] = [];
+    const client = new OpenAI({
+      apiKey: FAST_KEY,
+      baseURL: env.baseURL,
+      maxRetries: 1,
+      fetch: async (url, init) => {
+        const response = await fetch(url, init);
+        seen.push({
+          status: response.status,
+          retryAfterMs: response.headers.get('retry-after-ms'),
+          retryAfter: response.headers.get('retry-after'),
+        });
+        return response;
+      },
+    });
+    const completion = await client.chat.completions.create({
+      model: 'acme/chat-large',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(completion.choices[0]?.message.content).toBeTruthy();
+    expect(seen.map((s) => s.status)).toEqual([429, 200]);
+    const waitMs = Number(seen[0]?.retryAfterMs);
+    expect(waitMs).toBeGreaterThan(0);
+    expect(waitMs).toBeLessThanOrEqual(3_000);
+    expect(seen[0]?.retryAfter).toBe(String(Math.ceil(waitMs / 1000)));
   });
 
   it('does not limit keys of organizations without a rate limit', async () => {

@@ -99,6 +99,7 @@ describe('every upstream rate-limited', () => {
     expect(rateLimit.code).toBe('TOO_MANY_REQUESTS');
     expect(rateLimit.type).toBe('upstream_rate_limited');
     expect(rateLimit.headers.get('retry-after')).toBe('3');
+    expect(rateLimit.headers.get('retry-after-ms')).toBe('2500');
   });
 
   it('one provider rate-limited and one failing is a 502 without retry-after', async () => {
