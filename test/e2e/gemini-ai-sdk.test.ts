@@ -148,6 +148,12 @@ describe('Gemini embeddings and failures (one OpenAI fake)', () => {
     });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('3');
-    expect(await response.json()).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
+    expect(await response.json()).toMatchObject({
+      error: {
+        code: 429,
+        status: 'RESOURCE_EXHAUSTED',
+        details: [{}, { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '3s' }],
+      },
+    });
   });
 });

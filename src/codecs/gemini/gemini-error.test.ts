@@ -54,6 +54,27 @@ describe('Gemini errors', () => {
       error: { details: [{ reason: 'UPSTREAM_ERROR', metadata: { provider: 'p' } }] },
     });
   });
+
+  it('tells how long to wait in a RetryInfo, as Google’s 429s do', () => {
+    const limited = (retryAfterMs: string) =>
+      new GatewayError('slow', {
+        status: 429,
+        code: 'TOO_MANY_REQUESTS',
+        type: 'rate_limit_error',
+        headers: { 'retry-after': '1', 'retry-after-ms': retryAfterMs },
+      });
+    expect(geminiErrorBody(limited('12000')).error).toMatchObject({
+      details: [
+        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TOO_MANY_REQUESTS' },
+        { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '12s' },
+      ],
+    });
+    expect(geminiErrorBody(limited('250')).error).toMatchObject({
+      details: [{}, { retryDelay: '0.250s' }],
+    });
+    // Nothing to wait for: no RetryInfo.
+    expect((geminiErrorBody(badRequest('x')).error as { details: unknown[] }).details).toHaveLength(1);
+  });
 });
 
 describe('Gemini paths', () => {

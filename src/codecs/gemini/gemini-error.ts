@@ -34,25 +34,29 @@ export function geminiStatus(error: GatewayError): string {
 /**
  * A gateway error in Google's shape: `{error: {code, message, status, details}}`. `code` is the HTTP
  * status, `status` Google's name for it; `details` holds one `google.rpc.ErrorInfo` whose `reason` is the
- * contract's error code (or its type when the code is null) and whose `metadata` has the type and param.
+ * contract's error code (or its type when the code is null) and whose `metadata` has the type and param,
+ * and, when the client is told how long to wait (a rate limit), a `google.rpc.RetryInfo` with that
+ * `retryDelay`, as Google's own 429s carry it.
  */
 export function geminiErrorBody(error: GatewayError): JsonObject {
   const metadata: Record<string, string> = { type: error.type };
   if (error.param !== null) metadata.param = error.param;
   if (error.provider !== undefined) metadata.provider = error.provider;
-  return {
-    error: {
-      code: error.status,
-      message: error.message,
-      status: geminiStatus(error),
-      details: [
-        {
-          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-          reason: error.code ?? error.type.toUpperCase(),
-          domain: 'model-gateway',
-          metadata,
-        },
-      ],
+  const details: JsonObject[] = [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: error.code ?? error.type.toUpperCase(),
+      domain: 'model-gateway',
+      metadata,
     },
-  };
+  ];
+  const retryAfterMs = Number(error.headers?.['retry-after-ms'] ?? Number.NaN);
+  if (Number.isSafeInteger(retryAfterMs) && retryAfterMs >= 0)
+    details.push({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: duration(retryAfterMs) });
+  return { error: { code: error.status, message: error.message, status: geminiStatus(error), details } };
+}
+
+/** A `google.protobuf.Duration` in its JSON form: seconds, with 3 fractional digits when not whole. */
+function duration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(3)}s`;
 }
