@@ -72,6 +72,10 @@ describe('Gemini errors', () => {
     expect(geminiErrorBody(limited('250')).error).toMatchObject({
       details: [{}, { retryDelay: '0.250s' }],
     });
+    // A wait in whole seconds only (a dependency down, a throttled address): the same detail.
+    expect(geminiErrorBody(serviceUnavailable('redis')).error).toMatchObject({
+      details: [{}, { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' }],
+    });
     // Nothing to wait for: no RetryInfo.
     expect((geminiErrorBody(badRequest('x')).error as { details: unknown[] }).details).toHaveLength(1);
   });

@@ -35,8 +35,8 @@ export function geminiStatus(error: GatewayError): string {
  * A gateway error in Google's shape: `{error: {code, message, status, details}}`. `code` is the HTTP
  * status, `status` Google's name for it; `details` holds one `google.rpc.ErrorInfo` whose `reason` is the
  * contract's error code (or its type when the code is null) and whose `metadata` has the type and param,
- * and, when the client is told how long to wait (a rate limit), a `google.rpc.RetryInfo` with that
- * `retryDelay`, as Google's own 429s carry it.
+ * and, when the client is told how long to wait (a rate limit, a dependency down), a `google.rpc.RetryInfo`
+ * with that `retryDelay`, as Google's own 429s carry it.
  */
 export function geminiErrorBody(error: GatewayError): JsonObject {
   const metadata: Record<string, string> = { type: error.type };
@@ -50,10 +50,18 @@ export function geminiErrorBody(error: GatewayError): JsonObject {
       metadata,
     },
   ];
-  const retryAfterMs = Number(error.headers?.['retry-after-ms'] ?? Number.NaN);
-  if (Number.isSafeInteger(retryAfterMs) && retryAfterMs >= 0)
-    details.push({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: duration(retryAfterMs) });
+  const waitMs = retryAfterMs(error.headers);
+  if (waitMs !== undefined)
+    details.push({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: duration(waitMs) });
   return { error: { code: error.status, message: error.message, status: geminiStatus(error), details } };
+}
+
+/** The wait an error tells its client: `retry-after-ms`, else `retry-after` in whole seconds (any 429 or 503). */
+function retryAfterMs(headers: Record<string, string> | undefined): number | undefined {
+  const ms = Number(headers?.['retry-after-ms'] ?? Number.NaN);
+  if (Number.isSafeInteger(ms) && ms >= 0) return ms;
+  const seconds = Number(headers?.['retry-after'] ?? Number.NaN);
+  return Number.isSafeInteger(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
 /** A `google.protobuf.Duration` in its JSON form: seconds, with 3 fractional digits when not whole. */
