@@ -22,8 +22,9 @@ export function responseEvents(response: JsonObject): JsonObject[] {
     const itemId = stringMember(item, 'id') ?? `item_${outputIndex}`;
     const whole = withMembers(item, { id: itemId });
     const type = stringMember(item, 'type');
-    if (type === 'message') events.push(...messageEvents(whole, itemId, outputIndex));
-    else if (type === 'function_call') events.push(...callEvents(whole, itemId, outputIndex));
+    if (type === 'message') for (const one of messageEvents(whole, itemId, outputIndex)) events.push(one);
+    else if (type === 'function_call')
+      for (const one of callEvents(whole, itemId, outputIndex)) events.push(one);
     else {
       events.push({ type: 'response.output_item.added', output_index: outputIndex, item: whole });
       events.push({ type: 'response.output_item.done', output_index: outputIndex, item: whole });

@@ -32,11 +32,12 @@ function parameterLines(schema: unknown, depth = 0): string[] {
   const lines: string[] = [];
   for (const [name, property] of Object.entries(recordMember(schema, 'properties') ?? {})) {
     lines.push([name.replaceAll('_', ' '), stringMember(property, 'description')].filter(Boolean).join(': '));
-    lines.push(...parameterLines(property, depth + 1));
+    for (const one of parameterLines(property, depth + 1)) lines.push(one);
   }
-  lines.push(...parameterLines(recordMember(schema, 'items'), depth + 1));
+  for (const one of parameterLines(recordMember(schema, 'items'), depth + 1)) lines.push(one);
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
-    for (const branch of arrayMember(schema, key) ?? []) lines.push(...parameterLines(branch, depth + 1));
+    for (const branch of arrayMember(schema, key) ?? [])
+      for (const one of parameterLines(branch, depth + 1)) lines.push(one);
   }
   return lines;
 }

@@ -94,7 +94,7 @@ function partsOf(message: JsonObject | undefined, includeThoughts: boolean): Jso
   const parts: JsonObject[] = [];
   const signed = signedThoughtParts(message?.thinking_blocks, true);
   const reasoning = stringMember(message, 'reasoning_content') ?? stringMember(message, 'reasoning');
-  if (signed.length > 0) parts.push(...signed);
+  if (signed.length > 0) for (const one of signed) parts.push(one);
   else if (includeThoughts && reasoning) parts.push({ text: reasoning, thought: true });
   const content = message?.content;
   const text =

@@ -12,6 +12,49 @@ interface Call {
   answered: boolean;
 }
 
+/** Calls in order, kept in a queue per id and per name, so that pairing costs linear time in all. */
+class Calls {
+  readonly #byId = new Map<string, CallQueue>();
+  readonly #byName = new Map<string, CallQueue>();
+
+  add(call: Call): void {
+    queueOf(this.#byId, call.id).push(call);
+    queueOf(this.#byName, call.name).push(call);
+  }
+
+  /** The first unanswered call with `id`, else the first unanswered one named `name`; marked answered. */
+  answer(id: string | undefined, name: string): Call | undefined {
+    const call =
+      (id === undefined ? undefined : this.#byId.get(id)?.first()) ?? this.#byName.get(name)?.first();
+    if (call) call.answered = true;
+    return call;
+  }
+}
+
+/** Calls of one id or name in order; answered ones at its head are skipped once, for good. */
+class CallQueue {
+  readonly #calls: Call[] = [];
+  #head = 0;
+
+  push(call: Call): void {
+    this.#calls.push(call);
+  }
+
+  first(): Call | undefined {
+    while (this.#head < this.#calls.length && this.#calls[this.#head]?.answered) this.#head += 1;
+    return this.#calls[this.#head];
+  }
+}
+
+function queueOf(queues: Map<string, CallQueue>, key: string): CallQueue {
+  let queue = queues.get(key);
+  if (!queue) {
+    queue = new CallQueue();
+    queues.set(key, queue);
+  }
+  return queue;
+}
+
 /** Audio media types chat's `input_audio` takes, by format. */
 const AUDIO_FORMATS: Record<string, string> = {
   'audio/wav': 'wav',
@@ -33,14 +76,14 @@ export const newCallId = (): string => `call_${randomUUID().replaceAll('-', '').
  */
 export function contentsToMessages(contents: readonly unknown[], warnings: Warnings): JsonObject[] {
   const messages: JsonObject[] = [];
-  const calls: Call[] = [];
+  const calls = new Calls();
   contents.forEach((content, index) => {
     const at = `contents.${index}`;
     const parts = arrayMember(content, 'parts') ?? [];
     if (stringMember(content, 'role') === 'model') {
       const message = modelMessage(parts, at, calls, warnings);
       if (message) messages.push(message);
-    } else messages.push(...userMessages(parts, at, calls, warnings));
+    } else for (const message of userMessages(parts, at, calls, warnings)) messages.push(message);
   });
   return messages;
 }
@@ -57,7 +100,7 @@ export function systemText(instruction: unknown, warnings: Warnings): string {
   return texts.filter((text) => text !== '').join('\n\n');
 }
 
-function userMessages(parts: unknown[], at: string, calls: Call[], warnings: Warnings): JsonObject[] {
+function userMessages(parts: unknown[], at: string, calls: Calls, warnings: Warnings): JsonObject[] {
   const tools: JsonObject[] = [];
   const content: JsonObject[] = [];
   parts.forEach((part, index) => {
@@ -73,23 +116,22 @@ function userMessages(parts: unknown[], at: string, calls: Call[], warnings: War
   if (content.length === 0) return tools;
   const only = content.length === 1 ? content[0] : undefined;
   const text = only?.type === 'text' ? stringMember(only, 'text') : undefined;
-  return [...tools, { role: 'user', content: text ?? content }];
+  tools.push({ role: 'user', content: text ?? content });
+  return tools;
 }
 
 /** A function response as a tool message: its `response` object as JSON text. */
-function toolMessage(response: JsonObject, at: string, calls: Call[]): JsonObject {
+function toolMessage(response: JsonObject, at: string, calls: Calls): JsonObject {
   const name = stringMember(response, 'name');
   if (!name) throw badRequest(`${at}.functionResponse.name: is required`, `${at}.functionResponse.name`);
   const id = stringMember(response, 'id');
-  const call =
-    calls.find((c) => !c.answered && c.id === id) ?? calls.find((c) => !c.answered && c.name === name);
+  const call = calls.answer(id, name);
   if (!call) {
     throw badRequest(
       `${at}.functionResponse: no earlier functionCall of ${name} is left to answer`,
       `${at}.functionResponse`,
     );
   }
-  call.answered = true;
   const result = response.response;
   const content = result === undefined ? '{}' : JSON.stringify(result);
   return { role: 'tool', tool_call_id: call.id, content };
@@ -142,7 +184,7 @@ function inlinePart(inline: JsonObject, at: string): JsonObject {
 function modelMessage(
   parts: unknown[],
   at: string,
-  calls: Call[],
+  calls: Calls,
   warnings: Warnings,
 ): JsonObject | undefined {
   let text = '';
@@ -171,11 +213,11 @@ function modelMessage(
   return message;
 }
 
-function toolCall(call: JsonObject, signature: string | undefined, at: string, calls: Call[]): JsonObject {
+function toolCall(call: JsonObject, signature: string | undefined, at: string, calls: Calls): JsonObject {
   const name = stringMember(call, 'name');
   if (!name) throw badRequest(`${at}.functionCall.name: is required`, `${at}.functionCall.name`);
   const id = stringMember(call, 'id') ?? newCallId();
-  calls.push({ id, name, answered: false });
+  calls.add({ id, name, answered: false });
   const args = isRecord(call.args) ? call.args : {};
   const result: JsonObject = {
     id,

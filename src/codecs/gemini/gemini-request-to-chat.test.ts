@@ -105,6 +105,59 @@ describe('geminiRequestToChat', () => {
     ]);
   });
 
+  it('pairs a response by its id first, and one without an id with the first call of its name left', () => {
+    const call = (id: string) => ({ functionCall: { id, name: 'f', args: {} } });
+    const { body } = translate({
+      contents: [
+        user('go'),
+        { role: 'model', parts: [call('a1'), call('b1'), call('c1')] },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { id: 'b1', name: 'f', response: { n: 1 } } },
+            { functionResponse: { name: 'f', response: { n: 2 } } },
+            { functionResponse: { id: 'gone', name: 'f', response: { n: 3 } } },
+          ],
+        },
+      ],
+    });
+    const tools = (Array.isArray(body.messages) ? body.messages : []).slice(2);
+    expect(tools.map((m) => (isRecord(m) ? [m.tool_call_id, m.content] : m))).toEqual([
+      ['b1', '{"n":1}'],
+      ['a1', '{"n":2}'],
+      ['c1', '{"n":3}'],
+    ]);
+  });
+
+  it('pairs 50,000 function responses with their calls in linear time, and takes 200,000 contents', () => {
+    const pairs = 50_000;
+    const { body } = translate({
+      contents: [
+        user('go'),
+        {
+          role: 'model',
+          parts: Array.from({ length: pairs }, () => ({ functionCall: { name: 'f', args: {} } })),
+        },
+        {
+          role: 'user',
+          parts: Array.from({ length: pairs }, (_, n) => ({
+            functionResponse: { name: 'f', response: { n } },
+          })),
+        },
+      ],
+    });
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    const calls =
+      isRecord(messages[1]) && Array.isArray(messages[1].tool_calls) ? messages[1].tool_calls : [];
+    expect(messages).toHaveLength(2 + pairs);
+    expect(
+      messages.slice(2).every((m, n) => isRecord(m) && isRecord(calls[n]) && m.tool_call_id === calls[n].id),
+    ).toBe(true);
+    // Appending that many turns must not pass them as arguments (a stack overflow, answered 500).
+    const many = translate({ contents: Array.from({ length: 200_000 }, (_, n) => user(`t${n}`)) });
+    expect(Array.isArray(many.body.messages) && many.body.messages.length).toBe(200_000);
+  });
+
   it('rejects a function response that answers no call, naming the part', () => {
     const request = {
       contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }],

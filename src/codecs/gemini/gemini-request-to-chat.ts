@@ -50,7 +50,7 @@ export function geminiRequestToChat(request: JsonObject, model: string): GeminiT
   if (system !== '') messages.push({ role: 'system', content: system });
   const turns = contentsToMessages(arrayMember(request, 'contents') ?? [], warnings);
   if (turns.length === 0) throw badRequest('contents: hold no part that can be sent', 'contents');
-  messages.push(...turns);
+  for (const one of turns) messages.push(one);
   chat.messages = messages;
   Object.assign(chat, toolsToChat(request, warnings));
   const config = recordMember(request, 'generationConfig');

@@ -118,7 +118,7 @@ export function chatToMessages(
   const message = recordMember(choice, 'message');
   const content: JsonObject[] = [];
 
-  content.push(...thinkingBlocks(message));
+  for (const one of thinkingBlocks(message)) content.push(one);
   const text = messageText(message?.content);
   if (text !== '') content.push(textBlock(text));
   const refusal = stringMember(message, 'refusal');

@@ -163,6 +163,113 @@ describe('messagesRequestToChat', () => {
     expect(body).not.toHaveProperty('thinking');
   });
 
+  it.each([
+    [undefined, 'high'],
+    ['low', 'low'],
+    ['medium', 'medium'],
+    ['high', 'high'],
+    ['max', 'xhigh'],
+  ])(
+    'maps adaptive thinking with effort %s to reasoning_effort %s, without a warning',
+    (effort, expected) => {
+      const { body, warnings } = translate({
+        ...user('hi'),
+        thinking: { type: 'adaptive' },
+        ...(effort === undefined ? {} : { output_config: { effort } }),
+      });
+      expect(body.reasoning_effort).toBe(expected);
+      expect(body).not.toHaveProperty('thinking');
+      expect(body).not.toHaveProperty('output_config');
+      expect(warnings).toStrictEqual([]);
+    },
+  );
+
+  it('rejects enabled thinking without a budget and an unknown effort; warns about a thinking type it does not know', () => {
+    expect(failure(() => translate({ ...user('hi'), thinking: { type: 'enabled' } })).param).toBe(
+      'thinking.budget_tokens',
+    );
+    const effort = failure(() =>
+      translate({ ...user('hi'), thinking: { type: 'adaptive' }, output_config: { effort: 'huge' } }),
+    );
+    expect(effort.status).toBe(400);
+    expect(effort.param).toBe('output_config.effort');
+    const { body, warnings } = translate({ ...user('hi'), thinking: { type: 'dreaming' } });
+    expect(body).not.toHaveProperty('reasoning_effort');
+    expect(warnings).toStrictEqual(['thinking of type "dreaming" is not supported on this route; ignored']);
+    // Without adaptive thinking, effort stays what chat cannot take.
+    expect(translate({ ...user('hi'), output_config: { effort: 'low' } }).warnings).toStrictEqual([
+      'output_config.effort is not supported on this route; ignored',
+    ]);
+  });
+
+  it('rejects an empty turn other than a final assistant one, and messages that leave nothing to send', () => {
+    const empty = failure(() =>
+      translate({
+        ...base,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'yo' },
+          { role: 'user', content: [] },
+        ],
+      }),
+    );
+    expect([empty.status, empty.param]).toEqual([400, 'messages.2.content']);
+    expect(failure(() => translate(user([]))).param).toBe('messages.0.content');
+    const emptyAssistant = failure(() =>
+      translate({
+        ...base,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: [] },
+          { role: 'user', content: 'again' },
+        ],
+      }),
+    );
+    expect(emptyAssistant.param).toBe('messages.1.content');
+    // A final assistant turn may be empty (as Anthropic allows).
+    const final = translate({
+      ...base,
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: [] },
+      ],
+    });
+    expect(final.body.messages).toHaveLength(2);
+    // Only unsupported blocks: nothing is left to send.
+    const nothing = failure(() =>
+      translate(user([{ type: 'search_result', source: 'x', title: 't', content: [] }])),
+    );
+    expect(nothing.param).toBe('messages');
+  });
+
+  it('translates a turn of 200,000 tool results (no argument-count limit on appending them)', () => {
+    const results = 200_000;
+    const { body } = translate({
+      ...base,
+      messages: [
+        { role: 'user', content: 'go' },
+        {
+          role: 'assistant',
+          content: Array.from({ length: results }, (_, n) => ({
+            type: 'tool_use',
+            id: `toolu_${n}`,
+            name: 'f',
+            input: {},
+          })),
+        },
+        {
+          role: 'user',
+          content: Array.from({ length: results }, (_, n) => ({
+            type: 'tool_result',
+            tool_use_id: `toolu_${n}`,
+            content: 'ok',
+          })),
+        },
+      ],
+    });
+    expect(Array.isArray(body.messages) && body.messages.length).toBe(2 + results);
+  });
+
   it('keeps string content and a string system prompt as they are', () => {
     const { body, warnings } = translate({ ...user('Hello'), system: 'Be brief.' });
     expect(body.messages).toStrictEqual([

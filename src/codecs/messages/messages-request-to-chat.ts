@@ -68,18 +68,49 @@ export function messagesRequestToChat(request: JsonObject): { body: JsonObject; 
   if (stop && stop.length > 0) chat.stop = stop;
   if (typeof request.max_tokens === 'number') chat.max_tokens = request.max_tokens;
 
-  const thinking = recordMember(request, 'thinking');
-  const budget = thinking?.budget_tokens;
-  if (thinking?.type === 'enabled' && typeof budget === 'number') {
-    chat.reasoning_effort = reasoningEffortFor(budget);
-  }
+  const effort = thinkingEffort(request, warnings);
+  if (effort) chat.reasoning_effort = effort;
 
-  const responseFormat = toResponseFormat(recordMember(request, 'output_config'), warnings);
+  const responseFormat = toResponseFormat(recordMember(request, 'output_config'), warnings, effort);
   if (responseFormat) chat.response_format = responseFormat;
 
   const userId = stringMember(recordMember(request, 'metadata'), 'user_id');
   if (userId) chat.user = userId;
   return { body: chat, warnings: [...warnings] };
+}
+
+/** Anthropic's effort levels as chat's `reasoning_effort` (`max` is the highest chat has). */
+const EFFORTS: Record<string, string> = { low: 'low', medium: 'medium', high: 'high', max: 'xhigh' };
+
+/**
+ * `thinking` as chat's `reasoning_effort`: a budget (`enabled`) as the effort nearest to it; adaptive thinking
+ * as `output_config.effort`, or `high` without one (Anthropic's default effort). `disabled` sends none; a
+ * type this route does not know is ignored with a warning.
+ * Reference: https://docs.claude.com/en/docs/build-with-claude/adaptive-thinking
+ */
+function thinkingEffort(request: JsonObject, warnings: Warnings): string | undefined {
+  const thinking = recordMember(request, 'thinking');
+  const type = thinking?.type;
+  if (thinking === undefined || type === 'disabled') return undefined;
+  if (type === 'enabled') {
+    const budget = thinking.budget_tokens;
+    if (typeof budget !== 'number') {
+      throw badRequest(
+        'thinking.budget_tokens: is required when thinking is enabled',
+        'thinking.budget_tokens',
+      );
+    }
+    return reasoningEffortFor(budget);
+  }
+  if (type === 'adaptive') {
+    const effort = recordMember(request, 'output_config')?.effort;
+    if (effort === undefined || effort === null) return 'high';
+    const mapped = typeof effort === 'string' ? EFFORTS[effort] : undefined;
+    if (mapped) return mapped;
+    throw badRequest('output_config.effort: must be low, medium, high or max', 'output_config.effort');
+  }
+  warnings.add(`thinking of type ${JSON.stringify(type)} is not supported on this route; ignored`);
+  return undefined;
 }
 
 /**
@@ -88,8 +119,14 @@ export function messagesRequestToChat(request: JsonObject): { body: JsonObject; 
  * other `output_config` members (`effort`) have no chat equivalent: dropped with a warning.
  * Reference: https://docs.claude.com/en/docs/build-with-claude/structured-outputs
  */
-function toResponseFormat(config: JsonObject | undefined, warnings: Warnings): JsonObject | undefined {
+function toResponseFormat(
+  config: JsonObject | undefined,
+  warnings: Warnings,
+  thinkingEffort: string | undefined,
+): JsonObject | undefined {
   for (const [key, value] of Object.entries(config ?? {})) {
+    // With adaptive thinking, `effort` became the request's `reasoning_effort` (thinkingEffort).
+    if (key === 'effort' && thinkingEffort !== undefined) continue;
     if (key !== 'format' && value !== undefined && value !== null) {
       warnings.add(`output_config.${key} is not supported on this route; ignored`);
     }
@@ -114,9 +151,20 @@ function toMessages(request: JsonObject, warnings: Warnings): JsonObject[] {
   turns.forEach((turn, index) => {
     if (!isRecord(turn)) return;
     const path = `messages.${index}`;
+    // As Anthropic answers it: an empty turn would change the conversation (two assistant turns in a row).
+    const final = index === turns.length - 1 && turn.role === 'assistant';
+    if (Array.isArray(turn.content) && turn.content.length === 0 && !final) {
+      throw badRequest(
+        `${path}.content: must not be empty (only a final assistant turn may be)`,
+        `${path}.content`,
+      );
+    }
     if (turn.role === 'assistant') messages.push(toAssistantMessage(turn.content, path, warnings));
-    else messages.push(...toUserMessages(turn.content, path, warnings));
+    else for (const one of toUserMessages(turn.content, path, warnings)) messages.push(one);
   });
+  if (!messages.some((message) => message.role !== 'system')) {
+    throw badRequest('messages: hold no content that can be sent on this route', 'messages');
+  }
   const last = turns.at(-1);
   if (isRecord(last) && last.role === 'assistant') {
     warnings.add(

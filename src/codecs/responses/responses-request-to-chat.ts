@@ -107,7 +107,7 @@ function toMessages(body: JsonObject, warnings: Warnings): JsonObject[] {
     if (!isRecord(item)) continue;
     const type = stringMember(item, 'type') ?? 'message';
     const blocks = type === 'reasoning' ? thinkingBlocksOf(item) : undefined;
-    if (blocks) thinking.push(...blocks);
+    if (blocks) for (const one of blocks) thinking.push(one);
     else if (type === 'message') addMessage(messages, item, warnings);
     else if (type === 'function_call') addFunctionCall(messages, item);
     else if (type === 'function_call_output') messages.push(toToolMessage(item, warnings));

@@ -17,6 +17,15 @@ describe('toMessagesRequest: conversation', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('merges a turn of 300,000 blocks into the one before it (no argument-count limit)', () => {
+    const parts = Array.from({ length: 300_000 }, (_, n) => ({ type: 'text', text: `p${n}` }));
+    const { body } = translate({ model: 'claude-x', messages: [user('first'), user(parts)], max_tokens: 10 });
+    const turns = Array.isArray(body.messages) ? body.messages : [];
+    expect(turns).toHaveLength(1);
+    const content = (turns[0] as JsonObject).content;
+    expect(Array.isArray(content) && content.length).toBe(300_001);
+  });
+
   it('merges adjacent turns of one role and skips empty assistant turns', () => {
     const { body } = translate({
       model: 'claude-x',

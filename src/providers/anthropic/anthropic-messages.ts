@@ -34,7 +34,7 @@ export function toConversation(messages: readonly unknown[], warnings: Warnings)
     const role = stringMember(message, 'role');
     if (role === 'system' || role === 'developer') {
       const blocks = systemBlocks(message.content, warnings);
-      conversation.system.push(...withMessageCacheControl(blocks, message));
+      for (const one of withMessageCacheControl(blocks, message)) conversation.system.push(one);
       return;
     }
     const blocks = turnBlocks(role, message, index, warnings);
@@ -70,7 +70,7 @@ function appendTurn(turns: JsonObject[], role: 'user' | 'assistant', blocks: Jso
   const last = turns.at(-1);
   const lastContent = arrayMember(last, 'content');
   if (last?.role === role && lastContent) {
-    lastContent.push(...blocks);
+    for (const one of blocks) lastContent.push(one);
     return;
   }
   turns.push({ role, content: blocks });
@@ -79,7 +79,7 @@ function appendTurn(turns: JsonObject[], role: 'user' | 'assistant', blocks: Jso
 function assistantBlocks(message: JsonObject, index: number, warnings: Warnings): JsonObject[] {
   const blocks: JsonObject[] = [];
   for (const block of arrayMember(message, 'thinking_blocks') ?? []) if (isRecord(block)) blocks.push(block);
-  blocks.push(...contentBlocks(message.content, warnings));
+  for (const one of contentBlocks(message.content, warnings)) blocks.push(one);
   (arrayMember(message, 'tool_calls') ?? []).forEach((call, callIndex) => {
     blocks.push(toolUse(call, `messages.${index}.tool_calls.${callIndex}`));
   });

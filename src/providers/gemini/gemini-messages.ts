@@ -52,14 +52,15 @@ export function toGeminiConversation(
   const push = (role: Turn['role'], parts: JsonObject[]) => {
     if (parts.length === 0) return;
     const last = turns.at(-1);
-    if (last?.role === role) last.parts.push(...parts);
+    if (last?.role === role) for (const one of parts) last.parts.push(one);
     else turns.push({ role, parts });
   };
   messages.forEach((message, index) => {
     const at = `messages.${index}`;
     if (!isRecord(message)) throw badRequest(`${at}: must be an object`, at);
     const role = stringMember(message, 'role');
-    if (role === 'system' || role === 'developer') system.push(...systemParts(message.content, context));
+    if (role === 'system' || role === 'developer')
+      for (const one of systemParts(message.content, context)) system.push(one);
     else if (role === 'user') push('user', userParts(message.content, at, context));
     else if (role === 'assistant') push('model', assistantParts(message, at, context));
     else if (role === 'tool' || role === 'function')

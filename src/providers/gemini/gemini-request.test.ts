@@ -23,6 +23,15 @@ describe('Gemini request: messages', () => {
     expect(body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] });
   });
 
+  it('merges a turn of 300,000 parts into the one before it (no argument-count limit)', () => {
+    const parts = Array.from({ length: 300_000 }, (_, n) => ({ type: 'text', text: `p${n}` }));
+    const { body } = translate({ messages: [user('first'), user(parts)] });
+    const contents = Array.isArray(body.contents) ? body.contents : [];
+    expect(contents).toHaveLength(1);
+    const merged = (contents[0] as JsonObject).parts;
+    expect(Array.isArray(merged) && merged.length).toBe(300_001);
+  });
+
   it('merges consecutive turns of one role', () => {
     const { body } = translate({
       messages: [user('a'), user([{ type: 'text', text: 'b' }]), { role: 'assistant', content: 'c' }],
