@@ -1,7 +1,7 @@
 import { emptyUsage, type Usage } from '../accounting/usage.js';
 import type { RequestKind } from '../codecs/request-kind.js';
 import type { JsonObject } from '../json/json.js';
-import { countRequestTokens } from '../optimizations/count-tokens.js';
+import { countRequestTokens, type TextTokenCounter } from '../optimizations/count-tokens.js';
 import type { AnswerMeta, Settle, StreamFramer } from './endpoint.js';
 import { account, type ExecutionReport, type Served } from './execute.js';
 import type { OpenedStream } from './open-stream.js';
@@ -55,8 +55,7 @@ export async function streamAnswer<Part>(
   let settled: AnswerMeta | undefined;
   const settle: Settle = (usage) => {
     if (settled) return settled;
-    if (!usage) run.warnings.push(`provider ${served.endpoint.provider} reported no usage; cost not counted`);
-    const counted = usage ?? emptyUsage();
+    const counted = usage ?? unreportedUsage(run, live.framer, sent, kind, served.endpoint.provider);
     facts.firstTokenAt = progress.firstTokenAt;
     facts.execution = account(run, served, counted, {
       firstTokenAt: progress.firstTokenAt,
@@ -98,17 +97,61 @@ async function cutShortUsage(
   sent: JsonObject,
   kind: RequestKind,
 ): Promise<Usage> {
-  const partial = framer.partial();
-  if (partial.usage) return partial.usage;
-  const count = await run.deps.tokenCounter.load();
-  const usage = {
-    ...emptyUsage(),
-    inputTokens: countRequestTokens(sent, kind, count),
-    outputTokens: partial.text.tokens(count),
-  };
+  const reported = framer.partial().usage;
+  if (reported) return reported;
+  const usage = await countedUsage(run, framer, sent, kind);
   run.warnings.push(
     `the stream was cut short before the provider reported usage; billed ${usage.inputTokens} prompt and ` +
       `${usage.outputTokens} streamed tokens as counted by the gateway`,
   );
   return usage;
 }
+
+/** The prompt sent and the text streamed so far, counted with the tokenizer. */
+async function countedUsage(
+  run: Run,
+  framer: StreamFramer<unknown>,
+  sent: JsonObject,
+  kind: RequestKind,
+): Promise<Usage> {
+  return usageCounted(framer, sent, kind, await run.deps.tokenCounter.load());
+}
+
+function usageCounted(
+  framer: StreamFramer<unknown>,
+  sent: JsonObject,
+  kind: RequestKind,
+  count: TextTokenCounter,
+) {
+  return {
+    ...emptyUsage(),
+    inputTokens: countRequestTokens(sent, kind, count),
+    outputTokens: framer.partial().text.tokens(count),
+  };
+}
+
+/**
+ * What a stream that ended without the provider's usage is billed (some OpenAI-compatible servers never
+ * report it): the prompt and the streamed text, counted at once with the tokenizer (the closing frames carry
+ * the cost), or at 4 characters a token while it still loads. Never nothing.
+ */
+function unreportedUsage(
+  run: Run,
+  framer: StreamFramer<unknown>,
+  sent: JsonObject,
+  kind: RequestKind,
+  provider: string,
+): Usage {
+  const tokenizer = run.deps.tokenCounter.ready();
+  const usage = usageCounted(framer, sent, kind, tokenizer ?? estimateTokens);
+  const how = tokenizer
+    ? 'as counted by the gateway'
+    : 'estimated at 4 characters a token (tokenizer loading)';
+  run.warnings.push(
+    `provider ${provider} reported no usage; billed ${usage.inputTokens} prompt and ${usage.outputTokens} ` +
+      `streamed tokens ${how}`,
+  );
+  return usage;
+}
+
+const estimateTokens: TextTokenCounter = (text) => Math.ceil(text.length / 4);

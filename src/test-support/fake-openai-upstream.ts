@@ -27,6 +27,8 @@ export type Fault =
   /** Content deltas every `intervalMs`, never ending; each carries `content` (default `more `). */
   | { kind: 'endless-stream'; intervalMs: number; content?: string }
   | { kind: 'slow-stream'; delayMs: number }
+  /** A whole stream that never reports usage, as some OpenAI-compatible servers answer. */
+  | { kind: 'no-usage' }
   | { kind: 'delay'; ms: number }
   /** The answer waits until `until` resolves (tests release it once a condition holds). */
   | { kind: 'hold'; until: Promise<void> }
@@ -290,6 +292,7 @@ function streamChat(
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }] });
   const options = body.stream_options;
   if (
+    fault?.kind !== 'no-usage' &&
     typeof options === 'object' &&
     options !== null &&
     'include_usage' in options &&

@@ -65,3 +65,34 @@ describe('billing a stream cut short', () => {
     },
   );
 });
+
+describe('billing a stream that ends without usage', () => {
+  it.each([
+    ['/chat/completions', { messages: [{ role: 'user', content: 'tell me about the sea' }] }],
+    ['/messages', { max_tokens: 4096, messages: [{ role: 'user', content: 'tell me about the sea' }] }],
+  ])('%s: billed the prompt and the streamed tokens as counted, never 0', async (path, body) => {
+    gw.upstream.faults.push({ kind: 'no-usage' });
+    const response = await fetch(`${gw.baseURL}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'acme/chat-large',
+        stream: true,
+        ...(path === '/chat/completions' ? { stream_options: { include_usage: true } } : {}),
+        ...body,
+      }),
+    });
+    expect(response.status).toBe(200);
+    const genId = response.headers.get('x-generation-id') ?? '';
+    const text = await response.text();
+    // The usage the client is told (the chat usage chunk, the Messages message_delta) carries the same cost.
+    const costs = [...text.matchAll(/"cost":(\d+)/g)].map((match) => Number(match[1]));
+    const record = await recordOf(genId);
+    expect(record.status).toBe('success');
+    expect(record.inputTokens).toBeGreaterThan(3);
+    expect(record.outputTokens).toBeGreaterThan(3);
+    expect(record.costNanoUsd).toBeGreaterThan(0);
+    expect(costs.at(-1)).toBe(record.costNanoUsd);
+    expect(record.warnings.join(' ')).toContain('reported no usage; billed');
+  });
+});
