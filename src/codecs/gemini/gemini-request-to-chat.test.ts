@@ -158,6 +158,37 @@ describe('geminiRequestToChat', () => {
     expect(Array.isArray(many.body.messages) && many.body.messages.length).toBe(200_000);
   });
 
+  it('converts every property of a Gemini schema, whatever its name (nullable, default, enum, …)', () => {
+    const names = ['nullable', 'default', 'enum', 'required', 'example', 'propertyOrdering', 'type'];
+    const { body } = translate({
+      contents: [user('go')],
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: 'f',
+              parameters: {
+                type: 'OBJECT',
+                properties: Object.fromEntries(
+                  names.map((name) => [name, { type: 'STRING', nullable: true }]),
+                ),
+                required: names,
+                propertyOrdering: names,
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const tools = Array.isArray(body.tools) ? body.tools : [];
+    const fn = isRecord(tools[0]) && isRecord(tools[0].function) ? tools[0].function : {};
+    expect(fn.parameters).toEqual({
+      type: 'object',
+      properties: Object.fromEntries(names.map((name) => [name, { type: ['string', 'null'] }])),
+      required: names,
+    });
+  });
+
   it('rejects a function response that answers no call, naming the part', () => {
     const request = {
       contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }],
