@@ -39,4 +39,22 @@ describe('chatChunkWriter', () => {
     const noRaw = JSON.parse(upstream('y'));
     expect(JSON.parse(writer.chunk(noRaw))).toMatchObject({ id: 'gen_1', model: 'acme/m' });
   });
+
+  it('repairs every chunk whose choices lack an index or a delta, not only the first', () => {
+    const writer = chatChunkWriter('gen_1', 'acme/m');
+    const bare = (choice: string) =>
+      `{"id":"chatcmpl-9","object":"chat.completion.chunk","created":1,"model":"gpt-4.1","choices":[${choice}]}`;
+    const first = bare('{"delta":{"content":"a"},"finish_reason":null}');
+    expect(JSON.parse(writer.chunk(JSON.parse(first), first)).choices[0].index).toBe(0);
+    for (const choice of [
+      '{"delta":{"content":"b"},"finish_reason":null}',
+      '{"index":0,"delta":null,"finish_reason":"stop"}',
+      '{"index":0,"finish_reason":"stop"}',
+    ]) {
+      const raw = bare(choice);
+      const out = JSON.parse(writer.chunk(JSON.parse(raw), raw));
+      expect(out.choices[0]).toMatchObject({ index: 0, delta: expect.any(Object) });
+      expect(out.id).toBe('gen_1');
+    }
+  });
 });

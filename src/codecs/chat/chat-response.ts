@@ -20,7 +20,7 @@ export function finalizeChatCompletion(body: JsonObject, meta: ChatMeta): JsonOb
 
 /**
  * Serialises streamed chunks with our id and model. The first chunk is checked to carry `role` in its delta
- * (some providers omit it); every choice keeps its `index`. Later chunks that arrive as the upstream's own JSON
+ * (some providers omit it); every choice gets an `index` and a `delta` object where the upstream left them out. Later chunks that arrive as the upstream's own JSON
  * text with the first chunk's id and model are rewritten as text (two substitutions) instead of being
  * serialised again: on a long stream that is most of the codec's work saved.
  */
@@ -73,7 +73,9 @@ export function chatChunkWriter(genId: string, model: string) {
         }
       }
       for (const choice of arrayMember(chunk, 'choices') ?? []) {
-        if (isRecord(choice) && typeof choice.index !== 'number') choice.index = 0;
+        if (!isRecord(choice)) continue;
+        if (typeof choice.index !== 'number') choice.index = 0;
+        if (!isRecord(choice.delta)) choice.delta = {};
       }
       chunk.id = genId;
       chunk.model = model;
@@ -109,6 +111,11 @@ function textRewriter(firstChunk: JsonObject, genId: string, model: string) {
   const newModelField = `"model":${JSON.stringify(model)}`;
   return (raw: string): string | undefined => {
     if (!raw.startsWith(idPrefix) || !raw.includes('"object":"chat.completion.chunk"')) return undefined;
+    // Only a chunk whose choices are whole as they came (an index and a delta object each) is passed as text;
+    // others are parsed and repaired. Quotes in JSON strings are escaped, so these cannot match model text.
+    if (!raw.includes('"choices":[]') && !(raw.includes('"choices":[{"index":') && raw.includes('"delta":{')))
+      return undefined;
+    if (raw.includes('"delta":null')) return undefined;
     const at = raw.indexOf(modelField, idPrefix.length);
     const choices = raw.indexOf('"choices"');
     if (at < 0 || (choices >= 0 && at > choices)) return undefined;

@@ -251,6 +251,38 @@ describe('OpenAI adapter: SSE in', () => {
     expect((error as GatewayError).message).toContain('ended before it finished');
   });
 
+  it('ends a stream that reached [DONE] without a finish reason with stop, for every choice seen', async () => {
+    const chunk = (index: number, content: string) =>
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index, delta: { content }, finish_reason: null }] })}\n\n`;
+    const { client } = fakeUpstreamClient(() => okBody(`${chunk(0, 'a')}${chunk(1, 'b')}data: [DONE]\n\n`));
+    const result = await createOpenAIAdapter(provider, client).chatStream(
+      { model: 'm', messages: [], n: 2 },
+      testCall(provider),
+    );
+    const parts = await collect(result.parts);
+    const last = parts.at(-1);
+    expect(last?.type === 'chunk' ? last.chunk.choices : undefined).toEqual([
+      { index: 0, delta: {}, finish_reason: 'stop' },
+      { index: 1, delta: {}, finish_reason: 'stop' },
+    ]);
+  });
+
+  it('fails a stream that answers nothing but [DONE] (another provider may serve it)', async () => {
+    const { client } = fakeUpstreamClient(() =>
+      okBody(
+        ': keep-alive\n\ndata: {"id":"c","object":"chat.completion.chunk","choices":[],"usage":null}\n\ndata: [DONE]\n\n',
+      ),
+    );
+    const result = await createOpenAIAdapter(provider, client).chatStream(
+      { model: 'm', messages: [] },
+      testCall(provider),
+    );
+    const error = await collect(result.parts).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).message).toContain('ended without an answer');
+    expect((error as GatewayError).retryable).toBe(true);
+  });
+
   it('passes Responses events through as objects', async () => {
     const { client, requests } = fakeUpstreamClient(() => okBody(fixture('responses-stream.sse'), 13));
     const result = await createOpenAIAdapter(provider, client).responsesStream?.(

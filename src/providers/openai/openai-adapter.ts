@@ -151,10 +151,18 @@ function chatChunkParts(
 ): PartStream<ChatWirePart> {
   let finished = false;
   let sawFinishReason = false;
+  /** True once any choice came (a content run, a plain delta or a chunk with choices). */
+  let sawChoice = false;
+  /** Choices seen in parsed chunks past the first (content runs and plain deltas are choice 0). */
+  let lastChoice = 0;
   return sseParts<ChatWirePart>(body, {
     runs: runs && {
       startsAt: (read, at) => !finished && runs.startsAt(read, at),
-      take: (read, at, emit) => runs.take(read, at, emit),
+      take: (read, at, emit) => {
+        const end = runs.take(read, at, emit);
+        if (end > at) sawChoice = true;
+        return end;
+      },
     },
     mapError: (error) => classifyFailure(error, call),
     onEnd() {
@@ -164,18 +172,33 @@ function chatChunkParts(
     onBytes(json, emit) {
       if (finished) return true;
       const part = plainDeltaBytes(json);
-      if (part) emit(part);
-      return part !== undefined;
+      if (!part) return false;
+      sawChoice = true;
+      emit(part);
+      return true;
     },
     onEvent(event, emit) {
       if (finished) return;
       if (event.data === '[DONE]') {
         finished = true;
+        // Nothing was answered: an invalid answer (another provider may serve it; nothing reached the client).
+        if (!sawChoice) throw upstreamInvalid(providerId, 'the stream ended without an answer');
+        // A stream that ends well but never said why (some servers leave finish_reason out): every choice
+        // gets the `stop` clients wait for (the openai SDK throws without one).
+        if (!sawFinishReason) {
+          const choices = Array.from({ length: lastChoice + 1 }, (_, index) => ({
+            index,
+            delta: {},
+            finish_reason: 'stop',
+          }));
+          emit({ type: 'chunk', chunk: { object: 'chat.completion.chunk', choices } });
+        }
         return;
       }
       const plain = plainDeltaPart(event.data);
       if (plain) {
         runs?.learn(plain);
+        sawChoice = true;
         emit(plain);
         return;
       }
@@ -185,10 +208,14 @@ function chatChunkParts(
       // Groq also reports streamed usage in `x_groq.usage`.
       const usage = chunk.usage ?? recordMember(chunk, 'x_groq')?.usage;
       const choices = arrayMember(chunk, 'choices');
-      if (choices?.some((choice) => isRecord(choice) && typeof choice.finish_reason === 'string')) {
-        sawFinishReason = true;
+      for (const choice of choices ?? []) {
+        if (!isRecord(choice)) continue;
+        if (typeof choice.finish_reason === 'string') sawFinishReason = true;
+        if (typeof choice.index === 'number' && choice.index > lastChoice && choice.index < 128)
+          lastChoice = choice.index;
       }
       if (choices && choices.length > 0) {
+        sawChoice = true;
         // `"usage": null` (OpenAI's chunks before the last) passes as it is, with the raw text.
         if (chunk.usage === undefined || chunk.usage === null)
           emit({ type: 'chunk', chunk, raw: event.data });
