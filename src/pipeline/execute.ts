@@ -58,6 +58,17 @@ export interface ExecutionReport {
  * or answered 5xx, within the request's deadline). Every attempt goes to the run's list (and failures to the
  * health figures).
  */
+/**
+ * Calls whose client went away while a provider was already at work on them: the provider bills the prompt
+ * it received, so the pipeline bills it too (as counted), never 0.
+ */
+const abandonedCalls = new WeakMap<Run, Served<unknown>>();
+
+/** The executor's call the client left while a provider worked on it, if it did. */
+export function abandonedCall(run: Run): Served<unknown> | undefined {
+  return abandonedCalls.get(run);
+}
+
 export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<Served<T>> {
   const { deps, ctx } = run;
   // Whatever chose the model (the request, a tag, the planner pair, the image fallback), the key must allow it,
@@ -68,7 +79,9 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
   if (reserving) await reserving;
   // Attempts run one after the other: the span of the one under way, ended when it is reported.
   let span: AttemptSpan | undefined;
-  const result = await executeWithFallback({
+  // The endpoint of the attempt under way: the one a client that leaves now leaves mid-answer.
+  let dispatched: ResolvedEndpoint | undefined;
+  const executing = executeWithFallback({
     plan: target.plan,
     signal: ctx.signal,
     requestId: ctx.requestId,
@@ -82,6 +95,7 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
       sleep: deps.sleep ?? sleepFor,
     },
     run: (endpoint, call) => {
+      dispatched = endpoint;
       span = run.span.attempt(endpoint.provider, endpoint.model, target.role);
       const adapter = deps.adapters.get(endpoint.provider);
       if (!adapter) throw internalError(`No adapter for provider ${endpoint.provider}.`);
@@ -101,6 +115,13 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
         });
       }
     },
+  });
+  const result = await executing.catch((error: unknown) => {
+    if (ctx.signal.aborted && dispatched && target.role === 'executor') {
+      const model = servedModel(target, dispatched);
+      abandonedCalls.set(run, { value: undefined, endpoint: dispatched, model, target });
+    }
+    throw error;
   });
   return {
     value: result.value,

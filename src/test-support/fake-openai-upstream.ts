@@ -101,6 +101,9 @@ export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
         text,
       });
       const fault = state.faults.shift();
+      res.on('close', () => {
+        if (!res.writableFinished) state.cancelledStreams += 1;
+      });
       if (fault?.kind === 'delay') {
         setTimeout(() => route(req.url ?? '', body, res, state), fault.ms);
         return;
@@ -110,9 +113,6 @@ export async function startFakeOpenAIUpstream(): Promise<FakeUpstream> {
         return;
       }
       if (fault && applyFault(fault, res)) return;
-      res.on('close', () => {
-        if (!res.writableFinished) state.cancelledStreams += 1;
-      });
       if (fault && isHostileFault(fault)) {
         return applyHostileFault(fault, { headers: req.headers, text, stream: body.stream === true }, res);
       }

@@ -96,3 +96,60 @@ describe('billing a stream that ends without usage', () => {
     expect(record.warnings.join(' ')).toContain('reported no usage; billed');
   });
 });
+
+/** The cancelled record written since `from` (the store's own listing: the client never saw its id). */
+async function newCancelledRecord(from: string): Promise<RecordView> {
+  const to = new Date(Date.now() + 60_000).toISOString();
+  let found: RecordView | undefined;
+  await expect
+    .poll(
+      async () => {
+        const page = await gw.gateway.deps.store.listRecords(
+          { status: 'cancelled', from, to },
+          { limit: 10 },
+        );
+        found = page.records[0] as unknown as RecordView | undefined;
+        return page.records.length;
+      },
+      { timeout: 5_000 },
+    )
+    .toBe(1);
+  if (!found) throw new Error('no cancelled record');
+  return found;
+}
+
+describe('billing a request whose client left before any answer came', () => {
+  it.each([
+    ['streamed', true],
+    ['not streamed', false],
+  ])('%s: billed the prompt the provider received, as counted, never 0', async (_name, stream) => {
+    let release!: () => void;
+    gw.upstream.faults.push({ kind: 'hold', until: new Promise<void>((resolve) => (release = resolve)) });
+    const received = gw.upstream.received.length;
+    const cancelled = gw.upstream.cancelledStreams;
+    const since = new Date(Date.now() - 1).toISOString();
+    const controller = new AbortController();
+    const answered = fetch(`${gw.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'acme/chat-large',
+        stream,
+        messages: [{ role: 'user', content: 'a question the provider has already received in full' }],
+      }),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    // The provider has the request; then the client leaves.
+    await expect.poll(() => gw.upstream.received.length, { timeout: 5_000 }).toBe(received + 1);
+    controller.abort();
+    await answered;
+    // The gateway noticed and let go of the upstream request; only then may the provider answer.
+    await expect.poll(() => gw.upstream.cancelledStreams, { timeout: 5_000 }).toBe(cancelled + 1);
+    release();
+    const record = await newCancelledRecord(since);
+    expect(record.inputTokens).toBeGreaterThan(5);
+    expect(record.outputTokens).toBe(0);
+    expect(record.costNanoUsd).toBeGreaterThan(0);
+    expect(record.warnings.join(' ')).toContain('the client left while');
+  });
+});
