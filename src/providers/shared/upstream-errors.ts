@@ -111,10 +111,14 @@ export function upstreamStreamError(
 export function parseRetryAfter(value: string | undefined): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  if (Number.isFinite(seconds) && seconds >= 0)
+    return Math.min(MAX_RETRY_AFTER_MS, Math.round(seconds * 1000));
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  return Number.isNaN(date) ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, date - Date.now()));
 }
+
+/** The longest wait an upstream's `retry-after` is taken for (a day): absurd values are not passed on. */
+export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export const upstreamTimeout = (providerId: string, timeoutMs: number): GatewayError =>
   new GatewayError(`Provider ${providerId} sent no answer within ${timeoutMs} ms`, {
