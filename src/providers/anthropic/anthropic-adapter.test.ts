@@ -98,3 +98,22 @@ describe('Anthropic adapter: answers', () => {
     expect(invalid).toMatchObject({ status: 400, retryable: false, message: 'max_tokens: Field required' });
   });
 });
+
+describe('Anthropic adapter: errors inside a stream', () => {
+  it('withholds a mid-stream error message that quotes the request', async () => {
+    const prompt = 'my secret plan for the quarterly numbers of Acme';
+    const error = { type: 'error', error: { type: 'api_error', message: `Failed on: ${prompt}` } };
+    const { client } = fakeUpstreamClient(() => okBody(`event: error\ndata: ${JSON.stringify(error)}\n\n`));
+    const result = await createAnthropicAdapter(provider, client).chatStream(
+      { model: 'claude-x', messages: [{ role: 'user', content: prompt }], max_tokens: 100 },
+      testCall(provider),
+    );
+    const reader = result.parts.getReader();
+    const failure = await reader.read().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(failure).toBeInstanceOf(GatewayError);
+    expect((failure as GatewayError).message).not.toContain('quarterly');
+  });
+});

@@ -2,7 +2,7 @@ import type { ResolvedProvider } from '../../catalog/catalog.js';
 import type { ProviderAdapter } from '../provider-adapter.js';
 import { createJsonPoster } from '../shared/json-poster.js';
 import type { UpstreamClient } from '../shared/upstream-client.js';
-import { upstreamInvalid } from '../shared/upstream-errors.js';
+import { upstreamInvalid, upstreamTextContext } from '../shared/upstream-errors.js';
 import { toMessagesRequest } from './anthropic-request.js';
 import { isMessage, toChatCompletion } from './anthropic-response.js';
 import { messagesStreamToChat } from './anthropic-stream.js';
@@ -44,7 +44,11 @@ export function createAnthropicAdapter(provider: ResolvedProvider, client: Upstr
       const parts = poster.parts(
         response,
         call,
-        messagesStreamToChat(provider.id, nowSeconds(), provider.apiKey ? [provider.apiKey] : []),
+        messagesStreamToChat(
+          provider.id,
+          nowSeconds(),
+          upstreamTextContext(provider.apiKey ? [provider.apiKey] : [], request.body),
+        ),
       );
       return { parts, warnings: request.warnings };
     },

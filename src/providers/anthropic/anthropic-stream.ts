@@ -1,7 +1,7 @@
 import { isRecord, type JsonObject, recordMember, stringMember, tryParseJson } from '../../json/json.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
 import type { EventTranslator } from '../shared/json-poster.js';
-import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
+import { type UpstreamTextContext, upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
 import { finishReason, matchedStop, usageFromMessages } from './anthropic-response.js';
 
 interface ToolBlock {
@@ -12,8 +12,8 @@ interface ToolBlock {
 
 interface StreamState {
   providerId: string;
-  /** The provider's credentials, scrubbed from its error text. */
-  secrets: readonly string[];
+  /** The provider's credentials (scrubbed from its error text) and the request (text quoting it is withheld). */
+  text: UpstreamTextContext;
   id: string;
   model: string;
   created: number;
@@ -48,11 +48,11 @@ type Emit = (part: ChatStreamPart) => void;
 export function messagesStreamToChat(
   providerId: string,
   nowSeconds: number,
-  secrets: readonly string[] = [],
+  text: UpstreamTextContext = {},
 ): EventTranslator<ChatStreamPart> {
   const state: StreamState = {
     providerId,
-    secrets,
+    text,
     id: '',
     model: '',
     created: nowSeconds,
@@ -111,7 +111,7 @@ function onEvent(state: StreamState, event: JsonObject, emit: Emit): void {
       emit({ type: 'usage', usage: usageFromMessages(state.usage) });
       return;
     case 'error':
-      throw upstreamStreamError(state.providerId, recordMember(event, 'error'), { secrets: state.secrets });
+      throw upstreamStreamError(state.providerId, recordMember(event, 'error'), state.text);
     default:
       // `ping`, and event types added later: ignored, as the API asks.
       return;

@@ -57,6 +57,22 @@ describe('Gemini adapter: requests out', () => {
     expect(requests[0]?.json).toEqual({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] });
   });
 
+  it('withholds a mid-stream error message that quotes the request', async () => {
+    const prompt = 'my secret plan for the quarterly numbers of Acme';
+    const { client } = fakeUpstreamClient(() =>
+      okBody(
+        `data: ${JSON.stringify({ error: { code: 500, message: `Failed on: ${prompt}`, status: 'INTERNAL' } })}\n\n`,
+      ),
+    );
+    const result = await createGeminiAdapter(provider, client).chatStream(
+      { model: 'x', messages: [{ role: 'user', content: prompt }], stream: true },
+      call('gemini-2.5-flash'),
+    );
+    const error = await collect(result.parts).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).message).not.toContain('quarterly');
+  });
+
   it('rejects a 200 body that is not JSON as a retryable upstream error', async () => {
     const { client } = fakeUpstreamClient(() => okBody('{"candidates": ['));
     const error = await createGeminiAdapter(provider, client)

@@ -4,7 +4,7 @@ import { withMembers } from '../../json/with-members.js';
 import type { ProviderAdapter, UpstreamCall } from '../provider-adapter.js';
 import { createJsonPoster } from '../shared/json-poster.js';
 import type { UpstreamClient } from '../shared/upstream-client.js';
-import { upstreamInvalid } from '../shared/upstream-errors.js';
+import { upstreamInvalid, upstreamTextContext } from '../shared/upstream-errors.js';
 import { toBatchEmbedRequest, toEmbeddingsResult } from './gemini-embed.js';
 import { toGeminiRequest } from './gemini-request.js';
 import { toChatCompletion } from './gemini-response.js';
@@ -55,7 +55,7 @@ export function createGeminiAdapter(provider: ResolvedProvider, client: Upstream
           providerId: provider.id,
           upstreamModel: call.upstreamModel,
           warnings,
-          secrets: provider.apiKey ? [provider.apiKey] : [],
+          text: upstreamTextContext(provider.apiKey ? [provider.apiKey] : [], request.body),
         }),
       );
       // The list is shared: warnings raised by the first chunks are still seen by the caller.

@@ -11,7 +11,7 @@ import {
 import { withMembers } from '../../json/with-members.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
 import type { EventTranslator } from '../shared/json-poster.js';
-import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
+import { type UpstreamTextContext, upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
 import { finishReason, promptBlocked, readParts } from './gemini-response.js';
 import { usageFromGemini } from './gemini-usage.js';
 import type { Warnings } from './gemini-warnings.js';
@@ -21,8 +21,8 @@ export interface GeminiStreamOptions {
   upstreamModel: string;
   /** Collects warnings raised while the stream runs (finish reasons without a chat equivalent ...). */
   warnings: Warnings;
-  /** The provider's credentials, scrubbed from its error text. */
-  secrets?: readonly string[];
+  /** The provider's credentials (scrubbed from its error text) and the request (text quoting it is withheld). */
+  text?: UpstreamTextContext;
 }
 
 /** Per-candidate state of one stream. */
@@ -50,7 +50,7 @@ export function geminiChunkParts(options: GeminiStreamOptions): EventTranslator<
       const response = tryParseJson(event.data);
       if (!isRecord(response)) throw upstreamInvalid(options.providerId, 'a stream event is not JSON');
       if (response.error !== undefined)
-        throw upstreamStreamError(options.providerId, response.error, { secrets: options.secrets });
+        throw upstreamStreamError(options.providerId, response.error, options.text ?? {});
       header ??= {
         id: `chatcmpl-${stringMember(response, 'responseId') ?? randomUUID()}`,
         object: 'chat.completion.chunk',

@@ -239,6 +239,23 @@ describe('OpenAI adapter: SSE in', () => {
     expect((error as GatewayError).message).toContain('The server had an error');
   });
 
+  it('withholds a mid-stream error message that quotes the request', async () => {
+    const prompt = 'my secret plan for the quarterly numbers of Acme';
+    const { client } = fakeUpstreamClient(() =>
+      okBody(
+        `data: ${JSON.stringify({ error: { message: `Cannot process: ${prompt}`, type: 'invalid' } })}\n\n`,
+      ),
+    );
+    const result = await createOpenAIAdapter(provider, client).chatStream(
+      { model: 'm', messages: [{ role: 'user', content: prompt }] },
+      testCall(provider),
+    );
+    const error = await collect(result.parts).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).message).not.toContain('quarterly');
+    expect((error as GatewayError).message).toContain('withheld');
+  });
+
   it('fails a stream that ends before [DONE] or a finish reason', async () => {
     const cut = fixture('chat-stream-tool-calls.sse').split('\n\n').slice(0, 3).join('\n\n');
     const { client } = fakeUpstreamClient(() => okBody(`${cut}\n\n`));

@@ -16,7 +16,7 @@ import type {
 import { createJsonPoster } from '../shared/json-poster.js';
 import { sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody, type UpstreamClient } from '../shared/upstream-client.js';
-import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
+import { upstreamInvalid, upstreamStreamError, upstreamTextContext } from '../shared/upstream-errors.js';
 import { DeltaRuns } from './delta-runs.js';
 import { plainDeltaPart } from './plain-delta.js';
 import { plainDeltaBytes } from './plain-delta-bytes.js';
@@ -80,7 +80,13 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
       });
     }
     const response = await post('/chat/completions', streamed, call);
-    const parts = chatChunkParts(response.body, provider.id, call, runs ? new DeltaRuns() : undefined);
+    const parts = chatChunkParts(
+      response.body,
+      provider.id,
+      call,
+      runs ? new DeltaRuns() : undefined,
+      streamed,
+    );
     return { parts, warnings: prepared.warnings };
   };
 
@@ -148,6 +154,7 @@ function chatChunkParts(
   providerId: string,
   call: UpstreamCall,
   runs: DeltaRuns | undefined,
+  sent: JsonObject,
 ): PartStream<ChatWirePart> {
   let finished = false;
   let sawFinishReason = false;
@@ -204,7 +211,12 @@ function chatChunkParts(
       }
       const chunk = tryParseJson(event.data);
       if (!isRecord(chunk)) throw upstreamInvalid(providerId, 'a stream event is not JSON');
-      if (chunk.error !== undefined) throw upstreamStreamError(providerId, chunk.error, secretsOf(call));
+      if (chunk.error !== undefined)
+        throw upstreamStreamError(
+          providerId,
+          chunk.error,
+          upstreamTextContext(secretsOf(call).secrets, sent),
+        );
       // Groq also reports streamed usage in `x_groq.usage`.
       const usage = chunk.usage ?? recordMember(chunk, 'x_groq')?.usage;
       const choices = arrayMember(chunk, 'choices');

@@ -37,6 +37,19 @@ export interface UpstreamTextContext {
   requestBody?: string;
 }
 
+/**
+ * The context of an answer to `sent` from a provider with `secrets`: the request is made text only when an
+ * error needs it (never on the way of an answer that goes well).
+ */
+export function upstreamTextContext(secrets: readonly string[], sent: unknown): UpstreamTextContext {
+  return {
+    secrets,
+    get requestBody() {
+      return JSON.stringify(sent);
+    },
+  };
+}
+
 /** The vendor's words made safe to show: scrubbed, at most 300 characters, withheld when they quote the request. */
 export function safeUpstreamText(raw: string, context: UpstreamTextContext): string {
   const scrubbed = scrubUpstreamText(raw, context.secrets ?? []);
