@@ -161,6 +161,17 @@ describe('monthly budget of a key', () => {
     expect(await env.gateway.deps.store.getKeyMonthlySpend(id, month)).toBe(ok * COST);
   });
 
+  it('reports what a key without a cap of its own spent, as its requests are billed', async () => {
+    const { key } = await newKey('acme', {});
+    const spent = async () =>
+      ((await (await get(key, '/key')).json()) as { data: { spentThisMonthNanoUsd: number } }).data
+        .spentThisMonthNanoUsd;
+    expect((await chat(key)).status).toBe(200);
+    await expect.poll(spent, { timeout: 5_000 }).toBe(COST);
+    for (let i = 0; i < 5; i++) expect((await chat(key)).status).toBe(200);
+    await expect.poll(spent, { timeout: 5_000 }).toBe(6 * COST);
+  });
+
   it('holds the organization’s cap too, and names the organization when that one is reached', async () => {
     const { key } = await newKey('capped', { monthlyLimit: '1000' });
     const responses = await Promise.all(Array.from({ length: 20 }, () => chat(key)));
