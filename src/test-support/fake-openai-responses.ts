@@ -73,19 +73,62 @@ const SKIPPED_WHEN_SPARSE = new Set([
   'response.output_item.done',
 ]);
 
-export function streamResponses(
-  res: ServerResponse,
-  model: string,
-  reply: string,
-  toolCalls: FakeToolCall[],
-  status: string,
-  sparse = false,
-) {
+/** Misbehaviours of one streamed `/responses` answer (a fake upstream's `faults`). */
+export type ResponsesStreamFault =
+  /** An `error` event (OpenAI's `ResponseErrorEvent`) after `afterDeltas` text deltas, then the end. */
+  | { kind: 'responses-error-event'; afterDeltas: number; message: string }
+  /** The stream ends without a terminal event: the connection closes cleanly, after `data: [DONE]` when `done`. */
+  | { kind: 'responses-no-terminal'; done: boolean }
+  /** Lax events: text deltas and `output_text.done` without `logprobs`, `response.completed` without `output`. */
+  | { kind: 'responses-lax' };
+
+const RESPONSES_FAULTS: ReadonlySet<string> = new Set([
+  'responses-error-event',
+  'responses-no-terminal',
+  'responses-lax',
+]);
+
+/** Whether a fault of the fake upstream is one of a streamed `/responses` answer. */
+export function isResponsesStreamFault(fault: { kind: string } | undefined): fault is ResponsesStreamFault {
+  return fault !== undefined && RESPONSES_FAULTS.has(fault.kind);
+}
+
+export interface StreamedResponse {
+  model: string;
+  reply: string;
+  toolCalls: FakeToolCall[];
+  status: string;
+  /** Leave out the lifecycle events `SKIPPED_WHEN_SPARSE`. */
+  sparse?: boolean | undefined;
+  fault?: ResponsesStreamFault | undefined;
+}
+
+/** What a lax upstream leaves out of an event (the `responses-lax` fault). */
+function laxEvent(event: Record<string, unknown>): Record<string, unknown> {
+  if (event.type === 'response.output_text.delta' || event.type === 'response.output_text.done') {
+    const { logprobs: _logprobs, ...rest } = event;
+    return rest;
+  }
+  if (event.type === 'response.completed' && typeof event.response === 'object' && event.response !== null) {
+    const { output: _output, ...response } = event.response as Record<string, unknown>;
+    return { ...event, response };
+  }
+  return event;
+}
+
+export function streamResponses(res: ServerResponse, answer: StreamedResponse) {
+  const { model, reply, toolCalls, status, sparse, fault } = answer;
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   let sequence = 0;
-  const send = (event: Record<string, unknown>) =>
-    (sparse && SKIPPED_WHEN_SPARSE.has(String(event.type))) ||
-    res.write(`event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`);
+  const send = (sent: Record<string, unknown>) => {
+    const event = fault?.kind === 'responses-lax' ? laxEvent(sent) : sent;
+    return (
+      (sparse && SKIPPED_WHEN_SPARSE.has(String(event.type))) ||
+      res.write(
+        `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence++ })}\n\n`,
+      )
+    );
+  };
   const item = { type: 'message', id: 'msg_fake123', status: 'in_progress', role: 'assistant', content: [] };
   send({ type: 'response.created', response: responseObject(model, reply, 'in_progress') });
   send({ type: 'response.in_progress', response: responseObject(model, reply, 'in_progress') });
@@ -98,7 +141,12 @@ export function streamResponses(
     content_index: 0,
     part,
   });
-  for (const delta of reply.split(/(?<= )/)) {
+  for (const [index, delta] of reply.split(/(?<= )/).entries()) {
+    if (fault?.kind === 'responses-error-event' && index === fault.afterDeltas) {
+      send({ type: 'error', code: 'server_error', message: fault.message, param: null });
+      res.end();
+      return;
+    }
     send({
       type: 'response.output_text.delta',
       item_id: 'msg_fake123',
@@ -138,6 +186,10 @@ export function streamResponses(
     send({ type: 'response.function_call_arguments.done', item_id, output_index, arguments: call.arguments });
     send({ type: 'response.output_item.done', output_index, item: functionCallItem(call, 'completed') });
   });
+  if (fault?.kind === 'responses-no-terminal') {
+    res.end(fault.done ? 'data: [DONE]\n\n' : undefined);
+    return;
+  }
   const terminal = status === 'completed' ? 'response.completed' : 'response.incomplete';
   send({ type: terminal, response: completed });
   res.end();

@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { applyHostileFault, type HostileFault, isHostileFault } from './fake-hostile-faults.js';
-import { compactionObject, FAKE_USAGE, responseObject, streamResponses } from './fake-openai-responses.js';
+import {
+  compactionObject,
+  FAKE_USAGE,
+  isResponsesStreamFault,
+  type ResponsesStreamFault,
+  responseObject,
+  streamResponses,
+} from './fake-openai-responses.js';
 import { listenLoopback } from './listen-loopback.js';
 
 export { FAKE_USAGE };
@@ -32,6 +39,7 @@ export type Fault =
   | { kind: 'delay'; ms: number }
   /** The answer waits until `until` resolves (tests release it once a condition holds). */
   | { kind: 'hold'; until: Promise<void> }
+  | ResponsesStreamFault
   | HostileFault;
 
 export interface FakeUpstream {
@@ -163,8 +171,16 @@ function route(
   if (path.endsWith('/responses')) {
     const calls = state.responsesToolCalls ? (toolCalls ?? []) : [];
     const status = state.finishReason === 'length' ? 'incomplete' : 'completed';
-    if (body.stream === true)
-      return streamResponses(res, model, state.reply, calls, status, state.sparseResponsesStream);
+    if (body.stream === true) {
+      return streamResponses(res, {
+        model,
+        reply: state.reply,
+        toolCalls: calls,
+        status,
+        sparse: state.sparseResponsesStream,
+        fault: isResponsesStreamFault(fault) ? fault : undefined,
+      });
+    }
     return json(res, responseObject(model, state.reply, status, calls));
   }
   if (path.endsWith('/embeddings')) return json(res, embeddingsAnswer(model, body));

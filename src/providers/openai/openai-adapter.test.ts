@@ -300,6 +300,27 @@ describe('OpenAI adapter: SSE in', () => {
     expect((error as GatewayError).retryable).toBe(true);
   });
 
+  it.each([
+    ['OpenAI', { type: 'error', code: 'server_error', message: 'Boom sk-upstream-key', param: null }],
+    ['Open Responses', { type: 'error', error: { type: 'server_error', message: 'Boom sk-upstream-key' } }],
+  ])('turns a Responses error event (%s shape) into a gateway error, scrubbed', async (_shape, event) => {
+    const created = fixture('responses-stream.sse').split('\n\n')[0];
+    const body = `${created}\n\nevent: error\ndata: ${JSON.stringify(event)}\n\n`;
+    const { client } = fakeUpstreamClient(() => okBody(body));
+    const keyed = testProvider({ apiKey: 'sk-upstream-key' });
+    const result = await createOpenAIAdapter(keyed, client).responsesStream?.(
+      { model: 'm', input: 'x' },
+      testCall(keyed),
+    );
+    const error = await collect(result?.parts ?? listedParts<ResponsesStreamPart>([])).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 502, retryable: true, upstreamType: 'server_error' });
+    expect((error as GatewayError).message).toContain('Boom');
+    expect((error as GatewayError).message).not.toContain('sk-upstream-key');
+  });
+
   it('passes Responses events through as objects', async () => {
     const { client, requests } = fakeUpstreamClient(() => okBody(fixture('responses-stream.sse'), 13));
     const result = await createOpenAIAdapter(provider, client).responsesStream?.(

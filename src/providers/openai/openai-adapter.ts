@@ -241,7 +241,11 @@ function chatChunkParts(
   });
 }
 
-/** Responses events, validated as JSON objects with a `type`. */
+/**
+ * Responses events, validated as JSON objects with a `type`. An upstream `error` event fails the stream with
+ * a gateway error (its words made safe), so that the client gets the gateway's own failure frames and the
+ * request is billed as a stream cut short.
+ */
 function responsesEventParts(body: UpstreamBody, providerId: string, call: UpstreamCall) {
   return sseParts<ResponsesStreamPart>(body, {
     mapError: (error) => classifyFailure(error, call),
@@ -251,10 +255,20 @@ function responsesEventParts(body: UpstreamBody, providerId: string, call: Upstr
       if (!isRecord(event) || typeof event.type !== 'string') {
         throw upstreamInvalid(providerId, 'a stream event is not a Responses event');
       }
+      if (event.type === 'error') throw upstreamStreamError(providerId, vendorError(event), secretsOf(call));
       scrubResponsesErrorText(event, secretsOf(call).secrets);
       emit({ type: 'event', event });
     },
   });
+}
+
+/**
+ * The vendor's error of a Responses `error` event: Open Responses' `error` payload, else OpenAI's top-level
+ * `code` and `message` (`type` there is the event's own, `error`).
+ * Reference: https://platform.openai.com/docs/api-reference/responses-streaming/error
+ */
+function vendorError(event: JsonObject): JsonObject {
+  return recordMember(event, 'error') ?? { code: event.code, message: event.message };
 }
 
 function withoutThinkingBlocks(message: unknown): unknown {

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRecord, type JsonObject } from '../../src/json/json.js';
+import { startTestGateway, TEST_KEY, type TestGateway } from '../../src/test-support/start-test-gateway.js';
+import { streamEventErrors } from '../conformance/published-schemas.js';
+import { parseSse } from '../conformance/sse-events.js';
+
+/**
+ * A native Responses upstream (its /v1/responses forwarded) that misbehaves mid-stream: the client still gets
+ * the gateway's own failure frames and a conforming stream, and the record and bill say what happened.
+ */
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startTestGateway();
+});
+afterAll(() => gw.stop());
+
+interface RecordView {
+  status: string;
+  inputTokens: number;
+  outputTokens: number;
+  costNanoUsd: number;
+  warnings: string[];
+}
+
+async function recordOf(genId: string): Promise<RecordView> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const response = await fetch(`${gw.baseURL}/generation/${genId}`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    if (response.status === 200) return ((await response.json()) as { data: RecordView }).data;
+    if (Date.now() > deadline) throw new Error(`no record for ${genId}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function streamed(body: JsonObject = {}) {
+  const response = await fetch(`${gw.baseURL}/responses`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'acme/chat-large', input: 'tell me about the sea', stream: true, ...body }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  const { events, done } = parseSse(text);
+  return {
+    text,
+    done,
+    genId: response.headers.get('x-generation-id') ?? '',
+    warnings: response.headers.get('x-gateway-warnings') ?? '',
+    data: events.map((event) => event.data),
+  };
+}
+
+const schemaProblems = (events: JsonObject[]): string[] =>
+  events.flatMap((event) => [
+    ...streamEventErrors('openai', event),
+    ...streamEventErrors('open-responses', event),
+  ]);
+
+const responseOf = (event: JsonObject | undefined): JsonObject =>
+  isRecord(event?.response) ? event.response : {};
+
+/** The gateway's own failure frames end the stream: one `error`, a complete `response.failed`, `[DONE]`. */
+function expectFailureFrames(stream: Awaited<ReturnType<typeof streamed>>): void {
+  const types = stream.data.map((event) => event.type);
+  expect(types.slice(-2)).toStrictEqual(['error', 'response.failed']);
+  expect(types.filter((type) => type === 'error')).toHaveLength(1);
+  expect(stream.done).toBe(true);
+  expect(schemaProblems(stream.data.slice(-2))).toStrictEqual([]);
+  expect(responseOf(stream.data.at(-1))).toMatchObject({ status: 'failed', id: stream.genId });
+  const sequence = stream.data.map((event) => event.sequence_number);
+  expect(sequence).toStrictEqual(sequence.map((_, index) => index));
+}
+
+describe('a native Responses stream that fails', () => {
+  it('an upstream error event mid-stream: failure frames, scrubbed words, record error, billed', async () => {
+    gw.upstream.faults.push({
+      kind: 'responses-error-event',
+      afterDeltas: 2,
+      message: 'The server had an error (key sk-upstream-secret)',
+    });
+    const stream = await streamed();
+    expectFailureFrames(stream);
+    expect(stream.text).not.toContain('sk-upstream-secret');
+    const error = stream.data.at(-2);
+    expect(String(error?.message)).toContain('The server had an error');
+    const record = await recordOf(stream.genId);
+    expect(record.status).toBe('error');
+    expect(record.inputTokens).toBeGreaterThan(3);
+    expect(record.outputTokens).toBeGreaterThan(0);
+    expect(record.costNanoUsd).toBeGreaterThan(0);
+  });
+});
