@@ -92,4 +92,19 @@ describe('a native Responses stream that fails', () => {
     expect(record.outputTokens).toBeGreaterThan(0);
     expect(record.costNanoUsd).toBeGreaterThan(0);
   });
+
+  it.each([false, true])(
+    'a stream that ends without a terminal event ([DONE]: %s): failure frames, record error, billed',
+    async (done) => {
+      gw.upstream.faults.push({ kind: 'responses-no-terminal', done });
+      const stream = await streamed();
+      expectFailureFrames(stream);
+      expect(String(stream.data.at(-2)?.message)).toContain('ended before it finished');
+      const record = await recordOf(stream.genId);
+      expect(record.status).toBe('error');
+      expect(record.inputTokens).toBeGreaterThan(3);
+      expect(record.outputTokens).toBeGreaterThan(0);
+      expect(record.costNanoUsd).toBeGreaterThan(0);
+    },
+  );
 });

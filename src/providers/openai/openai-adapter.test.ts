@@ -321,6 +321,22 @@ describe('OpenAI adapter: SSE in', () => {
     expect((error as GatewayError).message).not.toContain('sk-upstream-key');
   });
 
+  it.each([false, true])(
+    'fails a Responses stream that ends before its terminal event ([DONE]: %s)',
+    async (done) => {
+      const cut = fixture('responses-stream.sse').split('\n\n').slice(0, 2).join('\n\n');
+      const { client } = fakeUpstreamClient(() => okBody(`${cut}\n\n${done ? 'data: [DONE]\n\n' : ''}`));
+      const result = await createOpenAIAdapter(provider, client).responsesStream?.(
+        { model: 'm', input: 'x' },
+        testCall(provider),
+      );
+      const parts = listedParts<ResponsesStreamPart>([]);
+      const error = await collect(result?.parts ?? parts).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GatewayError);
+      expect((error as GatewayError).message).toContain('ended before it finished');
+    },
+  );
+
   it('passes Responses events through as objects', async () => {
     const { client, requests } = fakeUpstreamClient(() => okBody(fixture('responses-stream.sse'), 13));
     const result = await createOpenAIAdapter(provider, client).responsesStream?.(

@@ -241,14 +241,22 @@ function chatChunkParts(
   });
 }
 
+/** The events that end a Responses stream. */
+const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
 /**
  * Responses events, validated as JSON objects with a `type`. An upstream `error` event fails the stream with
- * a gateway error (its words made safe), so that the client gets the gateway's own failure frames and the
- * request is billed as a stream cut short.
+ * a gateway error (its words made safe), and so does a stream that ends (closed, or `[DONE]`) before its
+ * terminal event: the client gets the gateway's own failure frames and the request is billed as a stream cut
+ * short.
  */
 function responsesEventParts(body: UpstreamBody, providerId: string, call: UpstreamCall) {
+  let finished = false;
   return sseParts<ResponsesStreamPart>(body, {
     mapError: (error) => classifyFailure(error, call),
+    onEnd() {
+      if (!finished) throw upstreamInvalid(providerId, 'the stream ended before it finished');
+    },
     onEvent(message, emit) {
       if (message.data === '[DONE]') return;
       const event = tryParseJson(message.data);
@@ -257,6 +265,7 @@ function responsesEventParts(body: UpstreamBody, providerId: string, call: Upstr
       }
       if (event.type === 'error') throw upstreamStreamError(providerId, vendorError(event), secretsOf(call));
       scrubResponsesErrorText(event, secretsOf(call).secrets);
+      if (TERMINAL_EVENTS.has(event.type)) finished = true;
       emit({ type: 'event', event });
     },
   });
