@@ -17,7 +17,14 @@ import type { GatewayError } from '../errors/gateway-error.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
-import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
+import type {
+  AnswerMeta,
+  Endpoint,
+  ParsedRequest,
+  Settle,
+  StreamFramer,
+  StreamScope,
+} from '../pipeline/endpoint.js';
 import { asWebStream } from '../providers/part-stream.js';
 import type {
   JsonResult,
@@ -134,8 +141,14 @@ function responsesFramer(
   const { run, request } = scope;
   const write = responsesEventWriter(run.genId, scope.model, request.previousId);
   const texts = scope.meter();
+  /**
+   * The stream's `settle`, once a part came. A failure is accounted (the provider's usage, else the prompt and
+   * the streamed text counted) before its frames are written, so `response.failed` carries what was billed.
+   */
+  let settled: Settle | undefined;
   return {
     frame({ event, usage }, settle) {
+      settled = settle;
       const type = stringMember(event, 'type') ?? '';
       if (!isTerminalEvent(type)) {
         texts.add(responsesEventText(event));
@@ -150,7 +163,7 @@ function responsesFramer(
       return keepConversation(run, scope.sent(), output, request.settings).then(() => write(event, meta));
     },
     end: () => 'data: [DONE]\n\n',
-    error: (error) => failureFrames(write, error),
+    error: (error) => failureFrames(write, error, settled?.(undefined)),
     partial: () => ({ usage: undefined, text: texts }),
     image(image, meta) {
       const item = imageOutputItem(image.base64, image.revisedPrompt);
@@ -177,8 +190,15 @@ function responsesFramer(
   };
 }
 
-/** After the first byte: an `error` event, then a complete `response.failed`, then `[DONE]` (contract §6). */
-function failureFrames(write: ResponsesEventWriter, error: GatewayError): string {
-  const frames = responsesFailureEvents(error, write.snapshot()).map((event) => write(event));
+/**
+ * After the first byte: an `error` event, then a complete `response.failed` with the usage billed (`meta`,
+ * when the stream was accounted), then `[DONE]` (contract §6).
+ */
+function failureFrames(
+  write: ResponsesEventWriter,
+  error: GatewayError,
+  meta: AnswerMeta | undefined,
+): string {
+  const frames = responsesFailureEvents(error, write.snapshot()).map((event) => write(event, meta));
   return `${frames.join('')}data: [DONE]\n\n`;
 }

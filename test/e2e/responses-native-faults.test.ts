@@ -93,6 +93,25 @@ describe('a native Responses stream that fails', () => {
     expect(record.costNanoUsd).toBeGreaterThan(0);
   });
 
+  it('response.failed carries the usage billed, with its cost', async () => {
+    gw.upstream.faults.push({
+      kind: 'responses-error-event',
+      afterDeltas: 3,
+      message: 'The server had an error',
+    });
+    const stream = await streamed();
+    expectFailureFrames(stream);
+    const usage = responseOf(stream.data.at(-1)).usage;
+    const record = await recordOf(stream.genId);
+    expect(record.costNanoUsd).toBeGreaterThan(0);
+    expect(usage).toMatchObject({
+      input_tokens: record.inputTokens,
+      output_tokens: record.outputTokens,
+      total_tokens: record.inputTokens + record.outputTokens,
+      cost: record.costNanoUsd,
+    });
+  });
+
   it.each([false, true])(
     'a stream that ends without a terminal event ([DONE]: %s): failure frames, record error, billed',
     async (done) => {
