@@ -127,3 +127,13 @@ describe('a native Responses stream that fails', () => {
     },
   );
 });
+
+describe('a native Responses stream with lax events', () => {
+  it('text deltas and output_text.done without logprobs are repaired: every event conforms', async () => {
+    gw.upstream.faults.push({ kind: 'responses-lax' });
+    const stream = await streamed();
+    expect(stream.data.at(-1)?.type).toBe('response.completed');
+    expect(stream.data.map((event) => event.type)).toContain('response.output_text.done');
+    expect(schemaProblems(stream.data)).toStrictEqual([]);
+  });
+});

@@ -43,6 +43,9 @@ const RESPONSE_EVENTS = new Set([
   'response.queued',
 ]);
 
+/** Events whose `logprobs` OpenAI's schema requires. */
+const LOGPROB_EVENTS = new Set(['response.output_text.delta', 'response.output_text.done']);
+
 /** True for the event that ends a Responses stream. */
 export const isTerminalEvent = (type: string): boolean =>
   type === 'response.completed' || type === 'response.failed' || type === 'response.incomplete';
@@ -92,6 +95,8 @@ export function responsesEventWriter(
     if (type === 'response.function_call_arguments.done' && typeof event.name !== 'string') {
       event.name = callNames.get(String(event.item_id)) ?? '';
     }
+    // OpenAI's schema requires `logprobs` on a text delta and its end; some upstreams leave it out.
+    if (LOGPROB_EVENTS.has(type) && !Array.isArray(event.logprobs)) event.logprobs = [];
     if (type === 'response.output_item.done' && item) done.push(item);
     if (typeof event.response_id === 'string') event.response_id = genId;
     return `event: ${type}\ndata: ${JSON.stringify(event)}\n\n`;
