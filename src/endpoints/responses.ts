@@ -156,11 +156,14 @@ function responsesFramer(
       }
       const response = recordMember(event, 'response');
       const meta = settle(usage ?? usageFromResponses(response?.usage));
-      if (type !== 'response.completed') return write(event, meta);
-      const output = arrayMember(response, 'output') ?? [];
+      const framed = write(event, meta);
+      if (type !== 'response.completed') return framed;
+      // The upstream's output; when it left it out, the response as written (filled from the items streamed).
+      const output =
+        arrayMember(response, 'output') ?? arrayMember(recordMember(event, 'response'), 'output') ?? [];
       if (socket && request.settings.zdr !== true)
         socket.remember(run.genId, conversationItems(scope.sent(), output));
-      return keepConversation(run, scope.sent(), output, request.settings).then(() => write(event, meta));
+      return keepConversation(run, scope.sent(), output, request.settings).then(() => framed);
     },
     end: () => 'data: [DONE]\n\n',
     error: (error) => failureFrames(write, error, settled?.(undefined)),

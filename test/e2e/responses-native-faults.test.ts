@@ -1,5 +1,7 @@
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRecord, type JsonObject } from '../../src/json/json.js';
+import { openSocket } from '../../src/test-support/socket-client.js';
 import { startTestGateway, TEST_KEY, type TestGateway } from '../../src/test-support/start-test-gateway.js';
 import { streamEventErrors } from '../conformance/published-schemas.js';
 import { parseSse } from '../conformance/sse-events.js';
@@ -135,5 +137,54 @@ describe('a native Responses stream with lax events', () => {
     expect(stream.data.at(-1)?.type).toBe('response.completed');
     expect(stream.data.map((event) => event.type)).toContain('response.output_text.done');
     expect(schemaProblems(stream.data)).toStrictEqual([]);
+  });
+
+  it('a response.completed without output gets the items streamed, and its output_text', async () => {
+    gw.upstream.faults.push({ kind: 'responses-lax' });
+    const stream = await streamed();
+    const completed = responseOf(stream.data.at(-1));
+    expect(stream.data.at(-1)?.type).toBe('response.completed');
+    expect(completed.output_text).toBe(gw.upstream.reply);
+    expect(completed.output).toStrictEqual([
+      {
+        type: 'message',
+        id: 'msg_fake123',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: gw.upstream.reply, annotations: [], logprobs: [] }],
+      },
+    ]);
+  });
+
+  it('the openai SDK reads the whole answer from such a stream', async () => {
+    gw.upstream.faults.push({ kind: 'responses-lax' });
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: gw.baseURL, maxRetries: 0 });
+    const stream = client.responses.stream({ model: 'acme/chat-large', input: 'tell me about the sea' });
+    const final = await stream.finalResponse();
+    expect(final.status).toBe('completed');
+    expect(final.output_text).toBe(gw.upstream.reply);
+  });
+
+  it('a WebSocket turn without output keeps the items streamed for previous_response_id', async () => {
+    const socket = await openSocket(gw.baseURL, TEST_KEY);
+    try {
+      gw.upstream.faults.push({ kind: 'responses-lax' });
+      socket.send({ type: 'response.create', model: 'acme/chat-large', input: 'My name is Ada.' });
+      const isCompleted = (message: JsonObject) => message.type === 'response.completed';
+      const first = responseOf((await socket.until(isCompleted)).at(-1));
+      const from = socket.messages.length;
+      const before = gw.upstream.received.length;
+      socket.send({
+        type: 'response.create',
+        model: 'acme/chat-large',
+        previous_response_id: first.id,
+        input: [{ role: 'user', content: 'What is my name?' }],
+      });
+      await socket.until((message) => isCompleted(message) && socket.messages.indexOf(message) >= from);
+      const sent = gw.upstream.received.slice(before).find((request) => request.path.endsWith('/responses'));
+      expect(JSON.stringify(sent?.body.input)).toContain(gw.upstream.reply);
+    } finally {
+      socket.ws.terminate();
+    }
   });
 });

@@ -78,7 +78,9 @@ export function responsesEventWriter(
     const type = stringMember(event, 'type') ?? '';
     const response = recordMember(event, 'response');
     if (RESPONSE_EVENTS.has(type) && response) {
-      const fixed = normalizeResponse(withMembers(response, { id: genId, model: model() }));
+      // A terminal response without `output` (a lax upstream) ends with the items it streamed.
+      const output = isTerminalEvent(type) && !Array.isArray(response.output) ? [...done] : response.output;
+      const fixed = normalizeResponse(withMembers(response, { id: genId, model: model(), output }));
       fixed.previous_response_id = previousResponseId;
       if (meta) fixed.usage = responsesUsageBody(meta);
       if (isTerminalEvent(type)) fixed.output_text = outputText(arrayMember(fixed, 'output'));
