@@ -103,7 +103,9 @@ async function callResponses(
   call: UpstreamCall,
 ): Promise<JsonResult> {
   if (adapter.responses && call.provider.supportsSet.has('responses')) {
-    return adapter.responses(expandGatewayCompactions(body), call);
+    const native = inForeground(expandGatewayCompactions(body));
+    const result = await adapter.responses(native.body, call);
+    return { ...result, warnings: [...native.warnings, ...result.warnings] };
   }
   const translated = responsesRequestToChat(body);
   const result = await adapter.chat(translated.body, call);
@@ -120,13 +122,29 @@ async function callResponsesStream(
   call: UpstreamCall,
 ): Promise<StreamResult<ResponsesStreamPart>> {
   if (adapter.responsesStream && call.provider.supportsSet.has('responses')) {
-    return adapter.responsesStream(expandGatewayCompactions(body), call);
+    const native = inForeground(expandGatewayCompactions(body));
+    const result = await adapter.responsesStream(native.body, call);
+    return { ...result, warnings: [...native.warnings, ...result.warnings] };
   }
   const translated = responsesRequestToChat(body);
   const result = await adapter.chatStream(translated.body, call);
   return {
     parts: asWebStream(result.parts).pipeThrough(chatStreamToResponsesEvents(body)),
     warnings: [...translated.warnings, ...result.warnings],
+  };
+}
+
+/**
+ * A native request without `background: true`: the gateway keeps no background responses (there is no
+ * `GET /v1/responses/{id}` to poll, and a queued answer carries no usage to bill), so it is generated in the
+ * foreground with a warning, as a translated request is (responses-request-to-chat.ts).
+ */
+function inForeground(body: JsonObject): { body: JsonObject; warnings: string[] } {
+  if (body.background !== true) return { body, warnings: [] };
+  const { background: _background, ...rest } = body;
+  return {
+    body: rest,
+    warnings: ['background is not supported by the gateway; the response is generated in the foreground'],
   };
 }
 

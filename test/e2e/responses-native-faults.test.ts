@@ -188,3 +188,25 @@ describe('a native Responses stream with lax events', () => {
     }
   });
 });
+
+describe('background: true on a native Responses provider', () => {
+  it.each([false, true])(
+    'is generated in the foreground with a warning, as on a translated one (stream: %s)',
+    async (stream) => {
+      const response = await fetch(`${gw.baseURL}/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'acme/chat-large', input: 'Hi', background: true, stream }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-gateway-warnings')).toContain('background is not supported');
+      const sent = gw.upstream.received.at(-1);
+      expect(sent?.path).toBe('/v1/responses');
+      expect(sent?.body.background).toBeUndefined();
+      const text = await response.text();
+      const answer = stream ? responseOf(parseSse(text).events.at(-1)?.data) : JSON.parse(text);
+      expect(answer).toMatchObject({ status: 'completed', background: false });
+    },
+  );
+});
