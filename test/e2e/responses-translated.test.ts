@@ -62,3 +62,50 @@ describe('responses on a provider that only has chat completions', () => {
     expect(env.upstream.received.at(-1)?.path).toBe('/v1/chat/completions');
   });
 });
+
+interface RecordView {
+  inputTokens: number;
+  outputTokens: number;
+  costNanoUsd: number;
+  warnings: string[];
+}
+
+/** The generation record, once written (the journal is flushed off the request path). */
+async function recordOf(genId: string): Promise<RecordView> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(`${env.baseURL}/generation/${genId}`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    if (response.status === 200) return ((await response.json()) as { data: RecordView }).data;
+    if (attempt > 250) throw new Error(`no record for ${genId}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('translated responses whose upstream reports no usage', () => {
+  // Bug: billed 0 with no warning. The translator now hands the terminal event `usage: undefined`; this passes
+  // once the framer in src/endpoints/responses.ts settles with it (`'usage' in part ? part.usage : ...`)
+  // instead of reading the zeros of the Response object. Known failure until then: turn into `it` with it.
+  it.fails('bills a stream without a usage chunk the counted prompt and text, never 0', async () => {
+    env.upstream.faults.push({ kind: 'no-usage' });
+    const response = await fetch(`${env.baseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'acme/chat-large', stream: true, input: 'tell me about the sea' }),
+    });
+    expect(response.status).toBe(200);
+    const genId = response.headers.get('x-generation-id') ?? '';
+    const text = await response.text();
+    const completed = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice(6)) as { type: string; response?: { usage?: { cost?: number } } })
+      .find((event) => event.type === 'response.completed');
+    const record = await recordOf(genId);
+    expect(record.inputTokens).toBeGreaterThan(3);
+    expect(record.outputTokens).toBeGreaterThan(3);
+    expect(record.costNanoUsd).toBeGreaterThan(0);
+    expect(completed?.response?.usage?.cost).toBe(record.costNanoUsd);
+    expect(record.warnings.join(' ')).toContain('reported no usage; billed');
+  });
+});

@@ -385,4 +385,34 @@ describe('chatStreamToResponsesEvents', () => {
     await expect(reading).rejects.toThrow('upstream refused');
     expect(events).toStrictEqual([]);
   });
+
+  // Bug: a stream without a usage chunk was settled with empty usage (billed 0, no warning); the terminal
+  // part must say that no usage came, so that the endpoint bills what it counted.
+  it('hands the terminal event the upstream usage, or an explicit undefined when none came', async () => {
+    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
+      type: 'chunk',
+      chunk: { choices: [{ index: 0, delta, finish_reason: finish }] },
+    });
+    const partsOf = async (parts: ChatStreamPart[]) => {
+      const upstream = new ReadableStream<ChatStreamPart>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      });
+      const out = [];
+      for await (const part of upstream.pipeThrough(chatStreamToResponsesEvents(REQUEST))) out.push(part);
+      return out;
+    };
+    const text = [chunk({ content: 'Hi' }), chunk({}, 'stop')];
+    const without = await partsOf(text);
+    expect(without.filter((part) => 'usage' in part)).toHaveLength(1);
+    const last = without.at(-1);
+    expect(last?.event.type).toBe('response.completed');
+    expect(last && 'usage' in last).toBe(true);
+    expect(last?.usage).toBeUndefined();
+    const usage = { ...emptyUsage(), inputTokens: 3, outputTokens: 1 };
+    const withUsage = await partsOf([...text, { type: 'usage', usage }]);
+    expect(withUsage.at(-1)?.usage).toStrictEqual(usage);
+  });
 });

@@ -1,4 +1,4 @@
-import { emptyUsage, type Usage } from '../../accounting/usage.js';
+import type { Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import type { ChatStreamPart, ResponsesStreamPart } from '../../providers/provider-adapter.js';
@@ -23,7 +23,12 @@ import {
   type ReasoningState,
 } from './responses-stream-items.js';
 
-type Send = (event: JsonObject, usage?: Usage) => void;
+/**
+ * Sends one event. The terminal event always carries the `usage` key: the upstream's usage, or `undefined`
+ * when the stream ended without any, so that the endpoint bills what it counted instead of reading the zeros
+ * of the Response object as a bill (usage of in-progress Responses is zeros until the end).
+ */
+type Send = (event: JsonObject, terminal?: { usage: Usage | undefined }) => void;
 
 /**
  * Turns a streamed chat completion (canonical chunks) into the standard Responses event sequence, for
@@ -40,8 +45,10 @@ export function chatStreamToResponsesEvents(
   let translator: StreamTranslator | undefined;
   return new TransformStream<ChatStreamPart, ResponsesStreamPart>({
     start(controller) {
-      const send: Send = (event, usage) =>
-        controller.enqueue(usage ? { type: 'event', event, usage } : { type: 'event', event });
+      const send: Send = (event, terminal) =>
+        controller.enqueue(
+          terminal ? { type: 'event', event, usage: terminal.usage } : { type: 'event', event },
+        );
       translator = new StreamTranslator(request, send);
     },
     transform(part) {
@@ -101,9 +108,9 @@ class StreamTranslator {
       {
         type: reason ? 'response.incomplete' : 'response.completed',
         sequence_number: 0,
-        response: this.response(reason ? 'incomplete' : 'completed', this.output, this.usage ?? emptyUsage()),
+        response: this.response(reason ? 'incomplete' : 'completed', this.output, this.usage),
       },
-      this.usage ?? emptyUsage(),
+      { usage: this.usage },
     );
   }
 
