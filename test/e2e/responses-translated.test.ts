@@ -109,3 +109,27 @@ describe('translated responses whose upstream reports no usage', () => {
     expect(record.warnings.join(' ')).toContain('reported no usage; billed');
   });
 });
+
+// Bug: chat's output controls were copied upstream while the reservation ignored them: n:128 forwarded
+// (one request billed 69× the monthly cap), max_completion_tokens 50000 forwarded beside max_output_tokens 5.
+describe('chat-only output controls on translated responses', () => {
+  it.each([
+    [{ max_output_tokens: 100, n: 128 }, 'n'],
+    [{ max_output_tokens: 100, n: 2, stream: true }, 'n'],
+    [{ max_output_tokens: 5, max_completion_tokens: 50000 }, 'max_completion_tokens'],
+    [{ max_tokens: 50000, stream: true }, 'max_tokens'],
+  ])('%o: 400 naming %s, and nothing reaches the upstream', async (members, param) => {
+    const before = env.upstream.received.length;
+    const response = await fetch(`${env.baseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'acme/chat-large', input: 'hi', ...members }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; param: string; message: string } };
+    expect(body.error).toMatchObject({ code: 'BAD_REQUEST', type: 'invalid_request_error', param });
+    expect(body.error.message).toContain(param);
+    if (param !== 'n') expect(body.error.message).toContain('use max_output_tokens');
+    expect(env.upstream.received.length).toBe(before);
+  });
+});
