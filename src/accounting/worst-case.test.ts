@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { JsonObject } from '../json/json.js';
 import { scanJson } from '../json/json-depth.js';
 import { noteByteLength } from '../json/known-byte-lengths.js';
 import { parseJsonBytes } from '../json/parse-json-bytes.js';
@@ -7,6 +8,7 @@ import {
   DEFAULT_OUTPUT_BOUND,
   IMAGE_OUTPUT_TOKEN_BOUND,
   IMAGE_TOKEN_BOUND,
+  outputTokenBound,
   worstCaseCostNano,
   worstCaseTokens,
 } from './worst-case.js';
@@ -72,9 +74,21 @@ describe('worstCaseTokens', () => {
     expect(worstCaseTokens('chat', { messages, max_completion_tokens: 7, max_tokens: 9 }).outputTokens).toBe(
       7,
     );
-    expect(worstCaseTokens('responses', { input: 'x', max_output_tokens: 5, n: 9 }).outputTokens).toBe(5);
+    expect(worstCaseTokens('responses', { input: 'x', max_output_tokens: 5 }).outputTokens).toBe(5);
     expect(worstCaseTokens('messages', { messages, max_tokens: 12, n: 9 }).outputTokens).toBe(12);
     expect(worstCaseTokens('chat', { messages, max_tokens: 'lots' }).outputTokens).toBe(DEFAULT_OUTPUT_BOUND);
+  });
+
+  // Bug: Responses assumed n = 1 and only max_output_tokens, while the chat members a client added were
+  // forwarded (n: 128 billed 69× the cap; max_output_tokens 5 reserved beside max_completion_tokens 50000).
+  it('bounds Responses by the largest output limit sent, times any n sent', () => {
+    const bound = (body: JsonObject) => worstCaseTokens('responses', { input: 'x', ...body }).outputTokens;
+    expect(bound({ max_output_tokens: 100, n: 128 })).toBe(12_800);
+    expect(bound({ max_output_tokens: 5, max_completion_tokens: 50_000 })).toBe(50_000);
+    expect(bound({ max_output_tokens: 5, max_tokens: 70 })).toBe(70);
+    expect(bound({ max_output_tokens: 500, max_tokens: 70 })).toBe(500);
+    expect(bound({ n: 3 })).toBe(3 * DEFAULT_OUTPUT_BOUND);
+    expect(outputTokenBound('responses', { input: 'x', max_tokens: 9, n: 2 })).toBe(18);
   });
 
   it('counts images by the per-image bound, whatever their encoding', () => {

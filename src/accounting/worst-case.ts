@@ -55,8 +55,9 @@ const MAX = Number.MAX_SAFE_INTEGER;
  * and all of tool and structured-output schemas (`tools`, `response_format.json_schema`, `text.format`),
  * their JSON keys and punctuation included (no tokenizer makes a token of less than a byte) — plus
  * `IMAGE_TOKEN_BOUND` per input image and a token per `AUDIO_BYTES_PER_TOKEN` bytes of input audio. Output:
- * the request's limit, else the model's, else `DEFAULT_OUTPUT_BOUND`, times chat's `n` (Responses and
- * Messages have none); images: `n` images, each up to `IMAGE_OUTPUT_TOKEN_BOUND` output tokens.
+ * the request's limit, else the model's, else `DEFAULT_OUTPUT_BOUND`, times `n` (Messages has none; for
+ * Responses, which has none either, the chat members a client may send anyway count, see
+ * `responsesOutputLimit`); images: `n` images, each up to `IMAGE_OUTPUT_TOKEN_BOUND` output tokens.
  */
 export function worstCaseTokens(
   kind: WorstCaseKind,
@@ -74,15 +75,28 @@ export function worstCaseTokens(
  */
 export function outputTokenBound(kind: WorstCaseKind, body: JsonObject, model: WorstCaseModel = {}): number {
   if (kind === 'embeddings') return 0;
-  const n = kind === 'chat' || kind === 'images' ? completions(body.n) : 1;
+  const n = kind === 'messages' ? 1 : completions(body.n);
   if (kind === 'images') return times(positive(model.max_tokens) ?? IMAGE_OUTPUT_TOKEN_BOUND, n);
   const requested =
     kind === 'chat'
       ? (positive(body.max_completion_tokens) ?? positive(body.max_tokens))
       : kind === 'responses'
-        ? positive(body.max_output_tokens)
+        ? responsesOutputLimit(body)
         : positive(body.max_tokens);
   return times(requested ?? positive(model.max_tokens) ?? DEFAULT_OUTPUT_BOUND, n);
+}
+
+/**
+ * A Responses request's output limit. The API has only `max_output_tokens`, but a request passed through to
+ * a native upstream carries chat's `n`, `max_tokens` and `max_completion_tokens` too (served over chat they
+ * are refused): an upstream that honours one is bounded by the reservation all the same, so the largest
+ * counts (and `n`, in the caller).
+ */
+function responsesOutputLimit(body: JsonObject): number | undefined {
+  const limits = [body.max_output_tokens, body.max_tokens, body.max_completion_tokens]
+    .map(positive)
+    .filter((limit) => limit !== undefined);
+  return limits.length > 0 ? Math.max(...limits) : undefined;
 }
 
 /**
