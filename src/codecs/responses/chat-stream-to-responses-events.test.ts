@@ -415,4 +415,27 @@ describe('chatStreamToResponsesEvents', () => {
     const withUsage = await partsOf([...text, { type: 'usage', usage }]);
     expect(withUsage.at(-1)?.usage).toStrictEqual(usage);
   });
+
+  // Bug: a streamed answer with n > 1 merged the text of choice 1 into the single message item.
+  it('takes only the choice of index 0 into the Response', async () => {
+    const chunk = (index: number, delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
+      type: 'chunk',
+      chunk: { choices: [{ index, delta, finish_reason: finish }] },
+    });
+    const events = await translate([
+      chunk(0, { role: 'assistant', content: 'A1 ' }),
+      chunk(1, { role: 'assistant', content: 'B1 ' }),
+      chunk(0, { content: 'A2' }),
+      chunk(1, { content: 'B2' }),
+      chunk(1, {}, 'length'),
+      chunk(0, {}, 'stop'),
+    ]);
+    expect(ofType(events, 'response.output_text.delta').map((event) => event.delta)).toStrictEqual([
+      'A1 ',
+      'A2',
+    ]);
+    const completed = events.at(-1);
+    expect(completed?.type).toBe('response.completed');
+    expect(ofType(events, 'response.output_text.done')[0]?.text).toBe('A1 A2');
+  });
 });

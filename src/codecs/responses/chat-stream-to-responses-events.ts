@@ -60,6 +60,11 @@ export function chatStreamToResponsesEvents(
   });
 }
 
+/** The choice of index 0 (or without an index, as some providers send it). */
+function isFirstChoice(choice: unknown): boolean {
+  return isRecord(choice) && (choice.index === undefined || choice.index === 0);
+}
+
 /** The state of one stream; one instance per `chatStreamToResponsesEvents` call. */
 class StreamTranslator {
   /** Items not yet done, in order of appearance; the first one is live. */
@@ -84,7 +89,8 @@ class StreamTranslator {
       this.usage = part.usage;
       return;
     }
-    const choice = arrayMember(part.chunk, 'choices')?.[0];
+    // A Response is one answer: a choice of another index (an upstream that answered n > 1) is not ours.
+    const choice = arrayMember(part.chunk, 'choices')?.find(isFirstChoice);
     const delta = recordMember(choice, 'delta');
     const thinkingBlocks = replayableThinkingBlocks(delta?.thinking_blocks);
     if (thinkingBlocks.length > 0) this.reasoning(thinkingBlocks);
