@@ -133,3 +133,44 @@ describe('chat-only output controls on translated responses', () => {
     expect(env.upstream.received.length).toBe(before);
   });
 });
+
+// Bug: warnings quoted the client's values whole: an input item type of 20,000 characters (or a long include
+// list) made an x-gateway-warnings header that fetch and the OpenAI SDK refuse (UND_ERR_HEADERS_OVERFLOW)
+// after the request was served and billed, and the record kept the whole text.
+describe('warnings that quote client values on translated responses', () => {
+  const create = (body: Record<string, unknown>) =>
+    client.responses
+      .create({
+        model: 'acme/chat-large',
+        ...body,
+      } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming)
+      .withResponse();
+
+  it('cuts a long item type and a long include list, and the answer reaches the SDK', async () => {
+    const { data, response } = await create({
+      input: [{ type: 'x'.repeat(20_000) }, { role: 'user', content: 'hi' }],
+      include: Array.from({ length: 2_000 }, (_, index) => `file_search_call.results.${index}`),
+    });
+    expect(data.output_text).toBe('Hello from the fake upstream!');
+    const header = response.headers.get('x-gateway-warnings') ?? '';
+    expect(header).toContain(`input items of type ${'x'.repeat(64)}... are not supported`);
+    expect(header).toContain('include (file_search_call.results.0, ');
+    expect(header).toContain(', and 1995 more) is not supported');
+    expect(header.length).toBeLessThan(1_000);
+    const record = await recordOf(response.headers.get('x-generation-id') ?? '');
+    expect(record.warnings.join('; ').length).toBeLessThan(1_000);
+  });
+
+  it('keeps the header within 4 KiB however many warnings there are', async () => {
+    const { data, response } = await create({
+      input: [
+        ...Array.from({ length: 300 }, (_, index) => ({ type: `${index}-${'t'.repeat(60)}` })),
+        { role: 'user', content: 'hi' },
+      ],
+    });
+    expect(data.status).toBe('completed');
+    const header = response.headers.get('x-gateway-warnings') ?? '';
+    expect(header.length).toBeLessThanOrEqual(4096);
+    expect(header).toMatch(/; \.\.\.and \d+ more$/);
+  });
+});

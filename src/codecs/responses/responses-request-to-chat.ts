@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
+import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { gatewaySummary, summaryText } from './compaction-item.js';
 import { thinkingBlocksOf } from './reasoning-item.js';
@@ -90,13 +91,18 @@ export function responsesRequestToChat(body: JsonObject): { body: JsonObject; wa
  */
 const INCLUDED = new Set(['reasoning.encrypted_content']);
 
+/** `include` values a warning names; the rest are counted. */
+const INCLUDE_SHOWN = 5;
+
 /** Request options without a chat equivalent, warned about only where dropping them changes the answer. */
 function warnDroppedOptions(body: JsonObject, warnings: Warnings): void {
   const include = arrayMember(body, 'include')?.filter(
     (value) => typeof value !== 'string' || !INCLUDED.has(value),
   );
   if (include && include.length > 0) {
-    warnings.add(`include (${include.join(', ')}) is not supported by this provider; ignored`);
+    const shown = include.slice(0, INCLUDE_SHOWN).map((value) => clientText(String(value)));
+    const more = include.length > INCLUDE_SHOWN ? `, and ${include.length - INCLUDE_SHOWN} more` : '';
+    warnings.add(`include (${shown.join(', ')}${more}) is not supported by this provider; ignored`);
   }
   if (body.truncation === 'auto') {
     warnings.add('truncation "auto" is not supported by this provider; the input is sent whole');
@@ -128,7 +134,7 @@ function toMessages(body: JsonObject, warnings: Warnings): JsonObject[] {
     else if (type === 'function_call') addFunctionCall(messages, item);
     else if (type === 'function_call_output') messages.push(toToolMessage(item, warnings));
     else if (type === 'compaction') addCompaction(messages, item, warnings);
-    else warnings.add(`input items of type ${type} are not supported by this provider; dropped`);
+    else warnings.add(`input items of type ${clientText(type)} are not supported by this provider; dropped`);
     if (type !== 'reasoning') attachThinking(messages, thinking);
   }
   return messages;
@@ -162,7 +168,7 @@ const MESSAGE_ROLES = new Set(['user', 'assistant', 'system', 'developer']);
 function addMessage(messages: JsonObject[], item: JsonObject, warnings: Warnings): void {
   const role = stringMember(item, 'role') ?? '';
   if (!MESSAGE_ROLES.has(role)) {
-    warnings.add(`input messages with role ${role} are not supported; dropped`);
+    warnings.add(`input messages with role ${clientText(role)} are not supported; dropped`);
     return;
   }
   const content = item.content;
@@ -203,7 +209,9 @@ function toContentPart(part: unknown, warnings: Warnings): JsonObject | undefine
     const file = filename === undefined ? { file_data: fileData } : { file_data: fileData, filename };
     return { type: 'file', file };
   }
-  warnings.add(`content parts of type ${type ?? 'unknown'} are not supported by this provider; dropped`);
+  warnings.add(
+    `content parts of type ${clientText(type ?? 'unknown')} are not supported by this provider; dropped`,
+  );
   return undefined;
 }
 
@@ -243,7 +251,9 @@ function toTools(tools: unknown[], warnings: Warnings): JsonObject[] {
   for (const tool of tools) {
     const type = stringMember(tool, 'type');
     if (type !== 'function' || !isRecord(tool)) {
-      warnings.add(`tools of type ${type ?? 'unknown'} are not supported by this provider; dropped`);
+      warnings.add(
+        `tools of type ${clientText(type ?? 'unknown')} are not supported by this provider; dropped`,
+      );
       continue;
     }
     const fn: JsonObject = { name: tool.name };
@@ -271,7 +281,9 @@ function toToolChoice(choice: unknown, warnings: Warnings): unknown {
       },
     };
   }
-  warnings.add(`tool_choice of type ${type ?? 'unknown'} is not supported by this provider; ignored`);
+  warnings.add(
+    `tool_choice of type ${clientText(type ?? 'unknown')} is not supported by this provider; ignored`,
+  );
   return undefined;
 }
 
@@ -286,6 +298,6 @@ function toResponseFormat(format: JsonObject | undefined, warnings: Warnings): J
     }
     return { type: 'json_schema', json_schema: jsonSchema };
   }
-  warnings.add(`text.format of type ${type} is not supported by this provider; ignored`);
+  warnings.add(`text.format of type ${clientText(type)} is not supported by this provider; ignored`);
   return undefined;
 }
