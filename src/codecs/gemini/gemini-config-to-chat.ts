@@ -1,3 +1,4 @@
+import { clientText } from '../../json/client-text.js';
 import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { THINKING_BUDGETS, THINKING_LEVELS } from '../../providers/gemini/gemini-request.js';
 import type { Warnings } from './gemini-contents-to-chat.js';
@@ -38,7 +39,8 @@ export function generationConfigToChat(config: JsonObject | undefined, warnings:
     if (value === undefined || value === null) continue;
     const renamed = RENAMED[key];
     if (renamed) chat[renamed] = value;
-    else if (!READ.has(key)) warnings.add(`generationConfig.${key} is not supported on this route; ignored`);
+    else if (!READ.has(key))
+      warnings.add(`generationConfig.${clientText(key)} is not supported on this route; ignored`);
   }
   const stop = config?.stopSequences;
   if (Array.isArray(stop) && stop.length > 0) chat.stop = stop;
@@ -65,7 +67,7 @@ function responseFormat(config: JsonObject | undefined, warnings: Warnings): Jso
     return undefined;
   }
   if (mimeType !== 'application/json') {
-    warnings.add(`responseMimeType ${mimeType} is not supported on this route; ignored`);
+    warnings.add(`responseMimeType ${clientText(String(mimeType))} is not supported on this route; ignored`);
     return undefined;
   }
   if (!isRecord(schema)) return { type: 'json_object' };
@@ -81,7 +83,7 @@ function reasoningEffort(thinking: JsonObject | undefined, warnings: Warnings): 
   const level = stringMember(thinking, 'thinkingLevel')?.toLowerCase();
   if (level !== undefined && level !== 'thinking_level_unspecified') {
     if (THINKING_LEVELS.has(level)) return level;
-    warnings.add(`thinkingConfig.thinkingLevel ${level} is not supported on this route; ignored`);
+    warnings.add(`thinkingConfig.thinkingLevel ${clientText(level)} is not supported on this route; ignored`);
   }
   const budget = thinking?.thinkingBudget;
   if (typeof budget !== 'number' || budget < 0) return undefined;

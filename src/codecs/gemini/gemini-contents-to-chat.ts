@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest } from '../../errors/gateway-error.js';
+import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 
 /** Warnings of one translation, each kept once, in the order first raised. */
@@ -153,11 +154,11 @@ function userPart(part: JsonObject, at: string, warnings: Warnings): JsonObject 
     if (uri !== undefined && (mimeType === '' || mimeType.startsWith('image/'))) {
       return { type: 'image_url', image_url: { url: uri } };
     }
-    warnings.add(`fileData parts of type ${mimeType} are not supported on this route; dropped`);
+    warnings.add(`fileData parts of type ${clientText(mimeType)} are not supported on this route; dropped`);
     return undefined;
   }
   const kind = Object.keys(part).find((key) => key !== 'thoughtSignature' && key !== 'thought') ?? 'empty';
-  warnings.add(`${kind} parts are not supported on this route; dropped`);
+  warnings.add(`${clientText(kind)} parts are not supported on this route; dropped`);
   return undefined;
 }
 
@@ -204,7 +205,10 @@ function modelMessage(
         thought = '';
       }
     } else if (typeof part.text === 'string') text += part.text;
-    else warnings.add(`${Object.keys(part)[0] ?? 'empty'} parts of model turns are not supported; dropped`);
+    else
+      warnings.add(
+        `${clientText(Object.keys(part)[0] ?? 'empty')} parts of model turns are not supported; dropped`,
+      );
   });
   if (text === '' && toolCalls.length === 0 && thinking.length === 0) return undefined;
   const message: JsonObject = { role: 'assistant', content: text === '' ? null : text };

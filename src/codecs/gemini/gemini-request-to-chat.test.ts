@@ -5,6 +5,13 @@ import { isRecord, type JsonObject } from '../../json/json.js';
 import { geminiRequestToChat } from './gemini-request-to-chat.js';
 import { parseGenerateContentRequest } from './parse-gemini-request.js';
 
+const LONG = 'z'.repeat(20_000);
+/** Every warning names the client's values cut short: none carries their whole length. */
+function expectBounded(warnings: string[], expected: number): void {
+  expect(warnings.filter((warning) => /z{40,64}… /.test(warning))).toHaveLength(expected);
+  for (const warning of warnings) expect(warning).not.toContain('z'.repeat(65));
+}
+
 /** A request as @google/genai 2.32.0 sent it (recorded): history with a tool round trip, every config. */
 function recorded(): JsonObject {
   const url = new URL('./__fixtures__/genai-generate-content-request.json', import.meta.url);
@@ -226,5 +233,24 @@ describe('geminiRequestToChat', () => {
     const empty = { contents: [{ role: 'model', parts: [{ text: 'x', thought: true }] }] };
     expect(() => translate(empty)).toThrow(/contents: hold no part/);
     expect(() => translate({ contents: [] })).toThrow(/contents: must hold at least one content/);
+  });
+  // Bug: warnings quoted client values whole (a 20,000-character type made a header clients refuse).
+  it('quotes client values in warnings at most 64 characters long', () => {
+    const { warnings } = geminiRequestToChat(
+      {
+        contents: [
+          {
+            role: 'user',
+            parts: [{ text: 'hi' }, { [LONG]: 1 }, { fileData: { mimeType: LONG, fileUri: 'gs://b/f' } }],
+          },
+          { role: 'model', parts: [{ text: 'ok' }, { [LONG]: 1 }] },
+          { role: 'user', parts: [{ text: 'and?' }] },
+        ],
+        generationConfig: { [LONG]: 1, responseMimeType: LONG, thinkingConfig: { thinkingLevel: LONG } },
+        tools: [{ [LONG]: {} }],
+      },
+      'm',
+    );
+    expectBounded(warnings, 7);
   });
 });

@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
+import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { Warnings } from './gemini-contents-to-chat.js';
 import { openApiToJsonSchema } from './openapi-schema.js';
@@ -17,7 +18,9 @@ export function toolsToChat(request: JsonObject, warnings: Warnings): JsonObject
     for (const [key, value] of Object.entries(tool)) {
       if (key !== 'functionDeclarations') {
         if (value !== undefined && value !== null) {
-          warnings.add(`tools.${key} (a Gemini built-in tool) is not supported on this route; dropped`);
+          warnings.add(
+            `tools.${clientText(key)} (a Gemini built-in tool) is not supported on this route; dropped`,
+          );
         }
         continue;
       }

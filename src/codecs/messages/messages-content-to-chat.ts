@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
+import { clientText } from '../../json/client-text.js';
 import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { replayableThinkingBlocks } from './thinking-blocks.js';
 import { toUpstreamToolCallId } from './tool-use-id.js';
@@ -54,7 +55,10 @@ export function toAssistantMessage(content: unknown, path: string, warnings: War
     else if (type === 'tool_use') toolCalls.push(toToolCall(block, at));
     else if (type === 'tool_result') throw badRequest(`${at}: tool_result blocks belong to user turns`, at);
     else if (type === 'thinking' || type === 'redacted_thinking') thinking.push(block);
-    else warnings.add(`assistant content blocks of type ${type} are not supported on this route; dropped`);
+    else
+      warnings.add(
+        `assistant content blocks of type ${clientText(String(type))} are not supported on this route; dropped`,
+      );
   });
   const message: JsonObject = {
     role: 'assistant',
@@ -96,7 +100,7 @@ function toToolMessage(block: JsonObject, at: string, userParts: JsonObject[], w
           userParts.push({ type: 'text', text: `Image returned by tool call ${toolCallId}:` }, image);
       } else {
         warnings.add(
-          `tool_result content of type ${String(inner.type)} is not supported on this route; dropped`,
+          `tool_result content of type ${clientText(String(inner.type))} is not supported on this route; dropped`,
         );
       }
     });
@@ -115,7 +119,7 @@ function toUserPart(block: JsonObject, at: string, warnings: Warnings): JsonObje
   if (type === 'text') return { type: 'text', text: requireString(block, 'text', at) };
   if (type === 'image') return toImagePart(block, at, warnings);
   if (type === 'document') return toDocumentPart(block, at, warnings);
-  warnings.add(`content blocks of type ${type} are not supported on this route; dropped`);
+  warnings.add(`content blocks of type ${clientText(String(type))} are not supported on this route; dropped`);
   return undefined;
 }
 
@@ -132,7 +136,9 @@ function toImagePart(block: JsonObject, at: string, warnings: Warnings): JsonObj
   if (sourceType === 'url') {
     return { type: 'image_url', image_url: { url: requireString(source, 'url', `${at}.source`) } };
   }
-  warnings.add(`image sources of type ${sourceType} are not supported on this route; the image is dropped`);
+  warnings.add(
+    `image sources of type ${clientText(String(sourceType))} are not supported on this route; the image is dropped`,
+  );
   return undefined;
 }
 
@@ -153,7 +159,7 @@ function toDocumentPart(block: JsonObject, at: string, warnings: Warnings): Json
     return { type: 'text', text: title === undefined ? text : `${title}\n\n${text}` };
   }
   warnings.add(
-    `document sources of type ${sourceType} are not supported on this route; the document is dropped`,
+    `document sources of type ${clientText(String(sourceType))} are not supported on this route; the document is dropped`,
   );
   return undefined;
 }

@@ -5,6 +5,13 @@ import { arrayMember, isRecord, type JsonObject } from '../../json/json.js';
 import { messagesRequestToChat, reasoningEffortFor } from './messages-request-to-chat.js';
 import { parseCountTokensRequest, parseMessagesRequest } from './parse-messages-request.js';
 
+const LONG = 'z'.repeat(20_000);
+/** Every warning names the client's values cut short: none carries their whole length. */
+function expectBounded(warnings: string[], expected: number): void {
+  expect(warnings.filter((warning) => /z{40,64}… /.test(warning))).toHaveLength(expected);
+  for (const warning of warnings) expect(warning).not.toContain('z'.repeat(65));
+}
+
 function fixture(name: string): JsonObject {
   const parsed: unknown = JSON.parse(
     readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'),
@@ -489,5 +496,21 @@ describe('parseMessagesRequest', () => {
   it('takes a count_tokens request without max_tokens', () => {
     const request = parseCountTokensRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
     expect(request.model).toBe('m');
+  });
+  // Bug: warnings quoted client values whole (a 20,000-character type made a header clients refuse).
+  it('quotes client values in warnings at most 64 characters long', () => {
+    const { warnings } = messagesRequestToChat({
+      model: 'm',
+      max_tokens: 10,
+      thinking: { type: LONG },
+      output_config: { [LONG]: 1, format: { type: LONG } },
+      tools: [{ type: LONG, name: 't' }],
+      messages: [
+        { role: 'user', content: [{ type: LONG }, { type: 'image', source: { type: LONG } }] },
+        { role: 'assistant', content: [{ type: LONG }] },
+        { role: 'user', content: [{ type: 'document', source: { type: LONG } }] },
+      ],
+    });
+    expectBounded(warnings, 8);
   });
 });

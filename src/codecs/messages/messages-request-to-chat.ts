@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
+import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { toAssistantMessage, toUserMessages, type Warnings } from './messages-content-to-chat.js';
 
@@ -109,7 +110,9 @@ function thinkingEffort(request: JsonObject, warnings: Warnings): string | undef
     if (mapped) return mapped;
     throw badRequest('output_config.effort: must be low, medium, high or max', 'output_config.effort');
   }
-  warnings.add(`thinking of type ${JSON.stringify(type)} is not supported on this route; ignored`);
+  warnings.add(
+    `thinking of type ${clientText(String(JSON.stringify(type)))} is not supported on this route; ignored`,
+  );
   return undefined;
 }
 
@@ -128,7 +131,7 @@ function toResponseFormat(
     // With adaptive thinking, `effort` became the request's `reasoning_effort` (thinkingEffort).
     if (key === 'effort' && thinkingEffort !== undefined) continue;
     if (key !== 'format' && value !== undefined && value !== null) {
-      warnings.add(`output_config.${key} is not supported on this route; ignored`);
+      warnings.add(`output_config.${clientText(key)} is not supported on this route; ignored`);
     }
   }
   const format = recordMember(config, 'format');
@@ -138,7 +141,9 @@ function toResponseFormat(
     return { type: 'json_schema', json_schema: { name: 'output', schema, strict: true } };
   }
   const what =
-    format.type === 'json_schema' ? 'json_schema without a schema' : `of type ${String(format.type)}`;
+    format.type === 'json_schema'
+      ? 'json_schema without a schema'
+      : `of type ${clientText(String(format.type))}`;
   warnings.add(`output_config.format ${what} is not supported on this route; ignored`);
   return undefined;
 }
@@ -191,7 +196,7 @@ function toTools(tools: unknown[], warnings: Warnings): JsonObject[] {
     if (!isRecord(tool)) return;
     const type = stringMember(tool, 'type');
     if (type !== undefined && type !== 'custom') {
-      warnings.add(`tools of type ${type} are not supported on this route; dropped`);
+      warnings.add(`tools of type ${clientText(type)} are not supported on this route; dropped`);
       return;
     }
     const schema = recordMember(tool, 'input_schema');

@@ -1,3 +1,4 @@
+import { clientText } from '../../json/client-text.js';
 import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import type { Warnings } from './anthropic-warnings.js';
@@ -27,7 +28,9 @@ export function contentBlocks(content: unknown, warnings: Warnings): JsonObject[
 export function systemBlocks(content: unknown, warnings: Warnings): JsonObject[] {
   return contentBlocks(content, warnings).filter((block) => {
     if (block.type === 'text') return true;
-    warnings.add(`system messages can hold only text on Anthropic; a ${String(block.type)} part was dropped`);
+    warnings.add(
+      `system messages can hold only text on Anthropic; a ${clientText(String(block.type))} part was dropped`,
+    );
     return false;
   });
 }
@@ -93,7 +96,7 @@ function documentBlock(file: JsonObject | undefined, warnings: Warnings): JsonOb
   }
   warnings.add(
     inline
-      ? `files of type ${inline.mediaType} are not supported by the Anthropic Messages API; the file was dropped`
+      ? `files of type ${clientText(inline.mediaType)} are not supported by the Anthropic Messages API; the file was dropped`
       : 'file parts need file_data (a data URI) on Anthropic; the file was dropped',
   );
   return undefined;

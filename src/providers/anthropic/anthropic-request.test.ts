@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../json/json.js';
 import { DEFAULT_MAX_TOKENS, JSON_OBJECT_INSTRUCTION, toMessagesRequest } from './anthropic-request.js';
 
+const LONG = 'z'.repeat(20_000);
+/** Every warning names the client's values cut short: none carries their whole length. */
+function expectBounded(warnings: string[], expected: number): void {
+  expect(warnings.filter((warning) => /z{40,64}… /.test(warning))).toHaveLength(expected);
+  for (const warning of warnings) expect(warning).not.toContain('z'.repeat(65));
+}
+
 /** `null`: the catalog has no maximum for the model. */
 const translate = (chat: JsonObject, maxOutputTokens: number | null = 8192, stream = false) =>
   toMessagesRequest(chat, { maxOutputTokens: maxOutputTokens ?? undefined, stream });
@@ -257,5 +264,18 @@ describe('toMessagesRequest: parameters Anthropic cannot take', () => {
       },
     ]);
     expect(warnings).toHaveLength(2);
+  });
+  // Bug: warnings quoted client values whole (a 20,000-character type made a header clients refuse).
+  it('quotes client values in warnings at most 64 characters long', () => {
+    const { warnings } = translate({
+      ...base,
+      messages: [user([{ type: 'file', file: { file_data: `data:${LONG};base64,AAAA` } }])],
+      reasoning_effort: LONG,
+      response_format: { type: LONG },
+      service_tier: LONG,
+      tools: [WEATHER_TOOL],
+      tool_choice: { type: LONG },
+    });
+    expectBounded(warnings, 5);
   });
 });

@@ -1,3 +1,4 @@
+import { clientText } from '../../json/client-text.js';
 import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import { toConversation } from './anthropic-messages.js';
@@ -147,7 +148,9 @@ function reasoning(
   }
   const budget = typeof effort === 'string' ? THINKING_BUDGETS.get(effort) : undefined;
   if (budget === undefined) {
-    warnings.add(`reasoning_effort ${JSON.stringify(effort)} is not supported on Anthropic; not sent`);
+    warnings.add(
+      `reasoning_effort ${clientText(String(JSON.stringify(effort)))} is not supported on Anthropic; not sent`,
+    );
     return { maxTokens: fallback };
   }
   const maxTokens = requested ?? maxOutputTokens ?? budget + DEFAULT_MAX_TOKENS;
@@ -219,7 +222,9 @@ function outputFormat(
     );
     return { outputConfig: {}, system: [{ type: 'text', text: JSON_OBJECT_INSTRUCTION }] };
   }
-  warnings.add(`response_format ${type} is not supported by the Anthropic Messages API; not sent`);
+  warnings.add(
+    `response_format ${clientText(String(type))} is not supported by the Anthropic Messages API; not sent`,
+  );
   return none;
 }
 
@@ -250,7 +255,7 @@ function serviceTier(tier: unknown, warnings: Warnings): JsonObject {
   if (tier === 'auto' || tier === 'standard_only') return { service_tier: tier };
   if (tier === 'default') return { service_tier: 'standard_only' };
   warnings.add(
-    `service_tier ${JSON.stringify(tier)} is not supported by the Anthropic Messages API; not sent`,
+    `service_tier ${clientText(String(JSON.stringify(tier)))} is not supported by the Anthropic Messages API; not sent`,
   );
   return {};
 }

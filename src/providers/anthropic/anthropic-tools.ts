@@ -1,3 +1,4 @@
+import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import type { Warnings } from './anthropic-warnings.js';
@@ -90,7 +91,7 @@ function toToolChoice(choice: unknown, warnings: Warnings): JsonObject | undefin
     return choice;
   }
   warnings.add(
-    `tool_choice ${JSON.stringify(choice)} is not supported by the Anthropic Messages API; ignored`,
+    `tool_choice ${clientText(String(JSON.stringify(choice)))} is not supported by the Anthropic Messages API; ignored`,
   );
   return undefined;
 }

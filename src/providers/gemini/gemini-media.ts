@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
+import { clientText } from '../../json/client-text.js';
 import { type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { Warnings } from './gemini-warnings.js';
 
@@ -45,7 +46,7 @@ export function contentPart(part: unknown, at: string, warnings: Warnings): Json
     warnings.add('file parts with a file_id are not supported by Gemini; the file was dropped');
     return undefined;
   }
-  warnings.add(`content parts of type ${type ?? 'unknown'} are not supported by Gemini; dropped`);
+  warnings.add(`content parts of type ${clientText(type ?? 'unknown')} are not supported by Gemini; dropped`);
   return undefined;
 }
 
@@ -54,7 +55,7 @@ function imagePart(image: JsonObject | undefined, at: string, warnings: Warnings
   if (url === undefined) throw badRequest(`${at}.image_url.url: is required`, `${at}.image_url.url`);
   const detail = stringMember(image, 'detail');
   if (detail !== undefined && detail !== 'auto') {
-    warnings.add(`image_url.detail "${detail}" is not supported by Gemini; ignored`);
+    warnings.add(`image_url.detail "${clientText(detail)}" is not supported by Gemini; ignored`);
   }
   return url.startsWith('data:') ? dataUriPart(url, `${at}.image_url.url`) : urlPart(url, at, warnings);
 }

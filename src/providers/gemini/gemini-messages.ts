@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
+import { clientText } from '../../json/client-text.js';
 import {
   arrayMember,
   isRecord,
@@ -127,7 +128,7 @@ function functionCallPart(call: unknown, at: string, first: boolean, context: Co
   else if (first && context.needsSignatures) {
     part.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
     context.warnings.add(
-      `tool call ${name} carries no Gemini thought signature (pass back tool_calls[].extra_content); sent ${SKIP_THOUGHT_SIGNATURE}`,
+      `tool call ${clientText(String(name))} carries no Gemini thought signature (pass back tool_calls[].extra_content); sent ${SKIP_THOUGHT_SIGNATURE}`,
     );
   }
   return part;

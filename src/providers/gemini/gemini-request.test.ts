@@ -316,3 +316,30 @@ function catchError(run: () => unknown): GatewayError | undefined {
   }
   return undefined;
 }
+
+// Bug: warnings quoted client values whole (a 20,000-character type made a header clients refuse).
+describe('toGeminiRequest: warnings quote client values', () => {
+  const LONG = 'z'.repeat(20_000);
+  it('quotes client values in warnings at most 64 characters long', () => {
+    const body = {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: LONG },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA', detail: LONG } },
+          ],
+        },
+      ],
+      tools: [{ type: LONG }, { type: 'function', function: { name: 'f', parameters: {} } }],
+      tool_choice: { type: LONG },
+      response_format: { type: LONG },
+      reasoning_effort: LONG,
+    };
+    for (const model of ['gemini-2.5-flash', 'gemini-3-pro-preview']) {
+      const { warnings } = translate(body, model);
+      expect(warnings.filter((warning) => /z{64}…/.test(warning))).toHaveLength(6);
+      for (const warning of warnings) expect(warning).not.toContain('z'.repeat(65));
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
+import { clientText } from '../../json/client-text.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import { toGeminiConversation } from './gemini-messages.js';
@@ -142,7 +143,7 @@ function responseFormat(format: unknown, warnings: Warnings): JsonObject {
     const { $schema: _draft, ...rest } = schema;
     return { responseMimeType: 'application/json', responseJsonSchema: rest };
   }
-  warnings.add(`response_format of type ${type} is not supported by Gemini; ignored`);
+  warnings.add(`response_format of type ${clientText(String(type))} is not supported by Gemini; ignored`);
   return {};
 }
 
@@ -156,7 +157,7 @@ function thinkingConfig(effort: string, upstreamModel: string, warnings: Warning
   if (usesThinkingBudget(upstreamModel)) {
     const budget = effort === 'xhigh' ? THINKING_BUDGETS.high : THINKING_BUDGETS[effort];
     if (budget === undefined) {
-      warnings.add(`reasoning_effort "${effort}" is not supported by Gemini; ignored`);
+      warnings.add(`reasoning_effort "${clientText(effort)}" is not supported by Gemini; ignored`);
       return undefined;
     }
     if (effort === 'xhigh')
@@ -174,7 +175,7 @@ function thinkingConfig(effort: string, upstreamModel: string, warnings: Warning
     warnings.add('reasoning_effort "xhigh" sent to Gemini as thinkingLevel high');
   }
   if (!THINKING_LEVELS.has(level)) {
-    warnings.add(`reasoning_effort "${effort}" is not supported by Gemini; ignored`);
+    warnings.add(`reasoning_effort "${clientText(effort)}" is not supported by Gemini; ignored`);
     return undefined;
   }
   return { thinkingLevel: level, includeThoughts: true };

@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors/gateway-error.js';
+import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { Warnings } from './gemini-warnings.js';
 
@@ -21,7 +22,7 @@ export function toGeminiTools(body: JsonObject, warnings: Warnings): GeminiTools
     const type = stringMember(tool, 'type');
     if (type === 'function') declarations.push(functionDeclaration(tool, index, warnings));
     else if (type === undefined && isRecord(tool)) native.push(tool);
-    else warnings.add(`tools of type ${type ?? 'unknown'} are not supported by Gemini; dropped`);
+    else warnings.add(`tools of type ${clientText(type ?? 'unknown')} are not supported by Gemini; dropped`);
   });
   if (declarations.length === 0 && native.length === 0) return {};
   const choice = toolChoice(body.tool_choice, declarations, warnings);
@@ -79,6 +80,6 @@ function toolChoice(choice: unknown, declarations: JsonObject[], warnings: Warni
     const known = new Set(declarations.map((d) => d.name));
     return { config: { mode: 'AUTO' }, restrictTo: names.filter((name) => known.has(name)) };
   }
-  warnings.add(`tool_choice of type ${type ?? 'unknown'} is not supported by Gemini; ignored`);
+  warnings.add(`tool_choice of type ${clientText(type ?? 'unknown')} is not supported by Gemini; ignored`);
   return undefined;
 }
