@@ -1,5 +1,6 @@
 import { generateApiKey, type KeyHasher } from '../auth/api-keys.js';
 import type { ApiKeyInfo, ApiKeyPatch, Store } from '../store/store.js';
+import { OrganizationMissingError } from '../store/store-errors.js';
 import { type CreateKey, createKeySchema, pageQuerySchema, updateKeySchema } from './admin-schemas.js';
 import { conflict, type KeyView, keyView, missing, pageOf, parseInput } from './admin-views.js';
 import type { AuditWriter } from './audit.js';
@@ -41,9 +42,6 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
     if (!key) throw missing(`there is no API key "${id}"`);
     return key;
   };
-  const liveOrganization = async (orgId: string) => {
-    if (!(await store.getOrganization(orgId))) throw missing(`there is no organization "${orgId}"`);
-  };
   return {
     /** One page of the keys of an organization (every organization's when `orgId` is undefined), oldest first. */
     async listKeys(orgId: string | undefined, query: unknown) {
@@ -57,10 +55,10 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
     /** Creates a key for an organization; the answer holds the secret, which is never shown again. */
     async createKey(actor: string, orgId: string, body: unknown): Promise<KeyWithSecret> {
       const input: CreateKey = parseInput(createKeySchema, body, 'body');
-      await liveOrganization(orgId);
       const { key, prefix, keyHash } = generateApiKey(keyHasher());
-      const created = keyView(
-        await store.createApiKey({
+      // The store writes the key only into a live organization, atomically with respect to its deletion.
+      const stored = await store
+        .createApiKey({
           orgId,
           name: input.name,
           prefix,
@@ -69,8 +67,12 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
           requestsPerMinute: input.rateLimit?.requestsPerMinute ?? null,
           models: input.models ?? null,
           expiresAt: input.expiresAt ?? null,
-        }),
-      );
+        })
+        .catch((error: unknown) => {
+          if (error instanceof OrganizationMissingError) throw missing(`there is no organization "${orgId}"`);
+          throw error;
+        });
+      const created = keyView(stored);
       await audit(actor, 'key.create', `key:${created.id}`, null, created);
       return { ...created, key };
     },

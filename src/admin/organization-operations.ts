@@ -42,16 +42,15 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
     /** Creates an organization; 409 when one with this id exists. */
     async createOrganization(actor: string, body: unknown): Promise<OrganizationView> {
       const input: CreateOrganization = parseInput(createOrganizationSchema, body, 'body');
-      if (await store.getOrganization(input.id)) throw conflict(`organization "${input.id}" already exists`);
-      const org = organizationView(
-        await store.upsertOrganization({
-          id: input.id,
-          name: input.name ?? input.id,
-          monthlyLimitUsd: input.monthlyLimit ?? null,
-          requestsPerMinute: input.rateLimit?.requestsPerMinute ?? null,
-          cacheTtlSeconds: input.cache?.ttlSeconds ?? null,
-        }),
-      );
+      const created = await store.createOrganization({
+        id: input.id,
+        name: input.name ?? input.id,
+        monthlyLimitUsd: input.monthlyLimit ?? null,
+        requestsPerMinute: input.rateLimit?.requestsPerMinute ?? null,
+        cacheTtlSeconds: input.cache?.ttlSeconds ?? null,
+      });
+      if (!created) throw conflict(`organization "${input.id}" already exists`);
+      const org = organizationView(created);
       await audit(actor, 'organization.create', `organization:${org.id}`, null, org);
       changed();
       return org;
@@ -61,31 +60,29 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
     async updateOrganization(actor: string, id: string, body: unknown): Promise<OrganizationView> {
       const input = parseInput(updateOrganizationSchema, body, 'body');
       const before = await find(id);
-      const org = organizationView(
-        await store.upsertOrganization({
-          id,
-          name: input.name,
-          monthlyLimitUsd: input.monthlyLimit,
-          requestsPerMinute:
-            input.rateLimit === undefined ? undefined : (input.rateLimit?.requestsPerMinute ?? null),
-          cacheTtlSeconds: input.cache === undefined ? undefined : (input.cache?.ttlSeconds ?? null),
-        }),
-      );
+      const updated = await store.updateOrganization({
+        id,
+        name: input.name,
+        monthlyLimitUsd: input.monthlyLimit,
+        requestsPerMinute:
+          input.rateLimit === undefined ? undefined : (input.rateLimit?.requestsPerMinute ?? null),
+        cacheTtlSeconds: input.cache === undefined ? undefined : (input.cache?.ttlSeconds ?? null),
+      });
+      // Deleted since `find`: the update wrote nothing.
+      if (!updated) throw missing(`there is no organization "${id}"`);
+      const org = organizationView(updated);
       await audit(actor, 'organization.update', `organization:${id}`, before, org);
       changed();
       return org;
     },
 
     /**
-     * Deletes an organization and revokes its keys first, so that an organization created again with the same
-     * id never brings old keys back.
+     * Deletes an organization and revokes its keys in the same transaction (keys created meanwhile included),
+     * so that an organization created again with the same id never brings old keys back.
      */
     async deleteOrganization(actor: string, id: string): Promise<OrganizationView> {
       const before = await find(id);
-      for (const key of await store.listApiKeys(id)) {
-        if (key.revokedAt === null) await store.revokeApiKey(key.id);
-      }
-      if (!(await store.deleteOrganization(id))) throw missing(`there is no organization "${id}"`);
+      if (!(await store.deleteOrganizationAndKeys(id))) throw missing(`there is no organization "${id}"`);
       await audit(actor, 'organization.delete', `organization:${id}`, before, null);
       changed();
       return before;

@@ -5,6 +5,7 @@ import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
 import { postgresAdminTables } from './postgres-admin-tables.js';
 import { PostgresConnection, type Row } from './postgres-connection.js';
+import { ORG_COLUMNS, postgresOrganizations } from './postgres-organizations.js';
 import {
   ensurePartitions,
   insertRecordRows,
@@ -31,7 +32,7 @@ import type {
   SpendRow,
   Store,
 } from './store.js';
-import { InvalidRecordError } from './store-errors.js';
+import { InvalidRecordError, OrganizationMissingError } from './store-errors.js';
 import {
   apiKeyRow,
   bodyRow,
@@ -47,28 +48,6 @@ import {
 const MIGRATE_LOCK_KEY = 7_204_117_734_001;
 /** BEGIN of a record batch, with durable commit in the same round trip. */
 const DURABLE_BEGIN = 'BEGIN; SET LOCAL synchronous_commit TO on';
-
-const ORG_COLUMNS = `id, name, monthly_limit_usd AS "monthlyLimitUsd", requests_per_minute AS "requestsPerMinute",
-  cache_ttl_seconds AS "cacheTtlSeconds", created_at AS "createdAt"`;
-
-/**
- * One atomic upsert. `$6`/`$7`/`$9` say "keep the live value" (the field was undefined); a soft-deleted row is
- * re-created from defaults, like a new one.
- */
-const UPSERT_ORG = `
-INSERT INTO organizations AS o
-  (id, name, monthly_limit_usd, requests_per_minute, cache_ttl_seconds, created_at, deleted_at)
-VALUES ($1::text, COALESCE($2::text, $1::text), $3::text, $4::integer, $8::integer, $5::text, NULL)
-ON CONFLICT (id) DO UPDATE SET
-  name = COALESCE($2::text, CASE WHEN o.deleted_at IS NULL THEN o.name ELSE $1::text END),
-  monthly_limit_usd = CASE WHEN $6::boolean AND o.deleted_at IS NULL THEN o.monthly_limit_usd ELSE $3::text END,
-  requests_per_minute =
-    CASE WHEN $7::boolean AND o.deleted_at IS NULL THEN o.requests_per_minute ELSE $4::integer END,
-  cache_ttl_seconds =
-    CASE WHEN $9::boolean AND o.deleted_at IS NULL THEN o.cache_ttl_seconds ELSE $8::integer END,
-  created_at = CASE WHEN o.deleted_at IS NULL THEN o.created_at ELSE $5::text END,
-  deleted_at = NULL
-RETURNING ${ORG_COLUMNS}`;
 
 /** node-postgres returns BIGINT as a decimal string. */
 const spendRow = z.object({ cost_nano: z.string().regex(/^-?\d+$/) });
@@ -98,6 +77,7 @@ export class PostgresStore implements Store {
   #migrated = false;
   /** Keys' limits, per-key spend and the audit log. */
   readonly #admin: ReturnType<typeof postgresAdminTables>;
+  readonly #organizations: ReturnType<typeof postgresOrganizations>;
   /** Months whose partition this store has created or found. */
   readonly #months = new Set<string>();
 
@@ -115,6 +95,11 @@ export class PostgresStore implements Store {
       (sql, values) => this.#query(sql, values),
       () => this.#assertReady(),
     );
+    this.#organizations = postgresOrganizations(
+      this.#db,
+      (sql, values) => this.#query(sql, values),
+      () => this.#timestamp(),
+    );
   }
 
   async migrate(): Promise<void> {
@@ -130,18 +115,15 @@ export class PostgresStore implements Store {
   }
 
   async upsertOrganization(org: NewOrganization): Promise<Organization> {
-    const rows = await this.#query(UPSERT_ORG, [
-      org.id,
-      org.name ?? null,
-      org.monthlyLimitUsd ?? null,
-      org.requestsPerMinute ?? null,
-      this.#timestamp(),
-      org.monthlyLimitUsd === undefined,
-      org.requestsPerMinute === undefined,
-      org.cacheTtlSeconds ?? null,
-      org.cacheTtlSeconds === undefined,
-    ]);
-    return organizationRow.parse(rows[0]);
+    return this.#organizations.upsert(org);
+  }
+
+  async createOrganization(org: NewOrganization): Promise<Organization | undefined> {
+    return this.#organizations.create(org);
+  }
+
+  async updateOrganization(org: NewOrganization): Promise<Organization | undefined> {
+    return this.#organizations.update(org);
   }
 
   async getOrganization(id: string): Promise<Organization | undefined> {
@@ -155,8 +137,13 @@ export class PostgresStore implements Store {
   }
 
   async deleteOrganization(id: string): Promise<boolean> {
-    const sql = 'UPDATE organizations SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL RETURNING id';
-    return (await this.#query(sql, [this.#timestamp(), id])).length > 0;
+    this.#assertReady();
+    return this.#organizations.delete(id, false);
+  }
+
+  async deleteOrganizationAndKeys(id: string): Promise<boolean> {
+    this.#assertReady();
+    return this.#organizations.delete(id, true);
   }
 
   async createApiKey(key: NewApiKey): Promise<ApiKeyInfo> {
@@ -171,22 +158,30 @@ export class PostgresStore implements Store {
       ...newKeyLimits(key),
     };
     const limits = keyLimitValues(info);
+    let inserted: Row[];
     try {
-      await this.#query(
+      // Only into a live organization, locked FOR SHARE until the insert commits: a deletion running meanwhile
+      // either waits for it and then revokes the key, or commits first and no key is written.
+      inserted = await this.#query(
         `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
            requests_per_minute, models, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8, $9, $10)`,
+         SELECT $1::text, id, $3::text, $4::text, $5::text, $6::text, NULL, $7::text, $8::integer, $9::text,
+           $10::text
+         FROM organizations WHERE id = $2::text AND deleted_at IS NULL FOR SHARE
+         RETURNING id`,
         [
           ...[info.id, info.orgId, info.name, info.prefix, info.keyHash, info.createdAt],
           ...[limits.monthlyLimitUsd, limits.requestsPerMinute, limits.models, limits.expiresAt],
         ],
       );
     } catch (error) {
-      const code = error instanceof DatabaseError ? error.code : undefined;
-      if (code === '23505') throw new Error('an API key with this hash already exists', { cause: error });
-      if (code === '23503') throw new Error(`organization "${key.orgId}" does not exist`, { cause: error });
+      if (error instanceof DatabaseError && error.code === '23505') {
+        throw new Error('an API key with this hash already exists', { cause: error });
+      }
       throw error;
     }
+    if (inserted.length === 0)
+      throw new OrganizationMissingError(`organization "${key.orgId}" does not exist`);
     return info;
   }
 

@@ -28,7 +28,7 @@ import type {
   SpendRow,
   Store,
 } from './store.js';
-import { InvalidRecordError, StoreUnavailableError } from './store-errors.js';
+import { InvalidRecordError, OrganizationMissingError, StoreUnavailableError } from './store-errors.js';
 import {
   apiKeyRow,
   bodyRow,
@@ -80,31 +80,54 @@ function prepareOrganizationStatements(db: Database.Database) {
     /** Undefined fields keep the live organization's values; a deleted one is re-created from defaults. */
     upsertOrg: db.transaction((org: NewOrganization, now: string): Organization => {
       const live = organizationRow.optional().parse(selectOrg.get(org.id));
-      const next: Organization = {
-        id: org.id,
-        name: org.name ?? live?.name ?? org.id,
-        monthlyLimitUsd:
-          org.monthlyLimitUsd !== undefined ? org.monthlyLimitUsd : (live?.monthlyLimitUsd ?? null),
-        requestsPerMinute:
-          org.requestsPerMinute !== undefined ? org.requestsPerMinute : (live?.requestsPerMinute ?? null),
-        cacheTtlSeconds:
-          org.cacheTtlSeconds !== undefined ? org.cacheTtlSeconds : (live?.cacheTtlSeconds ?? null),
-        createdAt: live?.createdAt ?? now,
-      };
+      const next = mergedOrganization(org, live, now);
+      writeOrg.run(next);
+      return next;
+    }),
+    /** A new organization (or a deleted one re-created from defaults); undefined when one is live. */
+    createOrg: db.transaction((org: NewOrganization, now: string): Organization | undefined => {
+      if (selectOrg.get(org.id) !== undefined) return undefined;
+      const next = mergedOrganization(org, undefined, now);
+      writeOrg.run(next);
+      return next;
+    }),
+    /** A change of a live organization; undefined when there is none. */
+    updateOrg: db.transaction((org: NewOrganization, now: string): Organization | undefined => {
+      const live = organizationRow.optional().parse(selectOrg.get(org.id));
+      if (!live) return undefined;
+      const next = mergedOrganization(org, live, now);
       writeOrg.run(next);
       return next;
     }),
   };
 }
 
+/** `org` over the live organization (or over defaults): undefined keeps a field, null clears it. */
+function mergedOrganization(org: NewOrganization, live: Organization | undefined, now: string): Organization {
+  return {
+    id: org.id,
+    name: org.name ?? live?.name ?? org.id,
+    monthlyLimitUsd:
+      org.monthlyLimitUsd !== undefined ? org.monthlyLimitUsd : (live?.monthlyLimitUsd ?? null),
+    requestsPerMinute:
+      org.requestsPerMinute !== undefined ? org.requestsPerMinute : (live?.requestsPerMinute ?? null),
+    cacheTtlSeconds:
+      org.cacheTtlSeconds !== undefined ? org.cacheTtlSeconds : (live?.cacheTtlSeconds ?? null),
+    createdAt: live?.createdAt ?? now,
+  };
+}
+
 function prepareKeyStatements(db: Database.Database) {
   return {
+    /** Only into a live organization (no row otherwise). */
     insertKey: db.prepare(
       `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
          requests_per_minute, models, expires_at)
-       VALUES (@id, @orgId, @name, @prefix, @keyHash, @createdAt, NULL, @monthlyLimitUsd, @requestsPerMinute,
-         @models, @expiresAt)`,
+       SELECT @id, @orgId, @name, @prefix, @keyHash, @createdAt, NULL, @monthlyLimitUsd, @requestsPerMinute,
+         @models, @expiresAt
+       WHERE EXISTS (SELECT 1 FROM organizations WHERE id = @orgId AND deleted_at IS NULL)`,
     ),
+    revokeOrgKeys: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE org_id = ? AND revoked_at IS NULL'),
     keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`),
     listKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`),
     listOrgKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE org_id = ? ORDER BY created_at, id`),
@@ -133,9 +156,17 @@ function prepareConversationStatements(db: Database.Database) {
 
 /** Every statement and transaction of the store, prepared once per connection. */
 function prepareStatements(db: Database.Database) {
+  const organizations = prepareOrganizationStatements(db);
+  const keys = prepareKeyStatements(db);
   return {
-    ...prepareOrganizationStatements(db),
-    ...prepareKeyStatements(db),
+    ...organizations,
+    ...keys,
+    /** Marks the organization deleted and revokes its keys, in one transaction. */
+    deleteOrgAndKeys: db.transaction((id: string, now: string): boolean => {
+      if (organizations.deleteOrg.run(now, id).changes === 0) return false;
+      keys.revokeOrgKeys.run(now, id);
+      return true;
+    }),
     ...prepareSpendStatements(db),
     records: new SqliteRecords(db),
     ...prepareConversationStatements(db),
@@ -232,8 +263,20 @@ export class SqliteStore implements Store {
       .map((row) => organizationRow.parse(row));
   }
 
+  async createOrganization(org: NewOrganization): Promise<Organization | undefined> {
+    return this.#prepared().createOrg.immediate(org, this.#timestamp());
+  }
+
+  async updateOrganization(org: NewOrganization): Promise<Organization | undefined> {
+    return this.#prepared().updateOrg.immediate(org, this.#timestamp());
+  }
+
   async deleteOrganization(id: string): Promise<boolean> {
     return this.#prepared().deleteOrg.run(this.#timestamp(), id).changes > 0;
+  }
+
+  async deleteOrganizationAndKeys(id: string): Promise<boolean> {
+    return this.#prepared().deleteOrgAndKeys.immediate(id, this.#timestamp());
   }
 
   async createApiKey(key: NewApiKey): Promise<ApiKeyInfo> {
@@ -247,17 +290,16 @@ export class SqliteStore implements Store {
       revokedAt: null,
       ...newKeyLimits(key),
     };
+    let inserted: number;
     try {
-      this.#prepared().insertKey.run({ ...info, ...keyLimitValues(info) });
+      inserted = this.#prepared().insertKey.run({ ...info, ...keyLimitValues(info) }).changes;
     } catch (error) {
       if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw new Error('an API key with this hash already exists', { cause: error });
       }
-      if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-        throw new Error(`organization "${key.orgId}" does not exist`, { cause: error });
-      }
       throw error;
     }
+    if (inserted === 0) throw new OrganizationMissingError(`organization "${key.orgId}" does not exist`);
     return info;
   }
 

@@ -24,3 +24,11 @@ export function errorMessage(error: unknown): string {
 export class InvalidQueryError extends Error {
   override name = 'InvalidQueryError';
 }
+
+/**
+ * A key was to be added to an organization that does not exist or is deleted (perhaps by a deletion that
+ * committed meanwhile): nothing was written. An admin API answers 404.
+ */
+export class OrganizationMissingError extends Error {
+  override name = 'OrganizationMissingError';
+}

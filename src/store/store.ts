@@ -138,11 +138,29 @@ export interface Store {
   migrate(): Promise<void>;
   /** Creates the organization, or updates name/limits/cache of an existing one (and undeletes it). */
   upsertOrganization(org: NewOrganization): Promise<Organization>;
+  /**
+   * Creates the organization, or re-creates a deleted one from defaults; undefined (and nothing written) when
+   * a live one has this id. Atomic: of concurrent creates of one id, exactly one succeeds.
+   */
+  createOrganization(org: NewOrganization): Promise<Organization | undefined>;
+  /**
+   * Changes name, limits or cache of a live organization (undefined keeps a field, null clears it); undefined
+   * when there is none. Atomic: it never revives an organization deleted meanwhile.
+   */
+  updateOrganization(org: NewOrganization): Promise<Organization | undefined>;
   getOrganization(id: string): Promise<Organization | undefined>;
   listOrganizations(): Promise<Organization[]>;
   /** Removes the organization; its keys stop working. Returns false when it did not exist. */
   deleteOrganization(id: string): Promise<boolean>;
-  /** Adds a key; throws when the hash already exists. */
+  /**
+   * Removes the organization and revokes every key of it, atomically: a key created concurrently is either
+   * refused or revoked, so re-creating the id never brings a key back. Returns false when it did not exist.
+   */
+  deleteOrganizationAndKeys(id: string): Promise<boolean>;
+  /**
+   * Adds a key to a live organization; throws OrganizationMissingError when there is none (nothing written),
+   * and an error when the hash already exists.
+   */
   createApiKey(key: NewApiKey): Promise<ApiKeyInfo>;
   /** A key (revoked or not) by the stored hash of its secret. */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyInfo | undefined>;

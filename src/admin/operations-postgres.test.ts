@@ -1,0 +1,137 @@
+import { Client } from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createKeyHasher } from '../auth/api-keys.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { PostgresStore } from '../store/postgres-store.js';
+import { findPostgresBinaries, startPostgres, type TestPostgres } from '../test-support/start-postgres.js';
+import { type AdminOperations, createAdminOperations } from './operations.js';
+
+const hasher = createKeyHasher(Buffer.from('operations-postgres-test-secret-0123456789'));
+const ROUNDS = 30;
+
+/** The outcome of an operation: 'ok', or the status of the GatewayError it failed with. */
+const outcome = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'ok' as const,
+    (error: unknown) => (error instanceof GatewayError ? error.status : error),
+  );
+
+if (findPostgresBinaries() === undefined) {
+  describe.skip('admin operations on PostgreSQL — skipped: PostgreSQL is not installed', () => {
+    it('needs PostgreSQL binaries on PATH or under /usr/lib/postgresql/*/bin', () => {});
+  });
+} else {
+  /**
+   * Admin writes racing on one id, as two gateway instances (two stores, two pools) send them to one database.
+   * Each race runs many times; the invariant is asserted after every round.
+   */
+  describe('admin operations racing on PostgreSQL', () => {
+    let server: TestPostgres | undefined;
+    let admin: Client | undefined;
+    let databases = 0;
+    let stores: PostgresStore[] = [];
+    let first: AdminOperations;
+    let second: AdminOperations;
+
+    beforeAll(async () => {
+      server = await startPostgres();
+      if (!server) throw new Error('PostgreSQL binaries were found but the server did not start');
+      admin = new Client({ connectionString: server.url });
+      await admin.connect();
+    });
+
+    afterAll(async () => {
+      await admin?.end();
+      await server?.stop();
+    });
+
+    beforeEach(async () => {
+      if (!server || !admin) throw new Error('the test server is not running');
+      const name = `ops_${++databases}`;
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(server.url);
+      url.pathname = `/${name}`;
+      stores = [new PostgresStore(url.href), new PostgresStore(url.href)];
+      for (const store of stores) await store.migrate();
+      const opsOf = (store: PostgresStore) =>
+        createAdminOperations({ store, keyHasher: () => hasher, skillsDir: () => '/nonexistent' });
+      [first, second] = stores.map(opsOf) as [AdminOperations, AdminOperations];
+    });
+
+    afterEach(async () => {
+      await Promise.all(stores.map((store) => store.close()));
+    });
+
+    it('a PATCH racing a DELETE never brings the organization back (bug: revived without its limits)', async () => {
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const id = `race-${round}`;
+        await first.createOrganization('tester', {
+          id,
+          monthlyLimit: '25',
+          rateLimit: { requestsPerMinute: 60 },
+        });
+        const [deleted, patched] = await Promise.all([
+          outcome(first.deleteOrganization('tester', id)),
+          outcome(second.updateOrganization('tester', id, { name: 'renamed' })),
+        ]);
+        expect(deleted).toBe('ok');
+        expect([200, 'ok', 404]).toContain(patched);
+        expect(await outcome(second.getOrganization(id))).toBe(404);
+        expect((await first.listOrganizations({})).data.map((org) => org.id)).not.toContain(id);
+      }
+    });
+
+    it('of concurrent creates of one id exactly one succeeds, the others are 409 (bug: later ones overwrote)', async () => {
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const id = `dup-${round}`;
+        const attempts = [0, 1, 2, 3].map((n) =>
+          (n % 2 === 0 ? first : second).createOrganization('tester', {
+            id,
+            rateLimit: { requestsPerMinute: n + 1 },
+          }),
+        );
+        const outcomes = await Promise.all(attempts.map(outcome));
+        expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
+        expect(outcomes.filter((o) => o === 409)).toHaveLength(3);
+        const winner = outcomes.indexOf('ok');
+        expect((await first.getOrganization(id)).rateLimit).toEqual({ requestsPerMinute: winner + 1 });
+      }
+    });
+
+    it('re-creating a deleted id works once, and concurrent re-creates also give one 201', async () => {
+      await first.createOrganization('tester', { id: 'again', monthlyLimit: '5' });
+      await first.deleteOrganization('tester', 'again');
+      const outcomes = await Promise.all(
+        [first, second, first, second].map((ops) =>
+          outcome(ops.createOrganization('tester', { id: 'again' })),
+        ),
+      );
+      expect(outcomes.sort()).toEqual([409, 409, 409, 'ok']);
+      expect(await first.getOrganization('again')).toMatchObject({ id: 'again', monthlyLimit: null });
+    });
+
+    it('a key created while its organization is deleted is refused or revoked, and stays revoked (bug: it lived on)', async () => {
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const id = `keyed-${round}`;
+        await first.createOrganization('tester', { id });
+        const [created, deleted] = await Promise.allSettled([
+          second.createKey('tester', id, {}),
+          first.deleteOrganization('tester', id),
+        ]);
+        expect(deleted.status).toBe('fulfilled');
+        if (created.status === 'rejected') {
+          expect(created.reason).toBeInstanceOf(GatewayError);
+          expect((created.reason as GatewayError).status).toBe(404);
+        }
+        await first.createOrganization('tester', { id });
+        const keys = (await first.listKeys(id, {})).data;
+        expect(keys).toHaveLength(created.status === 'fulfilled' ? 1 : 0);
+        for (const key of keys) expect(key.revokedAt).not.toBeNull();
+        if (created.status === 'fulfilled') {
+          const found = await stores[0]?.findApiKeyByHash(hasher.hash(created.value.key));
+          expect(found?.revokedAt).not.toBeNull();
+        }
+      }
+    });
+  });
+}
