@@ -20,6 +20,7 @@ import {
   decodeCursor,
   encodeCursor,
   GROUP_COLUMN,
+  MAX_TIME_MS,
   reportDays,
 } from './record-query.js';
 import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
@@ -157,8 +158,17 @@ export async function insertRecordRows(
   await client.query({ ...(skipStored ? INSERT_SKIPPING_STORED : INSERT_NEW), values });
 }
 
+/**
+ * An instant as a timestamptz parameter. Past the last one stored (a filter clamps to the start of year 10000,
+ * which `toISOString` writes as `+010000-01-01…`, a text PostgreSQL refuses) it is `infinity`: the same bound
+ * for every stored record.
+ */
+function pgInstant(ms: number): string {
+  return ms > MAX_TIME_MS ? 'infinity' : new Date(ms).toISOString();
+}
+
 function recordConditions(filter: CheckedFilter, cursor: Cursor | undefined) {
-  const params: unknown[] = [new Date(filter.fromMs).toISOString(), new Date(filter.toMs).toISOString()];
+  const params: unknown[] = [pgInstant(filter.fromMs), pgInstant(filter.toMs)];
   const where = ['created_at >= $1::timestamptz', 'created_at < $2::timestamptz'];
   for (const [column, value] of [
     ['org_id', filter.orgId],
@@ -173,7 +183,7 @@ function recordConditions(filter: CheckedFilter, cursor: Cursor | undefined) {
   }
   if (cursor) {
     // A row comparison on consecutive index columns: the index range starts at the cursor.
-    params.push(new Date(cursor.createdMs).toISOString(), cursor.genId);
+    params.push(pgInstant(cursor.createdMs), cursor.genId);
     where.push(`(created_at, gen_id) < ($${params.length - 1}::timestamptz, $${params.length})`);
   }
   return { where: where.join(' AND '), params };
@@ -269,7 +279,7 @@ export async function pruneRecordRows(
   db: PostgresConnection,
   beforeMs: number,
 ): Promise<{ deleted: number; droppedMonths: string[] }> {
-  const before = new Date(beforeMs).toISOString();
+  const before = pgInstant(beforeMs);
   const droppedMonths: string[] = [];
   let deleted = 0;
   for (const { name } of (await db.query(LIST_PARTITIONS)).map((row) => nameRow.parse(row))) {

@@ -101,6 +101,25 @@ export function runRecordQueryContract(current: () => Store): void {
       expect(rest.records.map((r) => r.orgId)).toEqual(['acme', 'acme']);
     });
 
+    it('takes a time past year 9999 as the end of time, and refuses a cursor time past it', async () => {
+      const store = current();
+      await store.insertRecords([makeRecord({ createdAt: at(1) }), makeRecord({ createdAt: at(2) })]);
+      // 9999-12-31T23:00:00Z: past the last instant a store keeps (bug: PostgreSQL failed on "+010000-01-01").
+      const farTo = '9999-12-31T12:00:00-13:00';
+      const far = { orgId: 'acme', from: ALL_TIME.from, to: farTo };
+      expect((await store.listRecords(far, { limit: 10 })).records).toHaveLength(2);
+      const first = await store.listRecords(far, { limit: 1 });
+      const rest = await store.listRecords(far, { limit: 1, cursor: first.nextCursor ?? '' });
+      expect(rest.records).toHaveLength(1);
+      expect((await store.spendReport(far, 'model')).map((row) => row.requests)).toEqual([2]);
+      expect((await store.listRecords({ ...far, from: farTo }, { limit: 10 })).records).toEqual([]);
+      for (const ms of [Date.UTC(10000, 0, 1), Date.UTC(9999, 11, 31, 23, 59, 59, 999) + 1, 8.64e15]) {
+        const cursor = Buffer.from(JSON.stringify([ms, 'gen_x'])).toString('base64url');
+        await expect(store.listRecords(far, { limit: 1, cursor })).rejects.toBeInstanceOf(InvalidQueryError);
+      }
+      expect(await store.pruneRecords(farTo)).toBe(2);
+    });
+
     it('refuses a bad cursor, time, status or page size with InvalidQueryError', async () => {
       const store = current();
       await store.insertRecords(Array.from({ length: 3 }, () => makeRecord()));

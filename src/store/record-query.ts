@@ -15,7 +15,7 @@ const MAX_CURSOR_CHARS = 512;
 /** Longest id, slug or name a filter may hold. */
 const MAX_FILTER_VALUE_CHARS = 512;
 /** Latest instant stored: the end of year 9999, so days and months keep their `YYYY-MM-DD` shape. */
-const MAX_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+export const MAX_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 const STATUSES: readonly RecordStatus[] = ['success', 'error', 'cancelled', 'interrupted'];
 
@@ -44,6 +44,10 @@ export interface Cursor {
   genId: string;
 }
 
+/**
+ * A time as epoch ms, clamped to [1970, MAX_TIME_MS + 1]: the upper end is the exclusive bound just past the
+ * last instant stored (the start of year 10000), which the PostgreSQL store sends as `infinity`.
+ */
 function parseTime(name: string, value: unknown): number {
   const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(ms)) throw new InvalidQueryError(`${name} must be an ISO-8601 time, got ${String(value)}`);
@@ -109,7 +113,9 @@ export function decodeCursor(text: unknown): Cursor {
   }
   if (!Array.isArray(value) || value.length !== 2) throw invalid();
   const [createdMs, genId] = value;
+  // A cursor names a stored record, so its time lies within the years a store keeps.
   if (typeof createdMs !== 'number' || !Number.isSafeInteger(createdMs) || createdMs < 0) throw invalid();
+  if (createdMs > MAX_TIME_MS) throw invalid();
   if (typeof genId !== 'string' || genId.length > MAX_FILTER_VALUE_CHARS) throw invalid();
   return { createdMs, genId };
 }
