@@ -41,13 +41,18 @@ export const orgCacheSchema = z
   .nullable()
   .meta({ description: 'response cache on, answers served for ttlSeconds (1..2592000); null = off' });
 
-const nameSchema = z.string().min(1).max(MAX_NAME_CHARS);
+/** U+0000, which no id, name or filter holds (PostgreSQL cannot store it): refused with 400, not a 500. */
+const noNul = (text: string) => !text.includes('\u0000');
+const NO_NUL_MESSAGE = 'must not contain U+0000';
+
+const nameSchema = z.string().min(1).max(MAX_NAME_CHARS).refine(noNul, NO_NUL_MESSAGE);
 
 const modelPattern = z
   .string()
   .min(1)
   .max(MAX_MODEL_PATTERN_CHARS)
   .regex(/^[^\s]+$/, 'must have no spaces')
+  .refine(noNul, NO_NUL_MESSAGE)
   .meta({
     description: 'a model id (acme/chat-large) or a glob where * stands for any characters (openai/*)',
   });
@@ -111,11 +116,11 @@ export const addSkillSchema = z.strictObject({
 });
 
 const limitParam = z.coerce.number().int().min(1).max(1000).optional();
-const cursorParam = z.string().min(1).max(512).optional();
+const cursorParam = z.string().min(1).max(512).refine(noNul, NO_NUL_MESSAGE).optional();
 
 export const pageQuerySchema = z.strictObject({ limit: limitParam, cursor: cursorParam });
 
-const filterParam = z.string().min(1).max(256).optional();
+const filterParam = z.string().min(1).max(256).refine(noNul, NO_NUL_MESSAGE).optional();
 const timeParam = z.iso.datetime({ offset: true }).optional();
 
 export const recordsQuerySchema = z.strictObject({

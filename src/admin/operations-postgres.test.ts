@@ -133,5 +133,43 @@ if (findPostgresBinaries() === undefined) {
         }
       }
     });
+
+    it('answers ids, filters and cursors holding U+0000 with 404 or 400, never 500 (bug: invalid byte sequence)', async () => {
+      const nul = '\u0000';
+      await first.createOrganization('tester', { id: 'acme' });
+      const { id: keyId } = await first.createKey('tester', 'acme', {});
+      expect(await outcome(first.getOrganization(nul))).toBe(404);
+      expect(await outcome(first.updateOrganization('tester', nul, { name: 'x' }))).toBe(404);
+      expect(await outcome(first.deleteOrganization('tester', nul))).toBe(404);
+      expect(await outcome(first.createKey('tester', nul, {}))).toBe(404);
+      expect(await outcome(first.createKey('tester', `acme${nul}`, {}))).toBe(404);
+      expect((await first.listKeys(nul, {})).data).toEqual([]);
+      for (const id of [nul, `key_${nul}`]) {
+        expect(await outcome(first.getKey(id))).toBe(404);
+        expect(await outcome(first.updateKey('tester', id, { name: 'x' }))).toBe(404);
+        expect(await outcome(first.revokeKey('tester', id))).toBe(404);
+        expect(await outcome(first.rotateKey('tester', id))).toBe(404);
+      }
+      expect(await outcome(first.createOrganization('tester', { id: 'beta', name: `a${nul}b` }))).toBe(400);
+      expect(await outcome(first.updateKey('tester', keyId, { name: `a${nul}b` }))).toBe(400);
+      expect(await outcome(first.listRecords({ org: nul }))).toBe(400);
+      expect(await outcome(first.spend({ model: nul }))).toBe(400);
+      const cursor = Buffer.from(JSON.stringify([Date.now(), `gen_${nul}`])).toString('base64url');
+      expect(await outcome(first.listRecords({ cursor }))).toBe(400);
+      const store = stores[0];
+      if (!store) throw new Error('no store');
+      // What GET /v1/generation/{id} and previous_response_id look up: not found, as in SQLite.
+      expect(await store.getRecord(`gen_${nul}`, 'acme')).toBeUndefined();
+      expect(await store.getConversation(`gen_${nul}`, 'acme')).toBeUndefined();
+      // The safety net behind validation: PostgreSQL's refusal (22021) is a 400, not a 500.
+      const refused = await store
+        .upsertOrganization({ id: 'gamma', name: `a${nul}b` })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(GatewayError);
+      expect((refused as GatewayError).status).toBe(400);
+      const refusedKey = await store.updateApiKey(keyId, { name: nul }).catch((e: unknown) => e);
+      expect((refusedKey as GatewayError).status).toBe(400);
+      expect(await store.getOrganization('acme')).toMatchObject({ id: 'acme', name: 'acme' });
+    });
   });
 }

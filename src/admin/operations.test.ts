@@ -151,6 +151,29 @@ describe('keys', () => {
   });
 });
 
+describe('U+0000', () => {
+  it('is refused with 400 in names, model patterns, filters and cursors (bug: 500 on PostgreSQL)', async () => {
+    const nul = 'a\u0000b';
+    expect(await statusOf(ops.createOrganization('tester', { id: 'acme', name: nul }))).toBe(400);
+    expect(await statusOf(ops.createOrganization('tester', { id: nul }))).toBe(400);
+    await ops.createOrganization('tester', { id: 'acme' });
+    expect(await statusOf(ops.updateOrganization('tester', 'acme', { name: nul }))).toBe(400);
+    expect(await statusOf(ops.createKey('tester', 'acme', { name: nul }))).toBe(400);
+    expect(await statusOf(ops.createKey('tester', 'acme', { models: [nul] }))).toBe(400);
+    const { id } = await ops.createKey('tester', 'acme', {});
+    expect(await statusOf(ops.updateKey('tester', id, { name: nul }))).toBe(400);
+    expect(await statusOf(ops.updateKey('tester', id, { models: [nul] }))).toBe(400);
+    for (const member of ['org', 'key', 'model', 'provider']) {
+      expect(await statusOf(ops.listRecords({ [member]: nul }))).toBe(400);
+      expect(await statusOf(ops.spend({ [member]: nul }))).toBe(400);
+    }
+    expect(await statusOf(ops.listRecords({ cursor: nul }))).toBe(400);
+    expect(await statusOf(ops.listOrganizations({ cursor: nul }))).toBe(400);
+    expect(await statusOf(ops.listAudit({ cursor: nul }))).toBe(400);
+    expect((await store.getOrganization('acme'))?.name).toBe('acme');
+  });
+});
+
 describe('reports', () => {
   it('refuses bad queries with 400 and defaults to the current month', async () => {
     expect(await ops.listRecords({})).toEqual({ data: [], next_cursor: null });

@@ -13,6 +13,7 @@ import {
   pruneRecordRows,
   spendReportRows,
 } from './postgres-records.js';
+import { holdsNul, refusingNul } from './postgres-refusals.js';
 import { migratePostgres, nextMonth } from './postgres-schema.js';
 import { type RecordRow, recordRow } from './record-columns.js';
 import { checkFilter } from './record-query.js';
@@ -127,6 +128,7 @@ export class PostgresStore implements Store {
   }
 
   async getOrganization(id: string): Promise<Organization | undefined> {
+    if (holdsNul(id)) return undefined;
     const sql = `SELECT ${ORG_COLUMNS} FROM organizations WHERE id = $1 AND deleted_at IS NULL`;
     return organizationRow.optional().parse((await this.#query(sql, [id]))[0]);
   }
@@ -138,12 +140,12 @@ export class PostgresStore implements Store {
 
   async deleteOrganization(id: string): Promise<boolean> {
     this.#assertReady();
-    return this.#organizations.delete(id, false);
+    return refusingNul(this.#organizations.delete(id, false));
   }
 
   async deleteOrganizationAndKeys(id: string): Promise<boolean> {
     this.#assertReady();
-    return this.#organizations.delete(id, true);
+    return refusingNul(this.#organizations.delete(id, true));
   }
 
   async createApiKey(key: NewApiKey): Promise<ApiKeyInfo> {
@@ -157,6 +159,7 @@ export class PostgresStore implements Store {
       revokedAt: null,
       ...newKeyLimits(key),
     };
+    if (holdsNul(key.orgId)) throw new OrganizationMissingError(`organization "${key.orgId}" does not exist`);
     const limits = keyLimitValues(info);
     let inserted: Row[];
     try {
@@ -196,6 +199,7 @@ export class PostgresStore implements Store {
   }
 
   async listApiKeys(orgId?: string): Promise<ApiKeyInfo[]> {
+    if (holdsNul(orgId)) return [];
     const order = 'ORDER BY created_at COLLATE "C", id COLLATE "C"';
     const rows =
       orgId === undefined
@@ -210,11 +214,12 @@ export class PostgresStore implements Store {
   }
 
   async getApiKey(id: string): Promise<ApiKeyInfo | undefined> {
+    if (holdsNul(id)) return undefined;
     return this.#admin.getKey(id);
   }
 
   async updateApiKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyInfo | undefined> {
-    return this.#admin.updateKey(id, patch);
+    return refusingNul(this.#admin.updateKey(id, patch));
   }
 
   async rotateApiKey(id: string, secret: KeySecretHash): Promise<ApiKeyInfo | undefined> {
@@ -269,12 +274,12 @@ export class PostgresStore implements Store {
 
   async listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage> {
     this.#assertReady();
-    return listRecordRows(this.#db, filter, page);
+    return refusingNul(listRecordRows(this.#db, filter, page));
   }
 
   async spendReport(filter: Omit<RecordFilter, 'status'>, groupBy: SpendGroupBy): Promise<SpendRow[]> {
     this.#assertReady();
-    return spendReportRows(this.#db, filter, groupBy);
+    return refusingNul(spendReportRows(this.#db, filter, groupBy));
   }
 
   /** Drops the monthly partitions wholly before `before`, then deletes the older rest in bounded steps. */
@@ -295,6 +300,7 @@ export class PostgresStore implements Store {
   }
 
   async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
+    if (holdsNul(genId, orgId)) return undefined;
     const sql = 'SELECT body FROM records WHERE gen_id = $1 AND org_id = $2';
     const row = bodyRow.optional().parse((await this.#query(sql, [genId, orgId]))[0]);
     if (!row) return undefined;
@@ -320,6 +326,7 @@ export class PostgresStore implements Store {
   }
 
   async getConversation(genId: string, orgId: string): Promise<unknown[] | undefined> {
+    if (holdsNul(genId, orgId)) return undefined;
     const sql = 'SELECT items FROM conversations WHERE gen_id = $1 AND org_id = $2 AND expires_at > $3';
     const row = itemsRow.optional().parse((await this.#query(sql, [genId, orgId, this.#timestamp()]))[0]);
     if (!row) return undefined;
@@ -337,7 +344,8 @@ export class PostgresStore implements Store {
 
   async #query(sql: string, values: unknown[] = []): Promise<Row[]> {
     this.#assertReady();
-    return this.#db.query(sql, values);
+    // Not the record batches (insertRecords), whose refusals are InvalidRecordError for the record queue.
+    return refusingNul(this.#db.query(sql, values));
   }
 
   #assertReady(): void {

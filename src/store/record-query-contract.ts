@@ -138,6 +138,20 @@ export function runRecordQueryContract(current: () => Store): void {
       await refused(store.listRecords({ ...filter, from: 'yesterday' }, { limit: 1 }));
       await refused(store.listRecords({ ...filter, status: 'lost' as 'error' }, { limit: 1 }));
       await refused(store.listRecords({ ...filter, orgId: 'a'.repeat(513) }, { limit: 1 }));
+      // U+0000, which no id holds and PostgreSQL refuses as a parameter (bug: 500 there).
+      for (const nul of [
+        { orgId: 'a\u0000' },
+        { keyId: '\u0000' },
+        { model: 'm\u0000' },
+        { provider: '\u0000' },
+      ]) {
+        await refused(store.listRecords({ ...filter, ...nul }, { limit: 1 }));
+        await refused(store.spendReport({ ...ALL_TIME, ...nul }, 'day'));
+      }
+      const nulCursor = Buffer.from(JSON.stringify([Date.parse(ALL_TIME.to) - 1, 'gen_\u0000'])).toString(
+        'base64url',
+      );
+      await refused(store.listRecords(filter, { limit: 1, cursor: nulCursor }));
       for (const limit of [0, -1, 1.5, 1001, Number.NaN]) await refused(store.listRecords(filter, { limit }));
       expect((await store.listRecords(filter, { limit: 1000 })).records).toHaveLength(3);
       await refused(store.spendReport(ALL_TIME, 'week' as 'day'));

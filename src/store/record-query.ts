@@ -59,6 +59,8 @@ function checkText(name: string, value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > MAX_FILTER_VALUE_CHARS) {
     throw new InvalidQueryError(`${name} must be a string of at most ${MAX_FILTER_VALUE_CHARS} characters`);
   }
+  // No id or slug holds U+0000, and PostgreSQL refuses it as a parameter.
+  if (value.includes('\u0000')) throw new InvalidQueryError(`${name} must not contain U+0000`);
   return value;
 }
 
@@ -117,6 +119,7 @@ export function decodeCursor(text: unknown): Cursor {
   if (typeof createdMs !== 'number' || !Number.isSafeInteger(createdMs) || createdMs < 0) throw invalid();
   if (createdMs > MAX_TIME_MS) throw invalid();
   if (typeof genId !== 'string' || genId.length > MAX_FILTER_VALUE_CHARS) throw invalid();
+  if (genId.includes('\u0000')) throw invalid();
   return { createdMs, genId };
 }
 
