@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropAbsent, field, keyAccessBody, limitsBody } from './form-fields.js';
+import { dropAbsent, field, keyAccessBody, limitsBody, modelAccessOf } from './form-fields.js';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 
@@ -26,6 +26,25 @@ describe('dashboard form fields', () => {
       expiresAt: null,
     });
     expect(keyAccessBody(form({}), 'absent')).toEqual({});
+  });
+
+  it('keeps a key restricted to no models when its form is saved unchanged (bug: [] became all models)', () => {
+    // The key page renders models [] as the choice "none" and an empty list; saving that must keep [].
+    expect(modelAccessOf([])).toBe('none');
+    expect(keyAccessBody(form({ modelAccess: 'none', models: '' }), 'clear')).toMatchObject({ models: [] });
+    expect(keyAccessBody(form({ modelAccess: 'none', models: '' }), 'absent')).toMatchObject({ models: [] });
+    expect(modelAccessOf(null)).toBe('all');
+    expect(keyAccessBody(form({ modelAccess: 'all', models: '' }), 'clear')).toMatchObject({ models: null });
+    expect(keyAccessBody(form({ modelAccess: 'all', models: '' }), 'absent')).toEqual({});
+    expect(modelAccessOf(['a/*'])).toBe('listed');
+  });
+
+  it('reads a choice and a list that disagree the narrower way, and refuses an unknown choice', () => {
+    expect(keyAccessBody(form({ modelAccess: 'none', models: 'a/*' }), 'clear').models).toEqual([]);
+    expect(keyAccessBody(form({ modelAccess: 'all', models: 'a/*' }), 'clear').models).toEqual(['a/*']);
+    expect(keyAccessBody(form({ modelAccess: 'listed', models: ' ' }), 'clear').models).toEqual([]);
+    expect(keyAccessBody(form({ models: '' }), 'clear')).toEqual({ expiresAt: null });
+    expect(() => keyAccessBody(form({ modelAccess: 'some' }), 'clear')).toThrow(/modelAccess/);
   });
 
   it('trims fields and drops absent members', () => {

@@ -99,6 +99,32 @@ const HOSTILE = '<img src=x onerror=alert(1)>';
     expect(embedding.status).toBe(403);
   });
 
+  it('keeps a key restricted to no models when its form is saved with only the name changed (bug: it got all)', async () => {
+    const created = await fetch(`${base}/admin/v1/organizations/acme/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'no-models', models: [] }),
+    });
+    const { data } = (await created.json()) as { data: { id: string; key: string } };
+    await page.goto(`${base}/dashboard/organizations/acme`);
+    const cells = await page.$$eval(`#keys tr[data-key="${data.id}"] td`, (tds) =>
+      tds.map((td) => td.textContent),
+    );
+    expect(cells[5]).toBe('none');
+    await page.click(`#keys tr[data-key="${data.id}"] a`);
+    expect(await page.inputValue('#update-key select[name=modelAccess]')).toBe('none');
+    await page.fill('#update-key input[name=name]', 'no-models-renamed');
+    await Promise.all([page.waitForURL(/notice=updated/), page.click('#update-key button')]);
+    const saved = await fetch(`${base}/admin/v1/keys/${data.id}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(((await saved.json()) as { data: unknown }).data).toMatchObject({
+      name: 'no-models-renamed',
+      models: [],
+    });
+    expect((await chat(data.key)).status).toBe(403);
+  });
+
   it('shows a bad limit as an error page naming the field', async () => {
     await page.goto(`${base}/dashboard/organizations`);
     await page.fill('#create-organization input[name=id]', 'team-x');

@@ -1,5 +1,5 @@
 import type { KeyView, OrganizationView } from '../../admin/admin-views.js';
-import { dropAbsent, field, limitsBody } from '../form-fields.js';
+import { dropAbsent, field, limitsBody, type ModelAccess, modelAccessOf } from '../form-fields.js';
 import { html, type SafeHtml } from '../html.js';
 import { csrfField } from '../layout.js';
 import type { PageHandler } from '../serve-page.js';
@@ -38,12 +38,24 @@ ${keyFields()}
   return { title: `Organization ${org.id}`, path: '/dashboard/organizations', content };
 };
 
+/** The choices of a key's model access, distinct so that "no models" is never read as "all models". */
+const MODEL_ACCESS: readonly (readonly [ModelAccess, string])[] = [
+  ['all', 'all models'],
+  ['listed', 'only the models listed'],
+  ['none', 'no models'],
+];
+
+/** A key's models as the keys table shows them: all, none, or the list. */
+export const modelsText = (models: readonly string[] | null): string =>
+  models === null ? 'all' : models.length === 0 ? 'none' : models.join(', ');
+
 /** The fields of a key's limits and access, filled with its values when it exists. */
 export function keyFields(key?: KeyView): SafeHtml {
   return html`<label>Name <input name="name" maxlength="200" value="${key?.name ?? ''}"></label>
 <label>Monthly limit (USD) <input name="monthlyLimit" maxlength="64" value="${key?.monthlyLimit ?? ''}"></label>
 <label>Requests per minute <input name="requestsPerMinute" maxlength="10" value="${key?.rateLimit?.requestsPerMinute ?? ''}"></label>
-<label>Allowed models (ids or globs; empty: all) <input name="models" maxlength="4000" value="${key?.models?.join(', ') ?? ''}" placeholder="acme/*, openai/gpt-4.1"></label>
+<label>Allowed models <select name="modelAccess">${MODEL_ACCESS.map(([value, text]) => html`<option value="${value}"${modelAccessOf(key?.models) === value ? html` selected` : ''}>${text}</option>`)}</select></label>
+<label>Models listed (ids or globs; a key with any listed may use only those) <input name="models" maxlength="4000" value="${key?.models?.join(', ') ?? ''}" placeholder="acme/*, openai/gpt-4.1"></label>
 <label>Expires (ISO-8601 with zone) <input name="expiresAt" maxlength="40" value="${key?.expiresAt ?? ''}" placeholder="2027-01-01T00:00:00Z"></label>`;
 }
 
@@ -67,7 +79,7 @@ function keysTable(keys: KeyView[], spent: number[], month: string, csrf: string
         : html`revoked ${key.revokedAt}`;
     return html`<tr data-key="${key.id}"><td><a href="${keyPath(key.id)}"><code>${key.id}</code></a></td><td>${key.name}</td>
 <td><code>${key.prefix}…</code></td><td class="num">${limitText(key.monthlyLimit)}</td><td class="num">${key.rateLimit?.requestsPerMinute ?? 'none'}</td>
-<td>${key.models?.join(', ') ?? 'all'}</td><td>${key.expiresAt ?? 'never'}</td><td class="num">${nanoText(spent[index] ?? 0)}</td><td>${state}</td></tr>`;
+<td>${modelsText(key.models)}</td><td>${key.expiresAt ?? 'never'}</td><td class="num">${nanoText(spent[index] ?? 0)}</td><td>${state}</td></tr>`;
   });
   return html`<table class="data" id="keys"><thead><tr><th>Id</th><th>Name</th><th>Prefix</th><th class="num">Monthly limit</th>
 <th class="num">Requests per minute</th><th>Models</th><th>Expires</th><th class="num">Spent in ${month} (USD)</th><th>State</th></tr></thead>
