@@ -7,7 +7,7 @@ import {
   testConfig,
 } from '../../src/test-support/start-test-gateway.js';
 
-/** The dashboard's records and providers pages over HTTP: filters, cursor paging, bad input, cool-downs. */
+/** The dashboard's records, overview and providers pages over HTTP: filters, cursor paging, bad input, cool-downs. */
 const ADMIN_TOKEN = 'admin-token-for-dashboard-page-tests-0123';
 let env: TestGateway;
 let cookie = '';
@@ -100,5 +100,23 @@ describe('providers page', () => {
     const row = /<tr data-provider="fake-cloud">[\s\S]*?<\/tr>/.exec(page)?.[0] ?? '';
     expect(row).toMatch(/cooling down, 1[12]\d s left/);
     expect(page).toMatch(/data-model="acme\/chat-large">[\s\S]*?<td class="num">0\.0%<\/td>/);
+  });
+});
+
+describe('overview page', () => {
+  it('shows records without a model or key as "(none)" (bug: one such record made it 400 for the month)', async () => {
+    // An unknown-model 404 or a missing-model 400 writes a record whose model is empty.
+    await env.gateway.deps.store.insertRecords([
+      makeRecord({ orgId: 'other', model: '', apiKeyId: '', createdAt: new Date().toISOString() }),
+    ]);
+    const answer = await get('/dashboard');
+    expect(answer.status).toBe(200);
+    const page = await answer.text();
+    expect(page).toMatch(
+      /<table class="data" id="spend-by-model">[\s\S]*?<tr data-group=""><td>\(none\)<\/td>/,
+    );
+    expect(page).toMatch(
+      /<table class="data" id="spend-by-key">[\s\S]*?<tr data-group=""><td>\(none\)<\/td>/,
+    );
   });
 });

@@ -100,8 +100,18 @@ function sum(rows: SpendRow[]) {
 const errorRate = (t: { requests: number; errors: number }) =>
   t.requests === 0 ? '0%' : `${((100 * t.errors) / t.requests).toFixed(1)}%`;
 
+/**
+ * The biggest spenders, drawn one line each. A group without a name (records of requests refused before
+ * a model or key was known) is left out: a filter cannot name it, so its line could not be queried.
+ */
 const top = (rows: SpendRow[]) =>
-  [...rows].sort((a, b) => b.costNanoUsd - a.costNanoUsd || b.requests - a.requests).slice(0, TOP_SERIES);
+  rows
+    .filter((row) => row.group !== '')
+    .sort((a, b) => b.costNanoUsd - a.costNanoUsd || b.requests - a.requests)
+    .slice(0, TOP_SERIES);
+
+/** A group as the tables show it: records without a model or key are grouped under an empty name. */
+const groupText = (group: string) => (group === '' ? '(none)' : group);
 
 function card(label: string, value: string | number, id: string): SafeHtml {
   return html`<div class="card" id="card-${id}"><div class="value">${value}</div><div class="label">${label}</div></div>`;
@@ -136,7 +146,7 @@ function spendTable(id: string, groupLabel: string, rows: SpendRow[]): SafeHtml 
   const body = rows.map(
     (
       row,
-    ) => html`<tr data-group="${row.group}"><td>${row.group}</td><td class="num">${row.requests}</td><td class="num">${row.errors}</td>
+    ) => html`<tr data-group="${row.group}"><td>${groupText(row.group)}</td><td class="num">${row.requests}</td><td class="num">${row.errors}</td>
 <td class="num">${row.inputTokens}</td><td class="num">${row.outputTokens}</td><td class="num">${usd(row.costNanoUsd)}</td></tr>`,
   );
   return html`<table class="data" id="${id}"><thead><tr><th>${groupLabel}</th><th class="num">Requests</th><th class="num">Errors</th>
