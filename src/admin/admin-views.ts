@@ -74,16 +74,50 @@ export const missing = (message: string): GatewayError => notFound(message);
 export const conflict = (message: string): GatewayError =>
   new GatewayError(message, { status: 409, code: null, type: 'invalid_request_error' });
 
-/** One page of a list already in memory, ordered; the cursor is the id of the last item of the previous page. */
+/**
+ * One page of a list already in memory, in the store's order. The cursor is opaque (base64url of `[id]`, the
+ * id of the previous page's last item) and paging is by key: the page starts at the first item after that
+ * one in the list's order, also when the item itself has gone since (an organization deleted between two
+ * pages). A cursor this function did not write is refused with 400 (see `startAfter` for one whose item
+ * is gone).
+ */
 export function pageOf<T>(items: readonly T[], idOf: (item: T) => string, limit: number, cursor?: string) {
-  let start = 0;
-  if (cursor !== undefined) {
-    const after = items.findIndex((item) => idOf(item) === cursor);
-    if (after < 0) throw badRequest('cursor: is not one this list returned', 'cursor');
-    start = after + 1;
-  }
+  const start = cursor === undefined ? 0 : startAfter(items, idOf, decodeListCursor(cursor));
   const data = items.slice(start, start + limit);
   const last = data[data.length - 1];
   const more = start + limit < items.length;
-  return { data, next_cursor: more && last !== undefined ? idOf(last) : null };
+  return { data, next_cursor: more && last !== undefined ? encodeListCursor(idOf(last)) : null };
 }
+
+/**
+ * Where a page after the item `after` starts: just after it while it is listed; once it is gone, at the first
+ * id above it, which is its place in a list ordered by id (organizations: ids are ASCII, so this is the
+ * stores' byte order). A list in another order (keys, by creation) never loses items (keys are revoked,
+ * not deleted), so a missing id there is one no page ended on.
+ */
+function startAfter<T>(items: readonly T[], idOf: (item: T) => string, after: string): number {
+  const at = items.findIndex((item) => idOf(item) === after);
+  if (at >= 0) return at + 1;
+  const ids = items.map(idOf);
+  const byId = ids.every((id, i) => i === 0 || (ids[i - 1] ?? '') < id);
+  if (!byId) throw foreignCursor();
+  const next = ids.findIndex((id) => id > after);
+  return next < 0 ? ids.length : next;
+}
+
+const encodeListCursor = (id: string): string => Buffer.from(JSON.stringify([id])).toString('base64url');
+
+function decodeListCursor(cursor: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw foreignCursor();
+  }
+  const id = Array.isArray(value) && value.length === 1 ? value[0] : undefined;
+  // Only the exact text written here: base64url decoding skips characters it does not know.
+  if (typeof id !== 'string' || encodeListCursor(id) !== cursor) throw foreignCursor();
+  return id;
+}
+
+const foreignCursor = () => badRequest('cursor: is not one this list returned', 'cursor');

@@ -79,10 +79,39 @@ describe('organizations', () => {
     for (const id of ['c', 'a', 'b']) await ops.createOrganization('tester', { id });
     const first = await ops.listOrganizations({ limit: '2' });
     expect(first.data.map((org) => org.id)).toEqual(['a', 'b']);
-    expect(first.next_cursor).toBe('b');
-    const second = await ops.listOrganizations({ limit: '2', cursor: 'b' });
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const second = await ops.listOrganizations({ limit: '2', cursor: first.next_cursor });
     expect(second).toMatchObject({ data: [{ id: 'c' }], next_cursor: null });
     expect(await statusOf(ops.listOrganizations({ cursor: 'zzz' }))).toBe(400);
+    // The raw id of the last item is not a cursor either (it was, before cursors were opaque).
+    expect(await statusOf(ops.listOrganizations({ cursor: 'b' }))).toBe(400);
+  });
+
+  it('goes on after the organization a page ended on when it was deleted (bug: its cursor got 400)', async () => {
+    for (const id of ['a', 'b', 'c', 'd']) await ops.createOrganization('tester', { id });
+    const first = await ops.listOrganizations({ limit: '2' });
+    expect(first.data.map((org) => org.id)).toEqual(['a', 'b']);
+    await ops.deleteOrganization('tester', 'b');
+    const second = await ops.listOrganizations({ limit: '2', cursor: first.next_cursor });
+    expect(second).toMatchObject({ data: [{ id: 'c' }, { id: 'd' }], next_cursor: null });
+    // Every organization after the deleted one too: the next page goes on at the first id after it.
+    await ops.deleteOrganization('tester', 'c');
+    await ops.deleteOrganization('tester', 'd');
+    expect(await ops.listOrganizations({ cursor: first.next_cursor })).toEqual({
+      data: [],
+      next_cursor: null,
+    });
+  });
+
+  it('pages keys in their listed order (creation, then id) by cursor', async () => {
+    await ops.createOrganization('tester', { id: 'acme' });
+    for (const name of ['k1', 'k2', 'k3']) await ops.createKey('tester', 'acme', { name });
+    const all = (await ops.listKeys('acme', {})).data.map((key) => key.id);
+    expect(all).toHaveLength(3);
+    const first = await ops.listKeys('acme', { limit: '2' });
+    const second = await ops.listKeys('acme', { limit: '2', cursor: first.next_cursor });
+    expect([...first.data, ...second.data].map((key) => key.id)).toEqual(all);
+    expect(second.next_cursor).toBeNull();
   });
 
   it('deletes an organization after revoking its keys', async () => {
