@@ -52,23 +52,31 @@ export function recordOperations(store: Store, now: () => Date = () => new Date(
     },
 
     /**
-     * Every record of the query, newest first, page after page, for a streamed export: the next page is read
-     * only when the consumer asks for it (so a slow client holds one page, not the month). `limit` and
-     * `cursor` are not allowed here; the query is checked before the first record is yielded.
+     * The records of the query, newest first, page after page, for a streamed export: the next page is read
+     * only when the consumer asks for it (so a slow client holds one page, not the month). The same query
+     * as `listRecords` gives the same rows: `cursor` starts after a page the JSON listing ended on, and
+     * `limit` bounds the rows; without `limit` every matching record is exported. The query is checked
+     * before the first record is yielded.
      */
     exportRecords(query: unknown): AsyncIterable<GenerationRecord> {
-      const q = parseInput(recordsQuerySchema.omit({ limit: true, cursor: true }), query, 'query');
+      const q = parseInput(recordsQuerySchema, query, 'query');
       const filter = filterOf(q, now());
       return {
         async *[Symbol.asyncIterator]() {
-          let cursor: string | undefined;
-          do {
+          let left = q.limit ?? Number.POSITIVE_INFINITY;
+          let cursor = q.cursor;
+          while (left > 0) {
             const page = await asked(() =>
-              store.listRecords(filter, { limit: EXPORT_PAGE, ...(cursor ? { cursor } : {}) }),
+              store.listRecords(filter, {
+                limit: Math.min(EXPORT_PAGE, left),
+                ...(cursor ? { cursor } : {}),
+              }),
             );
             yield* page.records;
+            left -= page.records.length;
             cursor = page.nextCursor ?? undefined;
-          } while (cursor !== undefined);
+            if (cursor === undefined) return;
+          }
         },
       };
     },
