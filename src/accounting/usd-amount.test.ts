@@ -15,6 +15,9 @@ describe('normalizeCapUsd and capUsdToNano', () => {
     ['1e9', '1000000000', 1_000_000_000_000_000_000n],
     ['123456789.123456789', '123456789.123456789', 123_456_789_123_456_789n],
     [1e15, '1000000000000000', 10n ** 24n],
+    // 15 significant digits are what every double keeps: such numbers are exact.
+    [123456789.123456, '123456789.123456', 123_456_789_123_456_000n],
+    [0.123456789012345, '0.123456789012345', 123_456_789n],
     ['.5', '0.5', 500_000_000n],
     ['5.', '5', 5_000_000_000n],
     ['2.50e-1', '0.250', 250_000_000n],
@@ -40,6 +43,10 @@ describe('normalizeCapUsd and capUsdToNano', () => {
     ['1e999999', /at most 1e15/],
     [1e-10, /at least 0.000000001/],
     ['1e-999999', /at least 0.000000001/],
+    // A number rounded when parsed (bug: stored as "123456789.12345679"); the same text as a string is kept.
+    [Number('123456789.123456789'), /must be sent as a string .* reads as 123456789\.12345679,/],
+    [0.1 + 0.2, /must be sent as a string/],
+    [2 ** 53 + 2, /must be sent as a string/],
   ])('refuses %s', (input, message) => {
     expect(() => normalizeCapUsd(input)).toThrow(message);
     expect(() => capUsdToNano(input)).toThrow(RangeError);

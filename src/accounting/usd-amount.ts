@@ -26,17 +26,33 @@ function parseDecimal(text: string): Decimal | undefined {
   return { digits, exponent: Number(match[3] ?? '0') - fraction.length };
 }
 
+/** Significant decimal digits every double keeps exactly (DBL_DIG): a decimal with at most 15 reads back as itself. */
+const EXACT_DOUBLE_DIGITS = 15;
+
 /**
  * The text of a cap as written: a JavaScript number is turned into its shortest round-trip form, which is
- * the decimal the YAML file held whenever it had at most 15 significant digits (`5e-7` for `0.0000005`).
+ * the decimal the JSON body or YAML file held whenever it had at most 15 significant digits (`5e-7` for
+ * `0.0000005`). A number whose shortest form needs more was rounded when it was parsed
+ * (123456789.123456789 reads as 123456789.12345679), so it is refused with a RangeError asking for a string.
+ * A number rounded to one with few digits (1000000000.000000001 reads as exactly 1e9) cannot be told from
+ * it here: only its source text could, which the parsed value no longer has.
  */
-export const capText = (value: string | number): string =>
-  typeof value === 'number' ? String(value) : value;
+export function capText(value: string | number): string {
+  if (typeof value === 'string') return value;
+  const text = String(value);
+  const significant = parseDecimal(text)?.digits.replace(/0+$/, '') ?? '';
+  if (significant.length > EXACT_DOUBLE_DIGITS) {
+    throw new RangeError(
+      `must be sent as a string when it has more than ${EXACT_DOUBLE_DIGITS} significant digits: as a number it reads as ${text}, not exactly what was written`,
+    );
+  }
+  return text;
+}
 
 /**
  * A cap in USD as a plain decimal string (`1e-7` → `0.0000001`, `1e9` → `1000000000`, `25.10` stays).
  * Throws a RangeError saying what is wrong when the value is not a usable cap: not a decimal, negative, not
- * finite, above 10^15 USD, or positive but below 1 nano-USD (such a cap could never be told apart from 0,
+ * finite, a number with more than 15 significant digits (see `capText`), above 10^15 USD, or positive but below 1 nano-USD (such a cap could never be told apart from 0,
  * so it is refused rather than silently read as "nothing may be spent").
  */
 export function normalizeCapUsd(value: string | number): string {

@@ -44,6 +44,32 @@ describe('organizations', () => {
     expect(changes).toBe(3);
   });
 
+  it('keeps every cap form a JSON body can hold exactly, and refuses a number JSON.parse rounded (bug: stored rounded)', async () => {
+    const body = (cap: string) =>
+      JSON.parse(`{"id": "org-${cap.replace(/[^\w]/g, '_')}", "monthlyLimit": ${cap}}`);
+    const forms: [string, string][] = [
+      ['25', '25'],
+      ['0.0000005', '0.0000005'],
+      ['1e-7', '0.0000001'],
+      ['1e6', '1000000'],
+      ['1e9', '1000000000'],
+      ['"25.10"', '25.10'],
+      ['"123456789.123456789"', '123456789.123456789'],
+    ];
+    for (const [cap, stored] of forms) {
+      expect((await ops.createOrganization('tester', body(cap))).monthlyLimit, cap).toBe(stored);
+    }
+    const rounded = ops.createOrganization('tester', body('123456789.123456789'));
+    await expect(rounded).rejects.toThrow(/body\.monthlyLimit: must be sent as a string/);
+    await ops.createOrganization('tester', { id: 'acme' });
+    const patch = ops.updateOrganization(
+      'tester',
+      'acme',
+      JSON.parse('{"monthlyLimit": 0.30000000000000004}'),
+    );
+    expect(await statusOf(patch)).toBe(400);
+  });
+
   it('sets the response cache on create and update (absent keeps, null turns it off), bounded like the config', async () => {
     const org = await ops.createOrganization('tester', { id: 'acme', cache: { ttlSeconds: 60 } });
     expect(org.cache).toEqual({ ttlSeconds: 60 });
