@@ -78,14 +78,27 @@ export const newCallId = (): string => `call_${randomUUID().replaceAll('-', '').
 export function contentsToMessages(contents: readonly unknown[], warnings: Warnings): JsonObject[] {
   const messages: JsonObject[] = [];
   const calls = new Calls();
+  // Consecutive model contents are one turn: a client that keeps a streamed answer as it came (one content
+  // per chunk, as @google/genai's chat does) has a thought's text and its signature in different contents.
+  let turn: ModelPart[] = [];
+  const endTurn = () => {
+    const message = turn.length > 0 ? modelMessage(turn, calls, warnings) : undefined;
+    if (message) messages.push(message);
+    turn = [];
+  };
   contents.forEach((content, index) => {
     const at = `contents.${index}`;
     const parts = arrayMember(content, 'parts') ?? [];
     if (stringMember(content, 'role') === 'model') {
-      const message = modelMessage(parts, at, calls, warnings);
-      if (message) messages.push(message);
-    } else for (const message of userMessages(parts, at, calls, warnings)) messages.push(message);
+      parts.forEach((part, partIndex) => {
+        turn.push({ part, path: `${at}.parts.${partIndex}` });
+      });
+      return;
+    }
+    endTurn();
+    for (const message of userMessages(parts, at, calls, warnings)) messages.push(message);
   });
+  endTurn();
   return messages;
 }
 
@@ -182,18 +195,18 @@ function inlinePart(inline: JsonObject, at: string): JsonObject {
  * parts that carry a signature (Claude's thinking, as this ingress answers it) as `thinking_blocks`.
  * Thought parts without a signature are another provider's reasoning text: chat cannot send it back.
  */
-function modelMessage(
-  parts: unknown[],
-  at: string,
-  calls: Calls,
-  warnings: Warnings,
-): JsonObject | undefined {
+/** A part of a model turn and where it was in the request. */
+interface ModelPart {
+  part: unknown;
+  path: string;
+}
+
+function modelMessage(parts: ModelPart[], calls: Calls, warnings: Warnings): JsonObject | undefined {
   let text = '';
   const toolCalls: JsonObject[] = [];
   const thinking: JsonObject[] = [];
   let thought = '';
-  parts.forEach((part, index) => {
-    const path = `${at}.parts.${index}`;
+  for (const { part, path } of parts) {
     if (!isRecord(part)) throw badRequest(`${path}: must be an object`, path);
     const call = recordMember(part, 'functionCall');
     const signature = stringMember(part, 'thoughtSignature');
@@ -209,7 +222,7 @@ function modelMessage(
       warnings.add(
         `${clientText(Object.keys(part)[0] ?? 'empty')} parts of model turns are not supported; dropped`,
       );
-  });
+  }
   if (text === '' && toolCalls.length === 0 && thinking.length === 0) return undefined;
   const message: JsonObject = { role: 'assistant', content: text === '' ? null : text };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;

@@ -196,6 +196,27 @@ describe('geminiRequestToChat', () => {
     });
   });
 
+  it('keeps a thought whole when a streamed answer was kept one content per chunk (text, then its signature)', () => {
+    const { body } = translate({
+      contents: [
+        user('go'),
+        { role: 'model', parts: [{ text: 'Let me ', thought: true }] },
+        { role: 'model', parts: [{ text: 'think', thought: true }] },
+        { role: 'model', parts: [{ text: '', thought: true, thoughtSignature: 'SIGabc' }] },
+        { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'f', response: { ok: true } } }] },
+      ],
+    });
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    expect(messages).toHaveLength(3);
+    const assistant = messages[1] as JsonObject;
+    expect(assistant.thinking_blocks).toEqual([
+      { type: 'thinking', thinking: 'Let me think', signature: 'SIGabc' },
+    ]);
+    expect(Array.isArray(assistant.tool_calls) && assistant.tool_calls.length).toBe(1);
+    expect((messages[2] as JsonObject).role).toBe('tool');
+  });
+
   it('rejects a function response that answers no call, naming the part', () => {
     const request = {
       contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }],
