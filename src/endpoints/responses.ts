@@ -165,7 +165,8 @@ function responsesFramer(
    */
   let settled: Settle | undefined;
   return {
-    frame({ event, usage }, settle) {
+    frame(part, settle) {
+      const { event } = part;
       settled = settle;
       const type = stringMember(event, 'type') ?? '';
       if (!isTerminalEvent(type)) {
@@ -173,7 +174,8 @@ function responsesFramer(
         return write(event);
       }
       const response = recordMember(event, 'response');
-      const meta = settle(usage ?? usageFromResponses(response?.usage));
+      // A translated stream says when its upstream reported no usage (`usage: undefined`): billed as counted.
+      const meta = settle('usage' in part ? part.usage : usageFromResponses(response?.usage));
       const framed = write(event, meta);
       if (type !== 'response.completed') return framed;
       // The upstream's output; when it left it out, the response as written (filled from the items streamed).

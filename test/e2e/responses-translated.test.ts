@@ -83,10 +83,9 @@ async function recordOf(genId: string): Promise<RecordView> {
 }
 
 describe('translated responses whose upstream reports no usage', () => {
-  // Bug: billed 0 with no warning. The translator now hands the terminal event `usage: undefined`; this passes
-  // once the framer in src/endpoints/responses.ts settles with it (`'usage' in part ? part.usage : ...`)
-  // instead of reading the zeros of the Response object. Known failure until then: turn into `it` with it.
-  it.fails('bills a stream without a usage chunk the counted prompt and text, never 0', async () => {
+  // The translator hands the terminal event `usage: undefined`, and the framer settles with it (not with the
+  // zeros of the Response object it builds).
+  it('bills a stream without a usage chunk the counted prompt and text, never 0', async () => {
     env.upstream.faults.push({ kind: 'no-usage' });
     const response = await fetch(`${env.baseURL}/responses`, {
       method: 'POST',
