@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRecord, type JsonObject } from '../../src/json/json.js';
+import { type RecordView, recordOf } from '../../src/test-support/record-of.js';
 import { openSocket } from '../../src/test-support/socket-client.js';
 import { startTestGateway, TEST_KEY, type TestGateway } from '../../src/test-support/start-test-gateway.js';
 import { streamEventErrors } from '../conformance/published-schemas.js';
@@ -15,26 +16,6 @@ beforeAll(async () => {
   gw = await startTestGateway();
 });
 afterAll(() => gw.stop());
-
-interface RecordView {
-  status: string;
-  inputTokens: number;
-  outputTokens: number;
-  costNanoUsd: number;
-  warnings: string[];
-}
-
-async function recordOf(genId: string): Promise<RecordView> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const response = await fetch(`${gw.baseURL}/generation/${genId}`, {
-      headers: { authorization: `Bearer ${TEST_KEY}` },
-    });
-    if (response.status === 200) return ((await response.json()) as { data: RecordView }).data;
-    if (Date.now() > deadline) throw new Error(`no record for ${genId}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function streamed(body: JsonObject = {}) {
   const response = await fetch(`${gw.baseURL}/responses`, {
@@ -88,7 +69,7 @@ describe('a native Responses stream that fails', () => {
     expect(stream.text).not.toContain('sk-upstream-secret');
     const error = stream.data.at(-2);
     expect(String(error?.message)).toContain('The server had an error');
-    const record = await recordOf(stream.genId);
+    const record = await recordOf(gw.baseURL, stream.genId);
     expect(record.status).toBe('error');
     expect(record.inputTokens).toBeGreaterThan(3);
     expect(record.outputTokens).toBeGreaterThan(0);
@@ -104,7 +85,7 @@ describe('a native Responses stream that fails', () => {
     const stream = await streamed();
     expectFailureFrames(stream);
     const usage = responseOf(stream.data.at(-1)).usage;
-    const record = await recordOf(stream.genId);
+    const record = await recordOf(gw.baseURL, stream.genId);
     expect(record.costNanoUsd).toBeGreaterThan(0);
     expect(usage).toMatchObject({
       input_tokens: record.inputTokens,
@@ -121,7 +102,7 @@ describe('a native Responses stream that fails', () => {
       const stream = await streamed();
       expectFailureFrames(stream);
       expect(String(stream.data.at(-2)?.message)).toContain('ended before it finished');
-      const record = await recordOf(stream.genId);
+      const record = await recordOf(gw.baseURL, stream.genId);
       expect(record.status).toBe('error');
       expect(record.inputTokens).toBeGreaterThan(3);
       expect(record.outputTokens).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordView, recordOf } from '../../src/test-support/record-of.js';
 import { startTestGateway, TEST_KEY, type TestGateway } from '../../src/test-support/start-test-gateway.js';
 
 /** A stream cut short is billed what the provider bills: never 0 (contract §5). */
@@ -7,26 +8,6 @@ beforeAll(async () => {
   gw = await startTestGateway();
 });
 afterAll(() => gw.stop());
-
-interface RecordView {
-  status: string;
-  inputTokens: number;
-  outputTokens: number;
-  costNanoUsd: number;
-  warnings: string[];
-}
-
-async function recordOf(genId: string): Promise<RecordView> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const response = await fetch(`${gw.baseURL}/generation/${genId}`, {
-      headers: { authorization: `Bearer ${TEST_KEY}` },
-    });
-    if (response.status === 200) return ((await response.json()) as { data: RecordView }).data;
-    if (Date.now() > deadline) throw new Error(`no record for ${genId}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('billing a stream cut short', () => {
   it.each([
@@ -56,7 +37,7 @@ describe('billing a stream cut short', () => {
         text += new TextDecoder().decode(next.value);
       }
       controller.abort();
-      const record = await recordOf(genId);
+      const record = await recordOf(gw.baseURL, genId);
       expect(record.status).toBe('cancelled');
       expect(record.inputTokens).toBeGreaterThan(5);
       expect(record.outputTokens).toBeGreaterThanOrEqual(5);
@@ -87,7 +68,7 @@ describe('billing a stream that ends without usage', () => {
     const text = await response.text();
     // The usage the client is told (the chat usage chunk, the Messages message_delta) carries the same cost.
     const costs = [...text.matchAll(/"cost":(\d+)/g)].map((match) => Number(match[1]));
-    const record = await recordOf(genId);
+    const record = await recordOf(gw.baseURL, genId);
     expect(record.status).toBe('success');
     expect(record.inputTokens).toBeGreaterThan(3);
     expect(record.outputTokens).toBeGreaterThan(3);
