@@ -165,7 +165,8 @@ export const ADMIN_ROUTES: readonly AppRoute[] = [
     },
     doc: {
       tag: REPORTS,
-      summary: 'Generation records, newest first (Accept: text/csv streams them all as CSV)',
+      summary:
+        'Generation records, newest first (Accept: text/csv: the same rows as CSV, all of them without limit)',
       query: recordsQuerySchema,
       alsoProduces: 'text/csv',
     },
