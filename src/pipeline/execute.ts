@@ -10,6 +10,7 @@ import type { AttemptSpan } from '../observability/tracing.js';
 import { executeWithFallback, retryReason } from '../provider-routing/execute-with-fallback.js';
 import { sleepFor } from '../provider-routing/retry-policy.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
+import { noteAbandonedCall } from './abandoned-call.js';
 import { reserveSpend, worstCaseNano } from './reserve-spend.js';
 import type { Reservation, Run } from './run.js';
 
@@ -58,17 +59,6 @@ export interface ExecutionReport {
  * or answered 5xx, within the request's deadline). Every attempt goes to the run's list (and failures to the
  * health figures).
  */
-/**
- * Calls whose client went away while a provider was already at work on them: the provider bills the prompt
- * it received, so the pipeline bills it too (as counted), never 0.
- */
-const abandonedCalls = new WeakMap<Run, Served<unknown>>();
-
-/** The executor's call the client left while a provider worked on it, if it did. */
-export function abandonedCall(run: Run): Served<unknown> | undefined {
-  return abandonedCalls.get(run);
-}
-
 export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<Served<T>> {
   const { deps, ctx } = run;
   // Whatever chose the model (the request, a tag, the planner pair, the image fallback), the key must allow it,
@@ -118,8 +108,7 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
   });
   const result = await executing.catch((error: unknown) => {
     if (ctx.signal.aborted && dispatched && target.role === 'executor') {
-      const model = servedModel(target, dispatched);
-      abandonedCalls.set(run, { value: undefined, endpoint: dispatched, model, target });
+      noteAbandonedCall(run, dispatched, servedModel(target, dispatched).id);
     }
     throw error;
   });

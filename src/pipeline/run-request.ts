@@ -1,10 +1,8 @@
-import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage, type Usage } from '../accounting/usage.js';
 import { outputTokenBound, worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import { assertModelAllowed } from '../auth/model-access.js';
-import type { RequestKind } from '../codecs/request-kind.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
@@ -12,7 +10,6 @@ import { type GatewayError, requestCancelled, toGatewayError } from '../errors/g
 import { type JsonObject, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
 import { operationName, promptForSpan } from '../observability/request-outcome.js';
-import { countRequestTokens } from '../optimizations/count-tokens.js';
 import { runOptimizations } from '../optimizations/run-optimizations.js';
 import { addSkills } from '../preparation/add-skills.js';
 import { chooseModel } from '../preparation/choose-model.js';
@@ -27,9 +24,10 @@ import { plannerUsage, runPlanner } from '../preparation/run-planner.js';
 import { redactRequest } from '../privacy/redact-request.js';
 import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
+import { abandonedCallReport } from './abandoned-call.js';
 import { type CacheStep, executeOrReplay, finishCache, lookUpCache } from './cache-step.js';
 import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
-import { abandonedCall, account, type ExecutionReport, type ExecutionTarget, execute } from './execute.js';
+import { account, type ExecutionReport, type ExecutionTarget, execute } from './execute.js';
 import { openStream } from './open-stream.js';
 import { settleSpend } from './reserve-spend.js';
 import { beginRun, type PipelineContext, type Run } from './run.js';
@@ -112,7 +110,9 @@ export async function runRequest<R extends ParsedRequest, Part>(
     const failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
     if (failure.code === 'INTERNAL_SERVER_ERROR' && failure.type === 'server_error')
       deps.log(`request ${ctx.requestId} failed: ${describe(thrown)}`);
-    if (ctx.signal.aborted && !facts.execution) await billAbandoned(run, facts, endpoint.conversation);
+    const kind = endpoint.conversation;
+    if (ctx.signal.aborted && !facts.execution && facts.sent && kind)
+      facts.execution = await abandonedCallReport(run, facts.sent, kind);
     await record(failure.status, failure);
     answerError(run, endpoint, live.stream, failure);
   } finally {
@@ -121,36 +121,6 @@ export async function runRequest<R extends ParsedRequest, Part>(
   }
   const settling = settleSpend(run, totalCostNano(facts.execution, facts.planner));
   if (settling) await settling;
-}
-
-/**
- * A client that left while a provider was at work on its request (before any answer came): the provider bills
- * the prompt it received, so the request is billed the prompt sent, counted with the tokenizer (contract:
- * never 0). Requests that are not conversations (embeddings) and clients that left before any provider had
- * the request are billed nothing.
- */
-async function billAbandoned(run: Run, facts: Facts, kind: RequestKind | undefined): Promise<void> {
-  const served = abandonedCall(run);
-  if (!served || !facts.sent || !kind) return;
-  try {
-    const count = await run.deps.tokenCounter.load();
-    const usage = { ...emptyUsage(), inputTokens: countRequestTokens(facts.sent, kind, count) };
-    const { endpoint } = served;
-    facts.execution = {
-      model: served.model.id,
-      provider: endpoint.provider,
-      usage,
-      costNano: computeCostNano(usage, endpoint.compiledPricing),
-    };
-    run.warnings.push(
-      `the client left while ${endpoint.provider} worked on the request; billed ${usage.inputTokens} prompt ` +
-        'tokens as counted by the gateway',
-    );
-  } catch (error) {
-    run.deps.log(
-      `request ${run.ctx.requestId}: the prompt of an abandoned call could not be counted: ${String(error)}`,
-    );
-  }
 }
 
 /** What the journal keeps of a request as soon as it is accepted (a crash turns it into `interrupted`). */
