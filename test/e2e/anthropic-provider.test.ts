@@ -45,6 +45,13 @@ function configFor(anthropicUrl: string) {
           },
         ],
       },
+      {
+        id: 'acme/claude-sonnet-5.5',
+        capabilities: ['tool-use', 'reasoning'],
+        api_compatibility: ['chat-completion', 'open-responses'],
+        max_tokens: 128000,
+        endpoints: [{ provider: 'claude-cloud', model: 'claude-sonnet-5-5', pricing: { input: '0.000002' } }],
+      },
     ],
     organizations: [{ id: 'acme', apiKeys: [TEST_KEY] }],
   };
@@ -194,6 +201,60 @@ describe('chat completions on an Anthropic provider', () => {
     const chunks = [];
     for await (const chunk of data) chunks.push(chunk);
     expect(response.headers.get('x-gateway-warnings')).toContain('seed is not supported');
+  });
+});
+
+describe('chat on a Claude model that refuses sampling, thinking budgets, forced tools and prefill', () => {
+  const SONNET = 'acme/claude-sonnet-5.5';
+
+  it('sends an effort instead of a budget and leaves out what the model refuses, with warnings', async () => {
+    const { data, response } = await client.chat.completions
+      .create({
+        model: SONNET,
+        messages: [{ role: 'user', content: 'Weather in Paris?' }],
+        temperature: 0.2,
+        reasoning_effort: 'low',
+        tools: [WEATHER_TOOL],
+        tool_choice: 'required',
+      })
+      .withResponse();
+    expect(data.choices[0]?.message.tool_calls?.[0]?.type).toBe('function');
+    const body = received()?.body;
+    expect(body).toMatchObject({ model: 'claude-sonnet-5-5', output_config: { effort: 'low' } });
+    expect(body?.tool_choice).toEqual({ type: 'auto' });
+    expect(body).not.toHaveProperty('temperature');
+    expect(body).not.toHaveProperty('thinking');
+    const warnings = response.headers.get('x-gateway-warnings') ?? '';
+    expect(warnings).toContain('temperature is not supported by claude-sonnet-5-5; not sent');
+    expect(warnings).toContain('a forced tool_choice is not supported by this model');
+  });
+
+  it('turns thinking off with between_tools for reasoning_effort none', async () => {
+    await client.chat.completions.create({
+      model: SONNET,
+      messages: [{ role: 'user', content: 'Hi' }],
+      reasoning_effort: 'none',
+    });
+    expect(received()?.body.thinking).toEqual({ type: 'between_tools' });
+  });
+
+  it('answers a final assistant message with a 400 and never calls the provider', async () => {
+    const before = anthropic.received.length;
+    const attempt = client.chat.completions.create({
+      model: SONNET,
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Well, ' },
+      ],
+    });
+    await expect(attempt).rejects.toMatchObject({
+      status: 400,
+      error: {
+        param: 'messages',
+        message: expect.stringContaining('does not continue a final assistant message'),
+      },
+    });
+    expect(anthropic.received.length).toBe(before);
   });
 });
 

@@ -175,6 +175,7 @@ describe('messagesRequestToChat', () => {
     ['low', 'low'],
     ['medium', 'medium'],
     ['high', 'high'],
+    ['xhigh', 'xhigh'],
     ['max', 'xhigh'],
   ])(
     'maps adaptive thinking with effort %s to reasoning_effort %s, without a warning',

@@ -80,8 +80,14 @@ export function messagesRequestToChat(request: JsonObject): { body: JsonObject; 
   return { body: chat, warnings: [...warnings] };
 }
 
-/** Anthropic's effort levels as chat's `reasoning_effort` (`max` is the highest chat has). */
-const EFFORTS: Record<string, string> = { low: 'low', medium: 'medium', high: 'high', max: 'xhigh' };
+/** Anthropic's effort levels as chat's `reasoning_effort` (`xhigh` is the highest chat has: `max` is it too). */
+const EFFORTS: Record<string, string> = {
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+  xhigh: 'xhigh',
+  max: 'xhigh',
+};
 
 /**
  * `thinking` as chat's `reasoning_effort`: a budget (`enabled`) as the effort nearest to it; adaptive thinking
@@ -108,7 +114,7 @@ function thinkingEffort(request: JsonObject, warnings: Warnings): string | undef
     if (effort === undefined || effort === null) return 'high';
     const mapped = typeof effort === 'string' ? EFFORTS[effort] : undefined;
     if (mapped) return mapped;
-    throw badRequest('output_config.effort: must be low, medium, high or max', 'output_config.effort');
+    throw badRequest('output_config.effort: must be low, medium, high, xhigh or max', 'output_config.effort');
   }
   warnings.add(
     `thinking of type ${clientText(String(JSON.stringify(type)))} is not supported on this route; ignored`,

@@ -1,9 +1,11 @@
+import { badRequest } from '../../errors/gateway-error.js';
 import { clientText } from '../../json/client-text.js';
 import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import { toConversation } from './anthropic-messages.js';
 import { toToolSettings } from './anthropic-tools.js';
 import { Warnings } from './anthropic-warnings.js';
+import { type ClaudeRules, claudeRules } from './claude-rules.js';
 
 /** Anthropic requires `max_tokens`; used when neither the request nor the catalog gives one. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -88,12 +90,26 @@ export function toMessagesRequest(
   options: MessagesRequestOptions,
 ): { body: JsonObject; warnings: string[] } {
   const warnings = new Warnings();
+  const rules = claudeRules(chat.model);
   const vendor = vendorParameters(chat, warnings);
   const conversation = toConversation(Array.isArray(chat.messages) ? chat.messages : [], warnings);
-  const { thinking, maxTokens } = reasoning(chat, vendor.thinking, options.maxOutputTokens, warnings);
+  if (!rules.prefill && conversation.messages.at(-1)?.role === 'assistant') {
+    throw badRequest(
+      `messages: ${modelName(chat)} does not continue a final assistant message (prefill); end the messages with a user message`,
+      'messages',
+    );
+  }
+  const { thinking, effort, maxTokens } = reasoning(
+    chat,
+    vendor.thinking,
+    options.maxOutputTokens,
+    rules,
+    warnings,
+  );
   const active = thinking ?? vendor.thinking;
   const thinkingOn = isRecord(active) && active.type !== 'disabled';
-  const format = outputFormat(chat, recordMember(vendor, 'output_config'), warnings);
+  const nativeConfig = recordMember(vendor, 'output_config');
+  const format = outputFormat(chat, warnings);
   const system = [...nativeSystem(vendor.system), ...conversation.system, ...format.system];
   const body: JsonObject = {
     model: chat.model,
@@ -102,15 +118,25 @@ export function toMessagesRequest(
     ...(system.length > 0 ? { system } : {}),
     messages: conversation.messages,
     ...(thinking === undefined ? {} : { thinking }),
-    ...sampling(chat, thinkingOn, warnings),
+    ...sampling(chat, thinkingOn, rules, warnings),
     ...stopSequences(chat.stop),
-    ...toToolSettings(chat, thinkingOn, warnings),
-    ...format.outputConfig,
+    ...toToolSettings(chat, { thinking: thinkingOn, forcedTools: rules.forcedTools }, warnings),
     ...metadata(chat, warnings),
     ...serviceTier(chat.service_tier, warnings),
   };
+  if (format.format !== undefined || effort !== undefined) {
+    const members: JsonObject = {};
+    if (format.format !== undefined) members.format = format.format;
+    if (effort !== undefined) members.effort = effort;
+    body.output_config = withMembers(nativeConfig ?? {}, members);
+  }
   if (options.stream) body.stream = true;
   return { body, warnings: warnings.list };
+}
+
+/** The provider's name of the model, for messages (bounded: it is the caller's text when no route renamed it). */
+function modelName(chat: JsonObject): string {
+  return clientText(String(chat.model));
 }
 
 /** Properties that are not OpenAI parameters, untouched; unsupported OpenAI parameters become warnings. */
@@ -131,26 +157,28 @@ function positiveInteger(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-/** `reasoning_effort` as `thinking`, and the `max_tokens` to send (which must exceed the budget). */
+/** `reasoning_effort` as `thinking` or an effort, and the `max_tokens` to send (which must exceed a budget). */
 function reasoning(
   chat: JsonObject,
   nativeThinking: unknown,
   maxOutputTokens: number | undefined,
+  rules: ClaudeRules,
   warnings: Warnings,
-): { thinking?: JsonObject; maxTokens: number } {
+): { thinking?: JsonObject; effort?: string; maxTokens: number } {
   const requested = positiveInteger(chat.max_completion_tokens) ?? positiveInteger(chat.max_tokens);
   const effort = chat.reasoning_effort;
   const fallback = requested ?? maxOutputTokens ?? DEFAULT_MAX_TOKENS;
-  if (effort === undefined || effort === null || effort === 'none') return { maxTokens: fallback };
+  if (effort === undefined || effort === null) return { maxTokens: fallback };
   if (nativeThinking !== undefined) {
-    warnings.add('reasoning_effort was ignored because the request sets Anthropic thinking');
+    if (effort !== 'none')
+      warnings.add('reasoning_effort was ignored because the request sets Anthropic thinking');
     return { maxTokens: fallback };
   }
+  if (effort === 'none') return { ...reasoningOff(chat, rules, warnings), maxTokens: fallback };
+  if (rules.reasoning === 'effort') return { ...adaptive(effort, rules, warnings), maxTokens: fallback };
   const budget = typeof effort === 'string' ? THINKING_BUDGETS.get(effort) : undefined;
   if (budget === undefined) {
-    warnings.add(
-      `reasoning_effort ${clientText(String(JSON.stringify(effort)))} is not supported on Anthropic; not sent`,
-    );
+    warnings.add(unsupportedEffort(effort));
     return { maxTokens: fallback };
   }
   const maxTokens = requested ?? maxOutputTokens ?? budget + DEFAULT_MAX_TOKENS;
@@ -166,12 +194,66 @@ function reasoning(
   return { thinking: { type: 'enabled', budget_tokens: reduced }, maxTokens };
 }
 
+function unsupportedEffort(effort: unknown): string {
+  return `reasoning_effort ${clientText(String(JSON.stringify(effort)))} is not supported on Anthropic; not sent`;
+}
+
+/**
+ * `reasoning_effort` on a model that takes adaptive thinking with an effort: `minimal` is `low`; `xhigh` is
+ * `high` where the model has no `xhigh`. Where thinking does not run by default it is turned on (`adaptive`).
+ * Reference: https://platform.claude.com/docs/en/build-with-claude/adaptive-thinking
+ */
+function adaptive(
+  effort: unknown,
+  rules: ClaudeRules,
+  warnings: Warnings,
+): { thinking?: JsonObject; effort?: string } {
+  let level = typeof effort === 'string' ? ADAPTIVE_EFFORTS.get(effort) : undefined;
+  if (level === undefined) {
+    warnings.add(unsupportedEffort(effort));
+    return {};
+  }
+  if (level === 'xhigh' && !rules.xhigh) {
+    warnings.add('reasoning_effort "xhigh" is not supported by this model; effort "high" was sent');
+    level = 'high';
+  }
+  return rules.thinksByDefault ? { effort: level } : { thinking: { type: 'adaptive' }, effort: level };
+}
+
+const ADAPTIVE_EFFORTS: ReadonlyMap<string, string> = new Map([
+  ['minimal', 'low'],
+  ['low', 'low'],
+  ['medium', 'medium'],
+  ['high', 'high'],
+  ['xhigh', 'xhigh'],
+]);
+
+/** `reasoning_effort: none`: nothing to send where thinking is off by default; else the model's way off. */
+function reasoningOff(
+  chat: JsonObject,
+  rules: ClaudeRules,
+  warnings: Warnings,
+): { thinking?: JsonObject; effort?: string } {
+  if (!rules.thinksByDefault) return {};
+  if (rules.off !== undefined) return { thinking: { type: rules.off } };
+  warnings.add(`reasoning cannot be turned off on ${modelName(chat)}; effort "low" was sent`);
+  return { effort: 'low' };
+}
+
 /**
  * `temperature` and `top_p` (Anthropic's temperature range is 0..1). With thinking on, the API takes no
- * temperature other than 1, no `top_k`, and `top_p` only from 0.95.
+ * temperature other than 1, no `top_k`, and `top_p` only from 0.95; models since Opus 4.7 and Sonnet 5 take
+ * none of the three.
  */
-function sampling(chat: JsonObject, thinking: boolean, warnings: Warnings): JsonObject {
+function sampling(chat: JsonObject, thinking: boolean, rules: ClaudeRules, warnings: Warnings): JsonObject {
   const result: JsonObject = {};
+  if (!rules.sampling) {
+    for (const key of ['temperature', 'top_p', 'top_k']) {
+      if (typeof chat[key] === 'number')
+        warnings.add(`${key} is not supported by ${modelName(chat)}; not sent`);
+    }
+    return result;
+  }
   let temperature = typeof chat.temperature === 'number' ? chat.temperature : undefined;
   if (temperature !== undefined && temperature > 1) {
     warnings.add(`temperature ${temperature} is above Anthropic's maximum of 1; 1 was sent`);
@@ -198,21 +280,14 @@ function stopSequences(stop: unknown): JsonObject {
 }
 
 /** `response_format`: a JSON schema as `output_config.format`; JSON mode as a system instruction. */
-function outputFormat(
-  chat: JsonObject,
-  nativeConfig: JsonObject | undefined,
-  warnings: Warnings,
-): { outputConfig: JsonObject; system: JsonObject[] } {
-  const none = { outputConfig: {}, system: [] };
+function outputFormat(chat: JsonObject, warnings: Warnings): { format?: JsonObject; system: JsonObject[] } {
+  const none = { system: [] };
   const format = recordMember(chat, 'response_format');
   const type = stringMember(format, 'type');
   if (type === undefined || type === 'text') return none;
   if (type === 'json_schema') {
     const schema = recordMember(recordMember(format, 'json_schema'), 'schema');
-    if (schema) {
-      const outputConfig = withMembers(nativeConfig ?? {}, { format: { type: 'json_schema', schema } });
-      return { outputConfig: { output_config: outputConfig }, system: [] };
-    }
+    if (schema) return { format: { type: 'json_schema', schema }, system: [] };
     warnings.add('response_format json_schema without a schema is not supported on Anthropic; not sent');
     return none;
   }
@@ -220,7 +295,7 @@ function outputFormat(
     warnings.add(
       'response_format json_object has no Anthropic equivalent; JSON was asked for in the system prompt',
     );
-    return { outputConfig: {}, system: [{ type: 'text', text: JSON_OBJECT_INSTRUCTION }] };
+    return { system: [{ type: 'text', text: JSON_OBJECT_INSTRUCTION }] };
   }
   warnings.add(
     `response_format ${clientText(String(type))} is not supported by the Anthropic Messages API; not sent`,

@@ -8,14 +8,21 @@ export interface ToolSettings {
   tool_choice?: JsonObject;
 }
 
+/** What the model allows: thinking on, and whether a forced `tool_choice` is accepted at all. */
+export interface ToolRules {
+  thinking: boolean;
+  forcedTools: boolean;
+}
+
 /**
  * Chat `tools`, `tool_choice` and `parallel_tool_calls` as Messages API tools and tool choice.
  * Function tools become `{name, description, input_schema, strict}`; a tool that is not an OpenAI tool (an
  * Anthropic server tool such as `web_search_20250305`) passes untouched. With extended thinking on, the API
- * accepts only `auto` and `none`, so a forced choice falls back to `auto` with a warning.
+ * accepts only `auto` and `none`, and models since Fable 5.1, Opus 5.5 and Sonnet 5.5 never accept a forced
+ * choice: then `auto` is sent with a warning, and a named tool is the only tool offered.
  * Reference: https://docs.claude.com/en/agents-and-tools/tool-use/implement-tool-use
  */
-export function toToolSettings(chat: JsonObject, thinking: boolean, warnings: Warnings): ToolSettings {
+export function toToolSettings(chat: JsonObject, rules: ToolRules, warnings: Warnings): ToolSettings {
   const allowed = allowedTools(chat.tool_choice);
   let source = arrayMember(chat, 'tools') ?? [];
   if (allowed) {
@@ -24,11 +31,22 @@ export function toToolSettings(chat: JsonObject, thinking: boolean, warnings: Wa
       (tool) => stringMember(tool, 'type') !== 'function' || names.has(functionName(tool)),
     );
   }
-  const tools = toTools(source, warnings);
+  let tools = toTools(source, warnings);
   if (tools.length === 0) return {};
   const choice = allowed ? (allowed.mode === 'required' ? 'required' : 'auto') : chat.tool_choice;
   let toolChoice = toToolChoice(choice, warnings);
-  if (thinking && (toolChoice?.type === 'any' || toolChoice?.type === 'tool')) {
+  const forced = toolChoice?.type === 'any' || toolChoice?.type === 'tool';
+  if (forced && !rules.forcedTools) {
+    const name = toolChoice?.type === 'tool' ? stringMember(toolChoice, 'name') : undefined;
+    const named = name === undefined ? [] : tools.filter((tool) => tool.name === name);
+    if (named.length > 0) tools = named;
+    warnings.add(
+      named.length === 0
+        ? 'a forced tool_choice is not supported by this model; tool_choice "auto" was sent'
+        : 'a forced tool_choice is not supported by this model; tool_choice "auto" was sent with only the named tool',
+    );
+    toolChoice = { type: 'auto' };
+  } else if (forced && rules.thinking) {
     warnings.add(
       'a forced tool_choice is not supported with reasoning on Anthropic; tool_choice "auto" was sent',
     );
