@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRecord, type JsonObject } from '../../src/json/json.js';
-import { type RecordView, recordOf } from '../../src/test-support/record-of.js';
+import { recordOf } from '../../src/test-support/record-of.js';
 import { openSocket } from '../../src/test-support/socket-client.js';
 import { startTestGateway, TEST_KEY, type TestGateway } from '../../src/test-support/start-test-gateway.js';
 import { streamEventErrors } from '../conformance/published-schemas.js';
