@@ -191,3 +191,28 @@ describe('background: true on a native Responses provider', () => {
     },
   );
 });
+
+// Chat's output controls were forwarded to a native Responses provider (which refuses them with its own words)
+// while the translated route refused them: one answer for both.
+describe('chat-only output controls on a native Responses provider', () => {
+  it.each([
+    [{ n: 2 }, 'n'],
+    [{ max_tokens: 50, stream: true }, 'max_tokens'],
+    [{ max_completion_tokens: 50 }, 'max_completion_tokens'],
+  ])('%o: 400 naming %s, and nothing reaches the upstream', async (members, param) => {
+    const before = gw.upstream.received.length;
+    const response = await fetch(`${gw.baseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'acme/chat-large', input: 'Hi', ...members }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { param: string; message: string } };
+    expect(body.error).toMatchObject({
+      param,
+      message: expect.stringContaining('is not a Responses API parameter'),
+    });
+    expect(gw.upstream.received.length).toBe(before);
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { badRequest } from '../../errors/gateway-error.js';
 import type { JsonObject } from '../../json/json.js';
 import { parseBody } from '../shared/parse-body.js';
 
@@ -23,7 +24,22 @@ export const responsesRequestSchema = z.looseObject({
 
 export type ResponsesRequest = JsonObject & z.infer<typeof responsesRequestSchema>;
 
+/**
+ * Chat output controls the Responses API does not have. Passed through, each would change what is billed
+ * beyond the reserved worst case (`n` answers, or a limit other than `max_output_tokens`), and several
+ * answers cannot be one Response: refused (400 naming the member) whichever provider serves the model, never dropped or forwarded.
+ */
+const CHAT_ONLY_OUTPUT_CONTROLS: Readonly<Record<string, string>> = {
+  n: 'n: is not a Responses API parameter (a Response is one answer); send one request per answer',
+  max_tokens: 'max_tokens: is not a Responses API parameter; use max_output_tokens',
+  max_completion_tokens: 'max_completion_tokens: is not a Responses API parameter; use max_output_tokens',
+};
+
 /** Validates a Responses request (400 BAD_REQUEST naming the field). */
 export function parseResponsesRequest(body: unknown): ResponsesRequest {
-  return parseBody(body, responsesRequestSchema);
+  const request = parseBody(body, responsesRequestSchema);
+  for (const [key, message] of Object.entries(CHAT_ONLY_OUTPUT_CONTROLS)) {
+    if (request[key] !== undefined) throw badRequest(message, key);
+  }
+  return request;
 }

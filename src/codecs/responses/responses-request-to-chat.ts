@@ -1,4 +1,3 @@
-import { badRequest } from '../../errors/gateway-error.js';
 import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { gatewaySummary, summaryText } from './compaction-item.js';
@@ -24,17 +23,6 @@ const CONSUMED = new Set([
   'background',
 ]);
 
-/**
- * Chat output controls the Responses API does not have. Passed through, each would change what is billed
- * beyond the reserved worst case (`n` answers, or a limit other than `max_output_tokens`), and several
- * answers cannot be one Response: refused (400 naming the member), never dropped or forwarded.
- */
-const CHAT_ONLY_OUTPUT_CONTROLS: Readonly<Record<string, string>> = {
-  n: 'n: is not a Responses API parameter (a Response is one answer); send one request per answer',
-  max_tokens: 'max_tokens: is not a Responses API parameter; use max_output_tokens',
-  max_completion_tokens: 'max_completion_tokens: is not a Responses API parameter; use max_output_tokens',
-};
-
 /** Collects warnings once each, in the order they were first raised. */
 class Warnings {
   readonly list: string[] = [];
@@ -46,13 +34,10 @@ class Warnings {
 /**
  * Translates a Responses API request into a chat completions request, for providers that have only chat
  * completions. What chat cannot express is dropped with a warning the caller reports; chat's own output
- * controls (`n`, `max_tokens`, `max_completion_tokens`) are refused.
+ * controls (`n`, `max_tokens`, `max_completion_tokens`) were refused by `parseResponsesRequest`.
  * Request reference: https://platform.openai.com/docs/api-reference/responses/create
  */
 export function responsesRequestToChat(body: JsonObject): { body: JsonObject; warnings: string[] } {
-  for (const [key, message] of Object.entries(CHAT_ONLY_OUTPUT_CONTROLS)) {
-    if (body[key] !== undefined) throw badRequest(message, key);
-  }
   const warnings = new Warnings();
   const chat: JsonObject = {};
   for (const [key, value] of Object.entries(body)) if (!CONSUMED.has(key)) chat[key] = value;
