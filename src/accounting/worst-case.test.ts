@@ -160,15 +160,28 @@ describe('worstCaseTokens', () => {
     }
   });
 
+  it("reads a long parsed string's start from its note: a data URI counts as media, and no search reads it", () => {
+    const image = `data:image/png;base64,${'A'.repeat(200_000)}`;
+    const body = { model: 'm', messages: [{ role: 'user', content: image }] };
+    const bytes = Buffer.from(JSON.stringify(body));
+    const parsed = parseJsonBytes(bytes, scanJson(bytes, 64).longStrings) as Record<string, unknown>;
+    const searched = vi.spyOn(String.prototype, 'startsWith');
+    const bound = worstCaseTokens('chat', parsed).promptTokens;
+    expect(searched.mock.contexts.some((context) => String(context).length > 1_000)).toBe(false);
+    searched.mockRestore();
+    expect(bound).toBe(worstCaseTokens('chat', JSON.parse(bytes.toString('utf8'))).promptTokens);
+    expect(bound).toBeLessThan(200_000 / 4);
+  });
+
   it('measures a noted string again once its holder holds another string', () => {
     const message = { role: 'user', content: 'x'.repeat(70_000) };
-    noteByteLength(message, 'content', message.content, 70_000);
+    noteByteLength(message, 'content', message.content, 70_000, 'xxxx');
     const before = worstCaseTokens('chat', { messages: [message] }).promptTokens;
     message.content = 'é'.repeat(70_000);
     const after = worstCaseTokens('chat', { messages: [message] }).promptTokens;
     expect(after - before).toBe(70_000);
     // A false note for the very string it holds is believed: the note is the parser's word.
-    noteByteLength(message, 'content', message.content, 5);
+    noteByteLength(message, 'content', message.content, 5, 'éééé');
     expect(worstCaseTokens('chat', { messages: [message] }).promptTokens).toBe(before - 70_000 + 5);
   });
 

@@ -1,5 +1,5 @@
 import { isRecord, type JsonObject } from '../json/json.js';
-import { byteLengthOf } from '../json/known-byte-lengths.js';
+import { byteLengthOf, knownHead } from '../json/known-byte-lengths.js';
 import type { CompiledPricing, CompiledTier } from './compile-pricing.js';
 
 export type WorstCaseKind = 'chat' | 'responses' | 'messages' | 'embeddings' | 'images';
@@ -161,8 +161,9 @@ function promptBound(body: JsonObject, imageTokens: number): number {
  * `holder[key]`, a long string's byte length may be known already (`json/known-byte-lengths.ts`).
  */
 function stringTokens(value: string, imageTokens: number, holder: object, key: string | number): number {
-  if (value.startsWith('data:image/')) return imageTokens;
-  if (value.startsWith('data:audio/')) return Math.ceil((value.length * 3) / 4 / AUDIO_BYTES_PER_TOKEN);
+  const head = knownHead(holder, key, value) ?? value;
+  if (head.startsWith('data:image/')) return imageTokens;
+  if (head.startsWith('data:audio/')) return Math.ceil((value.length * 3) / 4 / AUDIO_BYTES_PER_TOKEN);
   return byteLengthOf(holder, key, value) + 2;
 }
 

@@ -7,17 +7,23 @@
  */
 const BYTE_LENGTHS = Symbol('utf8 byte lengths');
 
-type Noted = { [BYTE_LENGTHS]?: Map<string | number, { value: string; bytes: number }> };
+type Noted = { [BYTE_LENGTHS]?: Map<string | number, { value: string; bytes: number; head: string }> };
 
-/** Notes that `holder[key]`, the string `value`, is `bytes` long in UTF-8. */
-export function noteByteLength(holder: object, key: string | number, value: string, bytes: number): void {
+/** Notes that `holder[key]`, the string `value`, is `bytes` long in UTF-8 and starts with `head`. */
+export function noteByteLength(
+  holder: object,
+  key: string | number,
+  value: string,
+  bytes: number,
+  head: string,
+): void {
   const noted = holder as Noted;
   let lengths = noted[BYTE_LENGTHS];
   if (lengths === undefined) {
     lengths = new Map();
     Object.defineProperty(holder, BYTE_LENGTHS, { value: lengths });
   }
-  lengths.set(key, { value, bytes });
+  lengths.set(key, { value, bytes, head });
 }
 
 /**
@@ -27,4 +33,14 @@ export function noteByteLength(holder: object, key: string | number, value: stri
 export function byteLengthOf(holder: object, key: string | number, value: string): number {
   const note = (holder as Noted)[BYTE_LENGTHS]?.get(key);
   return note !== undefined && note.value === value ? note.bytes : Buffer.byteLength(value);
+}
+
+/**
+ * The first characters of `value` (at least 32 of them, or all), read as `holder[key]`, when noted: a look at
+ * a long string's start that reads none of the rest (the string may be a rope of pieces, which a search of it
+ * would first join).
+ */
+export function knownHead(holder: object, key: string | number, value: string): string | undefined {
+  const note = (holder as Noted)[BYTE_LENGTHS]?.get(key);
+  return note !== undefined && note.value === value ? note.head : undefined;
 }

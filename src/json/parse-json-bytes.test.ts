@@ -130,6 +130,31 @@ describe('parseJsonBytes', () => {
     for (let i = 0; i < 300; i++) expectSameAsJsonParse(Buffer.from(JSON.stringify(value(0))));
   });
 
+  it('decodes a long string in pieces of at most 32 KiB, never cutting a character', () => {
+    const decoded: number[] = [];
+    const original = Buffer.prototype.toString;
+    const spy = function (this: Buffer, encoding?: BufferEncoding, start?: number, end?: number): string {
+      decoded.push((end ?? this.length) - (start ?? 0));
+      return original.call(this, encoding, start, end);
+    };
+    vi.spyOn(Buffer.prototype, 'toString').mockImplementation(spy as () => string);
+    const content = long('the gateway forwards every byte ', 1024 * 1024);
+    const parsed = parse(Buffer.from(JSON.stringify({ messages: [{ role: 'user', content }] })));
+    expect((parsed as { messages: { content: string }[] }).messages[0]?.content).toBe(content);
+    expect(Math.max(...decoded)).toBeLessThanOrEqual(32 * 1024);
+    vi.restoreAllMocks();
+    // Four-byte characters after 0 to 3 ASCII bytes: every piece boundary falls at another place in them.
+    for (const lead of ['', 'a', 'ab', 'abc']) {
+      expectSameAsJsonParse(
+        Buffer.from(JSON.stringify({ a: lead + '🎉'.repeat(40_000), b: 'é'.repeat(50_000) })),
+      );
+    }
+    // A byte that is not UTF-8 right where a piece would end is still refused.
+    const bad = Buffer.from(JSON.stringify({ a: 'é'.repeat(40_000) }));
+    bad[6 + 32 * 1024] = 0xff;
+    expect(outcome(() => parse(bad))).toMatchObject({ threw: 'TypeError' });
+  });
+
   it('does not hand a long string to JSON.parse', () => {
     const content = long('the gateway forwards every byte ', 1024 * 1024);
     const bytes = Buffer.from(

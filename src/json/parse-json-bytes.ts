@@ -43,6 +43,7 @@ function parseAroundLongStrings(
   ascii: boolean,
 ): { value: unknown } | undefined {
   const values: string[] = [];
+  const heads: string[] = [];
   const byteLengths: number[] = [];
   let text = '';
   let from = 0;
@@ -56,7 +57,7 @@ function parseAroundLongStrings(
     }
     if ((backslashAt >= 0 && backslashAt < close) || isName(bytes, close)) continue;
     if (hasControlByte(bytes, open + 1, close)) continue;
-    const value = decode(bytes, open + 1, close, ascii);
+    const value = decodeInPieces(bytes, open + 1, close, ascii, heads);
     const before = decode(bytes, from, open, ascii);
     if (MARK_IN_TEXT.test(before)) return undefined;
     text += `${before}"${MARK}${values.length}"`;
@@ -73,7 +74,7 @@ function parseAroundLongStrings(
   } catch {
     return undefined;
   }
-  return { value: putBack(parsed, values, byteLengths) };
+  return { value: putBack(parsed, values, byteLengths, heads) };
 }
 
 /** Ones in the top bit of each byte of a 32-bit word, and 0x20 in each byte. */
@@ -146,12 +147,53 @@ function decode(bytes: Buffer, start: number, end: number, ascii: boolean): stri
 }
 
 /**
+ * Bytes decoded per piece of a long string: the text of a piece (at most 64 KiB, as UTF-16) stays below V8's
+ * large-object size, so it is made in the young generation, whose pages stay mapped.
+ */
+const PIECE_BYTES = 32 * 1024;
+
+/**
+ * A long string decoded in pieces joined by `+`, which V8 keeps as a rope without copying them: a 1 MiB string
+ * made at once goes on pages V8 maps for it alone, fresh memory each time (0.6–0.8 ms a MiB against 0.05 to
+ * copy it: `bench/fresh-memory.mjs`), and most requests never read their text whole (forwarded as the
+ * client's bytes, measured by their noted byte length and head). A piece ends before a UTF-8 continuation
+ * byte, so no character is cut; what checked decoding refuses, it still refuses.
+ */
+function decodeInPieces(bytes: Buffer, start: number, end: number, ascii: boolean, heads: string[]): string {
+  if (end - start <= PIECE_BYTES) {
+    const whole = decode(bytes, start, end, ascii);
+    heads.push(whole.slice(0, HEAD_CHARS));
+    return whole;
+  }
+  let text = '';
+  let from = start;
+  while (from < end) {
+    let to = Math.min(from + PIECE_BYTES, end);
+    if (!ascii) {
+      // Back to the first byte of a character (at most three continuation bytes precede it).
+      const limit = Math.max(from + 1, to - 3);
+      while (to > limit && to < end && ((bytes[to] as number) & 0xc0) === 0x80) to--;
+    }
+    const piece = decode(bytes, from, to, ascii);
+    if (from === start) heads.push(piece.slice(0, HEAD_CHARS));
+    text += piece;
+    from = to;
+  }
+  return text;
+}
+
+/**
  * Replaces each mark in `root` by its string (an explicit stack, so nesting never recurses; stops once all are
  * back), noting each one's UTF-8 byte length on its holder (`known-byte-lengths.ts`).
  */
-function putBack(root: unknown, values: readonly string[], byteLengths: readonly number[]): unknown {
+function putBack(
+  root: unknown,
+  values: readonly string[],
+  byteLengths: readonly number[],
+  heads: readonly string[],
+): unknown {
   if (isMark(root)) return values[Number(root.slice(1))];
-  const walk: Walk = { values, byteLengths, left: values.length, stack: [] };
+  const walk: Walk = { values, byteLengths, heads, left: values.length, stack: [] };
   if (typeof root === 'object' && root !== null) walk.stack.push(root);
   while (walk.stack.length > 0 && walk.left > 0) {
     const holder = walk.stack.pop() as Record<string, unknown> | unknown[];
@@ -167,6 +209,7 @@ function putBack(root: unknown, values: readonly string[], byteLengths: readonly
 interface Walk {
   readonly values: readonly string[];
   readonly byteLengths: readonly number[];
+  readonly heads: readonly string[];
   left: number;
   readonly stack: object[];
 }
@@ -181,10 +224,13 @@ function visit(walk: Walk, container: Record<string, unknown> | unknown[], key: 
     const index = Number(value.slice(1));
     const text = walk.values[index] as string;
     holder[key] = text;
-    noteByteLength(holder, key, text, walk.byteLengths[index] as number);
+    noteByteLength(holder, key, text, walk.byteLengths[index] as number, walk.heads[index] as string);
     walk.left--;
   }
 }
+
+/** The first characters of a long string, noted with its length so that a look at its start reads no rope. */
+const HEAD_CHARS = 32;
 
 const isMark = (value: unknown): value is string =>
   typeof value === 'string' && value.charCodeAt(0) === MARK_CODE;
