@@ -36,7 +36,7 @@ export function byteLengthOf(holder: object, key: string | number, value: string
 }
 
 /**
- * The first characters of `value` (at least 32 of them, or all), read as `holder[key]`, when noted: a look at
+ * The first 32 characters of `value` (all of it when shorter), read as `holder[key]`, when noted: a look at
  * a long string's start that reads none of the rest (the string may be a rope of pieces, which a search of it
  * would first join).
  */
