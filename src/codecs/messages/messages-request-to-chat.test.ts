@@ -204,10 +204,21 @@ describe('messagesRequestToChat', () => {
     const { body, warnings } = translate({ ...user('hi'), thinking: { type: 'dreaming' } });
     expect(body).not.toHaveProperty('reasoning_effort');
     expect(warnings).toStrictEqual(['thinking of type "dreaming" is not supported on this route; ignored']);
-    // Without adaptive thinking, effort stays what chat cannot take.
-    expect(translate({ ...user('hi'), output_config: { effort: 'low' } }).warnings).toStrictEqual([
-      'output_config.effort is not supported on this route; ignored',
-    ]);
+    // Without a thinking object, effort is the effort (Claude 5 thinks adaptively by default); with thinking
+    // disabled chat cannot take it.
+    const alone = translate({ ...user('hi'), output_config: { effort: 'low' } });
+    expect(alone.body.reasoning_effort).toBe('low');
+    expect(alone.warnings).toStrictEqual([]);
+    expect(failure(() => translate({ ...user('hi'), output_config: { effort: 'huge' } })).param).toBe(
+      'output_config.effort',
+    );
+    const disabled = translate({
+      ...user('hi'),
+      thinking: { type: 'disabled' },
+      output_config: { effort: 'low' },
+    });
+    expect(disabled.body).not.toHaveProperty('reasoning_effort');
+    expect(disabled.warnings).toStrictEqual(['output_config.effort is not supported on this route; ignored']);
   });
 
   it('rejects an empty turn other than a final assistant one, and messages that leave nothing to send', () => {
@@ -477,7 +488,8 @@ describe('parseMessagesRequest', () => {
       json_schema: { name: 'output', schema, strict: true },
     });
     expect(body).not.toHaveProperty('output_config');
-    expect(warnings).toStrictEqual(['output_config.effort is not supported on this route; ignored']);
+    expect(body.reasoning_effort).toBe('low');
+    expect(warnings).toStrictEqual([]);
   });
 
   it('warns about an output_config.format it cannot translate', () => {

@@ -91,14 +91,20 @@ const EFFORTS: Record<string, string> = {
 
 /**
  * `thinking` as chat's `reasoning_effort`: a budget (`enabled`) as the effort nearest to it; adaptive thinking
- * as `output_config.effort`, or `high` without one (Anthropic's default effort). `disabled` sends none; a
- * type this route does not know is ignored with a warning.
+ * as `output_config.effort`, or `high` without one (Anthropic's default effort). Without `thinking`, an
+ * `output_config.effort` is the effort too: Claude 5 and later think adaptively unless told otherwise, and
+ * their guides ask for the effort alone. `disabled` sends none; a type this route does not know is ignored
+ * with a warning.
  * Reference: https://docs.claude.com/en/docs/build-with-claude/adaptive-thinking
  */
 function thinkingEffort(request: JsonObject, warnings: Warnings): string | undefined {
   const thinking = recordMember(request, 'thinking');
   const type = thinking?.type;
-  if (thinking === undefined || type === 'disabled') return undefined;
+  if (thinking === undefined) {
+    const effort = recordMember(request, 'output_config')?.effort;
+    return effort === undefined || effort === null ? undefined : mappedEffort(effort);
+  }
+  if (type === 'disabled') return undefined;
   if (type === 'enabled') {
     const budget = thinking.budget_tokens;
     if (typeof budget !== 'number') {
@@ -111,10 +117,7 @@ function thinkingEffort(request: JsonObject, warnings: Warnings): string | undef
   }
   if (type === 'adaptive') {
     const effort = recordMember(request, 'output_config')?.effort;
-    if (effort === undefined || effort === null) return 'high';
-    const mapped = typeof effort === 'string' ? EFFORTS[effort] : undefined;
-    if (mapped) return mapped;
-    throw badRequest('output_config.effort: must be low, medium, high, xhigh or max', 'output_config.effort');
+    return effort === undefined || effort === null ? 'high' : mappedEffort(effort);
   }
   warnings.add(
     `thinking of type ${clientText(String(JSON.stringify(type)))} is not supported on this route; ignored`,
@@ -122,10 +125,18 @@ function thinkingEffort(request: JsonObject, warnings: Warnings): string | undef
   return undefined;
 }
 
+/** An `output_config.effort` as chat's `reasoning_effort`; 400 for a level Anthropic does not have. */
+function mappedEffort(effort: unknown): string {
+  const mapped = typeof effort === 'string' ? EFFORTS[effort] : undefined;
+  if (mapped) return mapped;
+  throw badRequest('output_config.effort: must be low, medium, high, xhigh or max', 'output_config.effort');
+}
+
 /**
  * `output_config.format` (structured outputs: `{type: 'json_schema', schema}`) as chat's `response_format`
- * json_schema, strict as Anthropic's decoding is; chat wants a name, which Anthropic's format has not. The
- * other `output_config` members (`effort`) have no chat equivalent: dropped with a warning.
+ * json_schema, strict as Anthropic's decoding is; chat wants a name, which Anthropic's format has not. An
+ * `effort` became `reasoning_effort` (`thinkingEffort`) unless thinking is disabled; other members have no
+ * chat equivalent: dropped with a warning.
  * Reference: https://docs.claude.com/en/docs/build-with-claude/structured-outputs
  */
 function toResponseFormat(
