@@ -26,6 +26,9 @@ describe('claudeRules: by the model name', () => {
       thinksByDefault: false,
     });
     expect(claudeRules('claude-mythos-preview')).toMatchObject({ reasoning: 'effort', sampling: false });
+    expect(claudeRules('anthropic/claude-sonnet-5.5')).toEqual(claudeRules('claude-sonnet-5-5'));
+    expect(claudeRules('claude-opus-4-7@20260416')).toEqual(claudeRules('claude-opus-4-7'));
+    expect(claudeRules('anthropic/claude-opus-4.1')).toBe(LEGACY_CLAUDE);
   });
 
   it('knows how each Claude 5 model turns thinking off and whether it takes a forced tool choice', () => {

@@ -38,11 +38,12 @@ export const LEGACY_CLAUDE: ClaudeRules = {
 };
 
 /**
- * `claude-<family>-<major>[-<minor>]` anywhere in the name, so that dated ids (`claude-haiku-4-5-20251001`)
- * and other platforms' ids (`anthropic.claude-opus-4-6-v1`) read the same; a date after the major version
+ * `claude-<family>-<major>[-<minor>]` anywhere in the name, so that dated ids (`claude-haiku-4-5-20251001`),
+ * other platforms' ids (`anthropic.claude-opus-4-6-v1`, `claude-sonnet-4-5@20250929`) and routers' names
+ * with a dot (`anthropic/claude-sonnet-5.5`) read the same; a date after the major version
  * (`claude-opus-4-20250514`) is not a minor version.
  */
-const CLAUDE_NAME = /claude-(opus|sonnet|haiku|fable|mythos)-(?:(\d{1,2})(?:-(\d{1,2}))?(?!\d)|(preview))/;
+const CLAUDE_NAME = /claude-(opus|sonnet|haiku|fable|mythos)-(?:(\d{1,2})(?:[-.](\d{1,2}))?(?!\d)|(preview))/;
 
 /** The rules for a model, by the name the provider knows it by. */
 export function claudeRules(model: unknown): ClaudeRules {
