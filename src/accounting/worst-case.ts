@@ -1,5 +1,5 @@
 import { isRecord, type JsonObject } from '../json/json.js';
-import { byteLengthOf, knownHead } from '../json/known-byte-lengths.js';
+import { knownText } from '../json/known-byte-lengths.js';
 import type { CompiledPricing, CompiledTier } from './compile-pricing.js';
 
 export type WorstCaseKind = 'chat' | 'responses' | 'messages' | 'embeddings' | 'images';
@@ -161,10 +161,11 @@ function promptBound(body: JsonObject, imageTokens: number): number {
  * `holder[key]`, a long string's byte length may be known already (`json/known-byte-lengths.ts`).
  */
 function stringTokens(value: string, imageTokens: number, holder: object, key: string | number): number {
-  const head = knownHead(holder, key, value) ?? value;
+  const known = knownText(holder, key, value);
+  const head = known?.head ?? value;
   if (head.startsWith('data:image/')) return imageTokens;
   if (head.startsWith('data:audio/')) return Math.ceil((value.length * 3) / 4 / AUDIO_BYTES_PER_TOKEN);
-  return byteLengthOf(holder, key, value) + 2;
+  return (known?.bytes ?? Buffer.byteLength(value)) + 2;
 }
 
 /** A member's string counted at once (its holder may know its byte length), anything else pushed for the walk. */
