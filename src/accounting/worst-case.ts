@@ -56,8 +56,7 @@ const MAX = Number.MAX_SAFE_INTEGER;
  * their JSON keys and punctuation included (no tokenizer makes a token of less than a byte) — plus
  * `IMAGE_TOKEN_BOUND` per input image and a token per `AUDIO_BYTES_PER_TOKEN` bytes of input audio. Output:
  * the request's limit, else the model's, else `DEFAULT_OUTPUT_BOUND`, times `n` (Messages has none; for
- * Responses, which has none either, the chat members a client may send anyway count, see
- * `responsesOutputLimit`); images: `n` images, each up to `IMAGE_OUTPUT_TOKEN_BOUND` output tokens.
+ * Responses, which has none either, see `responsesOutputLimit`); images: `n` images, each up to `IMAGE_OUTPUT_TOKEN_BOUND` output tokens.
  */
 export function worstCaseTokens(
   kind: WorstCaseKind,
@@ -87,10 +86,10 @@ export function outputTokenBound(kind: WorstCaseKind, body: JsonObject, model: W
 }
 
 /**
- * A Responses request's output limit. The API has only `max_output_tokens`, but a request passed through to
- * a native upstream carries chat's `n`, `max_tokens` and `max_completion_tokens` too (served over chat they
- * are refused): an upstream that honours one is bounded by the reservation all the same, so the largest
- * counts (and `n`, in the caller).
+ * A Responses request's output limit. The API has only `max_output_tokens`; `/v1/responses` refuses chat's
+ * `n`, `max_tokens` and `max_completion_tokens` (`parseResponsesRequest`), and should another path ever pass
+ * one through, an upstream that honours it is bounded by the reservation all the same: the largest counts
+ * (and `n`, in the caller).
  */
 function responsesOutputLimit(body: JsonObject): number | undefined {
   const limits = [body.max_output_tokens, body.max_tokens, body.max_completion_tokens]
