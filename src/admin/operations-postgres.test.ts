@@ -1,9 +1,9 @@
-import { Client } from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createKeyHasher } from '../auth/api-keys.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { PostgresStore } from '../store/postgres-store.js';
-import { findPostgresBinaries, startPostgres, type TestPostgres } from '../test-support/start-postgres.js';
+import { usePostgresDatabases } from '../test-support/postgres-databases.js';
+import { findPostgresBinaries } from '../test-support/start-postgres.js';
 import { type AdminOperations, createAdminOperations } from './operations.js';
 
 const hasher = createKeyHasher(Buffer.from('operations-postgres-test-secret-0123456789'));
@@ -26,32 +26,14 @@ if (findPostgresBinaries() === undefined) {
    * Each race runs many times; the invariant is asserted after every round.
    */
   describe('admin operations racing on PostgreSQL', () => {
-    let server: TestPostgres | undefined;
-    let admin: Client | undefined;
-    let databases = 0;
+    const freshDatabaseUrl = usePostgresDatabases('ops');
     let stores: PostgresStore[] = [];
     let first: AdminOperations;
     let second: AdminOperations;
 
-    beforeAll(async () => {
-      server = await startPostgres();
-      if (!server) throw new Error('PostgreSQL binaries were found but the server did not start');
-      admin = new Client({ connectionString: server.url });
-      await admin.connect();
-    });
-
-    afterAll(async () => {
-      await admin?.end();
-      await server?.stop();
-    });
-
     beforeEach(async () => {
-      if (!server || !admin) throw new Error('the test server is not running');
-      const name = `ops_${++databases}`;
-      await admin.query(`CREATE DATABASE ${name}`);
-      const url = new URL(server.url);
-      url.pathname = `/${name}`;
-      stores = [new PostgresStore(url.href), new PostgresStore(url.href)];
+      const url = await freshDatabaseUrl();
+      stores = [new PostgresStore(url), new PostgresStore(url)];
       for (const store of stores) await store.migrate();
       const opsOf = (store: PostgresStore) =>
         createAdminOperations({ store, keyHasher: () => hasher, skillsDir: () => '/nonexistent' });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPostgresBinaries, startPostgres, type TestPostgres } from '../test-support/start-postgres.js';
+import { describe, expect, it } from 'vitest';
+import { usePostgresDatabases } from '../test-support/postgres-databases.js';
+import { findPostgresBinaries } from '../test-support/start-postgres.js';
 import { openStore } from './open-store.js';
 import { PostgresStore } from './postgres-store.js';
 import { makeRecord, runStoreContract } from './store-contract.js';
@@ -12,31 +13,7 @@ if (findPostgresBinaries() === undefined) {
   });
 } else {
   describe('PostgresStore on a private PostgreSQL server', () => {
-    let server: TestPostgres | undefined;
-    let admin: Client | undefined;
-    let databases = 0;
-
-    beforeAll(async () => {
-      server = await startPostgres();
-      if (!server) throw new Error('PostgreSQL binaries were found but the server did not start');
-      admin = new Client({ connectionString: server.url });
-      await admin.connect();
-    });
-
-    afterAll(async () => {
-      await admin?.end();
-      await server?.stop();
-    });
-
-    /** The URL of a new, empty database on the test server, so every store starts from nothing. */
-    async function freshDatabaseUrl(): Promise<string> {
-      if (!server || !admin) throw new Error('the test server is not running');
-      const name = `store_${++databases}`;
-      await admin.query(`CREATE DATABASE ${name}`);
-      const url = new URL(server.url);
-      url.pathname = `/${name}`;
-      return url.href;
-    }
+    const freshDatabaseUrl = usePostgresDatabases('store');
 
     runStoreContract('PostgreSQL', async () => new PostgresStore(await freshDatabaseUrl()));
 
