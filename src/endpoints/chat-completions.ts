@@ -5,6 +5,7 @@ import { type ChatRequest, parseChatRequest } from '../codecs/chat/parse-chat-re
 import { chatChunkText } from '../codecs/shared/streamed-text.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import type { Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
+import { preliminaryChatPart } from '../pipeline/preliminary-parts.js';
 import type { Frame } from '../pipeline/transport.js';
 import type { ChatChunkPart, ChatWirePart } from '../providers/provider-adapter.js';
 
@@ -31,6 +32,7 @@ export const chatCompletions: Endpoint<ChatParsed, ChatWirePart> = {
     // Runs of content deltas pass on as bytes (see providers/openai/delta-runs.ts) where the adapter has them.
     open: (adapter, body, call) => adapter.chatStreamRuns?.(body, call) ?? adapter.chatStream(body, call),
     framer: chatFramer,
+    preliminary: preliminaryChatPart,
   },
 };
 

@@ -12,6 +12,7 @@ import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { sendJson } from '../http/respond.js';
 import type { JsonObject } from '../json/json.js';
 import type { AnswerMeta, Endpoint, ParsedRequest, StreamFramer, StreamScope } from '../pipeline/endpoint.js';
+import { preliminaryChatPart } from '../pipeline/preliminary-parts.js';
 import type { GeneratedImage } from '../preparation/image-fallback.js';
 import type { ChatStreamPart } from '../providers/provider-adapter.js';
 
@@ -50,6 +51,7 @@ function geminiEndpoint(stream: boolean): Endpoint<GeminiParsed, ChatStreamPart>
     stream: {
       open: (adapter, body, call) => adapter.chatStream(body, call),
       framer: geminiFramer,
+      preliminary: preliminaryChatPart,
     },
   };
 }

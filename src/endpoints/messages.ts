@@ -14,6 +14,7 @@ import { type GatewayMember, parseGatewaySettings } from '../gateway-settings/ga
 import { sendJson } from '../http/respond.js';
 import { withMembers } from '../json/with-members.js';
 import type { Endpoint, ParsedRequest } from '../pipeline/endpoint.js';
+import { preliminaryMessagesEvent } from '../pipeline/preliminary-parts.js';
 import { asWebStream } from '../providers/part-stream.js';
 
 interface MessagesParsed extends ParsedRequest {
@@ -98,6 +99,7 @@ export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
         partial: () => ({ usage: undefined, text: texts }),
       };
     },
+    preliminary: preliminaryMessagesEvent,
   },
 };
 

@@ -25,6 +25,7 @@ import type {
   StreamFramer,
   StreamScope,
 } from '../pipeline/endpoint.js';
+import { preliminaryResponsesEvent } from '../pipeline/preliminary-parts.js';
 import { asWebStream } from '../providers/part-stream.js';
 import type {
   JsonResult,
@@ -92,6 +93,7 @@ export function responsesEndpoint(
     stream: {
       open: (adapter, body, call) => callResponsesStream(adapter, body, call),
       framer: (scope) => responsesFramer(scope, socket),
+      preliminary: preliminaryResponsesEvent,
     },
   };
 }

@@ -93,6 +93,12 @@ export interface StreamCodec<R extends ParsedRequest, Part> {
   ): Promise<StreamResult<Part>>;
   /** The frames of one stream; created when the stream opens, before routing (keep-alives flow meanwhile). */
   framer(scope: StreamScope<R>): StreamFramer<Part>;
+  /**
+   * True for a part that only announces the answer (a role chunk, `message_start`, `response.created`): the
+   * attempt is committed to at the first part that is not, so a failure after such parts may still fall back
+   * (see `openStream`).
+   */
+  preliminary?(part: Part): boolean;
 }
 
 /** What a stream's framer can read as the request proceeds. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PartRead } from '../providers/part-stream.js';
 import type { StreamFramer } from './endpoint.js';
 import { pumpStream } from './pump-stream.js';
 import type { EventSink } from './transport.js';
@@ -20,7 +21,7 @@ function loggingSink(log: string[]): EventSink {
   };
 }
 
-function pump(parts: string[], log: string[], failAt?: number) {
+function pump(parts: string[], log: string[], failAt?: number, held: PartRead<string>[] = []) {
   const rest = parts.slice(1);
   const framer = {
     frame: (part: string) => {
@@ -33,8 +34,10 @@ function pump(parts: string[], log: string[], failAt?: number) {
     sse: loggingSink(log),
     opened: {
       first: { done: false, value: parts[0] ?? '' },
+      held,
       reader: {
         read: async () => {
+          log.push('read');
           const value = rest.shift();
           return value === undefined ? { done: true } : { done: false, value };
         },
@@ -61,12 +64,38 @@ describe('pumpStream', () => {
   it('holds the last frames once the upstream ended, journals, then sends the closing frames and ends', async () => {
     const log: string[] = [];
     await pump(['a', 'b'], log);
+    expect(log).toEqual(['raw:a', 'read', 'raw:b', 'read', 'holdToEnd', 'journaled', 'raw:closing', 'end']);
+  });
+
+  it('frames the parts openStream held after the first, in order, before reading on', async () => {
+    const log: string[] = [];
+    await pump(['a', 'd'], log, undefined, [
+      { done: false, value: 'b' },
+      { done: false, value: 'c' },
+    ]);
+    expect(log).toEqual([
+      'raw:a',
+      'raw:b',
+      'raw:c',
+      'read',
+      'raw:d',
+      'read',
+      'holdToEnd',
+      'journaled',
+      'raw:closing',
+      'end',
+    ]);
+  });
+
+  it('ends at a held end of the stream without reading again', async () => {
+    const log: string[] = [];
+    await pump(['a', 'never read'], log, undefined, [{ done: false, value: 'b' }, { done: true }]);
     expect(log).toEqual(['raw:a', 'raw:b', 'holdToEnd', 'journaled', 'raw:closing', 'end']);
   });
 
   it('holds nothing when the stream fails midway (the pipeline answers the error in-stream)', async () => {
     const log: string[] = [];
     await expect(pump(['a', 'b', 'c'], log, 1)).rejects.toThrow('upstream failed');
-    expect(log).toEqual(['raw:a', 'cancel']);
+    expect(log).toEqual(['raw:a', 'read', 'cancel']);
   });
 });

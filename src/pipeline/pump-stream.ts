@@ -31,9 +31,11 @@ export interface PumpOptions<Part> {
 export async function pumpStream<Part>(options: PumpOptions<Part>): Promise<void> {
   const { sse, opened, framer, settle, progress } = options;
   try {
-    // Parts already read (the rest of a network read) are taken without waiting.
-    const { reader } = opened;
-    for (let next = opened.first; !next.done; next = reader.take?.() ?? (await reader.read())) {
+    // Parts already read (held by `openStream`, the rest of a network read) are taken without waiting.
+    const { reader, held } = opened;
+    let at = 0;
+    const following = () => (at < held.length ? held[at++] : reader.take?.());
+    for (let next = opened.first; !next.done; next = following() ?? (await reader.read())) {
       if (sse.isClosed) throw requestCancelled();
       progress.firstTokenAt ??= options.now();
       const framed = framer.frame(next.value, settle);

@@ -211,7 +211,11 @@ async function serve<R extends ParsedRequest, Part>(
     const served = await executeOrReplay(
       run,
       target((adapter, endpoint, call) =>
-        openStream(codec.open(adapter, upstreamBody(body, endpoint.model), call, opening), call),
+        openStream(
+          codec.open(adapter, upstreamBody(body, endpoint.model), call, opening),
+          call,
+          codec.preliminary,
+        ),
       ),
       cache,
     );

@@ -30,6 +30,11 @@ export type Fault =
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'hang' }
   | { kind: 'reset-mid-stream'; afterChunks: number }
+  /**
+   * A stream that reports an error after its role chunk and `afterChunks` content chunks, as OpenRouter and
+   * other OpenAI-compatible routers do: a chunk with `error` (and a choice finished with `error`), then the end.
+   */
+  | { kind: 'error-event'; afterChunks: number; message: string }
   | { kind: 'invalid-json' }
   /** Content deltas every `intervalMs`, never ending; each carries `content` (default `more `). */
   | { kind: 'endless-stream'; intervalMs: number; content?: string }
@@ -282,6 +287,18 @@ function streamChat(
   if (extra.reasoningContent !== undefined) {
     const delta = { reasoning_content: extra.reasoningContent };
     send({ ...base, choices: [{ index: 0, delta, finish_reason: null }] });
+  }
+  if (fault?.kind === 'error-event') {
+    for (const word of words.slice(0, fault.afterChunks)) {
+      send({ ...base, choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
+    }
+    send({
+      ...base,
+      error: { code: 502, message: fault.message },
+      choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+    });
+    res.end();
+    return;
   }
   if (fault?.kind === 'reset-mid-stream') {
     // Let the first chunks reach the gateway, then cut the connection.

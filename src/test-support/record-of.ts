@@ -7,6 +7,8 @@ export interface RecordView {
   outputTokens: number;
   costNanoUsd: number;
   warnings: string[];
+  /** Every upstream attempt, in order. */
+  attempts: { provider: string; outcome: string; status: number | null }[];
 }
 
 /** The record of `genId` from `GET /v1/generation/{id}`, once it is readable (within 5 s). */

@@ -262,6 +262,20 @@ describe('through @anthropic-ai/sdk', () => {
     expect(failure).toBeInstanceOf(Anthropic.APIError);
   });
 
+  it('a failure right after the stream announced its answer is an HTTP error the SDK raises at once', async () => {
+    // The upstream's role chunk becomes `message_start`, held until some of the answer comes; the error
+    // before any makes the attempt fail as a whole (another provider in the plan would have been tried).
+    env.upstream.faults = [{ kind: 'error-event', afterChunks: 0, message: 'Provider disconnected' }];
+    const failure = await client()
+      .messages.create({ ...params, stream: true })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Anthropic.InternalServerError);
+    if (failure instanceof Anthropic.APIError) {
+      expect(failure.status).toBe(502);
+      expect(String(failure.message)).toContain('failed mid-stream');
+    }
+  });
+
   it('counts tokens with a bearer token (authToken)', async () => {
     const bearer = new Anthropic({ authToken: TEST_KEY, apiKey: null, baseURL: origin(), maxRetries: 0 });
     const { input_tokens } = await bearer.messages.countTokens({

@@ -58,6 +58,31 @@ function expectFailureFrames(stream: Awaited<ReturnType<typeof streamed>>): void
 }
 
 describe('a native Responses stream that fails', () => {
+  it('an error right after the response was announced, before any output: an HTTP error, not a failed stream', async () => {
+    // created, in_progress, an empty message item and content part, then `error`: nothing of the answer came,
+    // so the attempt was not committed to (with another provider in the plan, it would have been tried).
+    gw.upstream.faults.push({
+      kind: 'responses-error-event',
+      afterDeltas: 0,
+      message: 'The server had an error (key sk-upstream-secret)',
+    });
+    const response = await fetch(`${gw.baseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'acme/chat-large', input: 'tell me about the sea', stream: true }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(response.status).toBe(502);
+    const text = await response.text();
+    expect(text).not.toContain('sk-upstream-secret');
+    const body = JSON.parse(text) as { error: { type: string; message: string } };
+    expect(body.error.type).toBe('upstream_error');
+    expect(body.error.message).toContain('failed mid-stream');
+    const record = await recordOf(gw.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(record.status).toBe('error');
+    expect(record.attempts.map((attempt) => attempt.outcome)).toStrictEqual(['error']);
+  });
+
   it('an upstream error event mid-stream: failure frames, scrubbed words, record error, billed', async () => {
     gw.upstream.faults.push({
       kind: 'responses-error-event',

@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HealthTracker } from '../../src/provider-routing/health-tracker.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
@@ -157,6 +158,54 @@ describe('retries before failing over', () => {
     expect(env.upstream.received.length - before).toBe(1);
     expect(backup.received.length).toBe(backupBefore);
     expect(await attempts(response)).toHaveLength(1);
+  });
+
+  it('a stream that fails after announcing its answer, before any of it, fails over: the client sees only the backup', async () => {
+    // A role chunk, then an error chunk: nothing of the answer came, so the attempt is not committed to.
+    env.upstream.faults.push({ kind: 'error-event', afterChunks: 0, message: 'Provider disconnected' });
+    const response = await chat('acme/duo', { ...first, stream: true });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).not.toContain('"error"');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const chunks = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice(6)) as { choices: { delta?: Record<string, unknown> }[] });
+    const deltas = chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.delta ?? {}));
+    expect(deltas.filter((delta) => delta.role === 'assistant')).toHaveLength(1);
+    expect(deltas.map((delta) => delta.content ?? '').join('')).toBe('Answer from the backup.');
+    // A failure mid-stream is not retried on the same provider: the next one is tried.
+    expect(summary(await attempts(response))).toEqual([
+      ['flaky', 'error', 0, ''],
+      ['backup', 'success', 0, ''],
+    ]);
+  });
+
+  it('the openai SDK streams the backup answer whole when the first provider fails after announcing one', async () => {
+    env.upstream.faults.push({ kind: 'error-event', afterChunks: 0, message: 'Provider disconnected' });
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: env.baseURL, maxRetries: 0 });
+    // `gateway` is the gateway's own member, outside the client's types.
+    const body = { model: 'acme/duo', messages: [{ role: 'user', content: 'hi' }], stream: true, ...first };
+    const stream = await client.chat.completions.create(body as OpenAI.ChatCompletionCreateParamsStreaming);
+    let content = '';
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      content += chunk.choices[0]?.delta.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(content).toBe('Answer from the backup.');
+    expect(finish).toBe('stop');
+  });
+
+  it('the same failure after the first text reached the client ends the stream in-stream', async () => {
+    env.upstream.faults.push({ kind: 'error-event', afterChunks: 1, message: 'Provider disconnected' });
+    const response = await chat('acme/duo', { ...first, stream: true });
+    const text = await response.text();
+    expect(text).toContain('"error"');
+    expect(text).not.toContain('backup');
+    // The attempt was committed to at its first text: one attempt, and the request's failure is the stream's.
+    expect(summary(await attempts(response))).toEqual([['flaky', 'success', 0, '']]);
   });
 
   it('a stream failing before its first byte is retried like a plain request', async () => {
