@@ -64,6 +64,7 @@ function call(endpoint: ResolvedEndpoint, timeoutMs: number): UpstreamCall {
     timeoutMs,
     requestId: `req_scorer_${randomUUID()}`,
     maxOutputTokens: endpoint.maxOutputTokens,
+    rulesOf: endpoint.rulesOf,
   };
 }
 

@@ -44,6 +44,8 @@ export interface ModelEndpoint {
   pricing: Pricing;
   /** Share of first attempts among equally healthy providers (config); absent: catalog order. */
   weight?: number;
+  /** The Claude model whose request rules apply when `model` is not a Claude id (config). */
+  rulesOf?: string;
 }
 
 export interface CatalogModel {

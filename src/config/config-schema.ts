@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeCapUsd } from '../accounting/usd-amount.js';
+import { isClaudeModelName } from '../providers/anthropic/claude-rules.js';
 import { aliasesSchema, discoverySchema, providerRoutingShape, routingSchema } from './routing-schema.js';
 
 /**
@@ -76,6 +77,14 @@ const modelSchema = z.strictObject({
         pricing: pricingSchema.default({}),
         /** Share of first attempts among equally healthy providers (weighted random); absent: catalog order. */
         weight: z.number().min(0).max(1_000_000).optional(),
+        /**
+         * For an Anthropic-protocol provider whose name of the model is not a Claude id (an alias behind a
+         * proxy): the Claude model whose request rules apply (README "Claude request rules").
+         */
+        rulesOf: z
+          .string()
+          .refine(isClaudeModelName, 'must be a Claude model id, e.g. claude-opus-4-7')
+          .optional(),
       }),
     )
     .optional(),

@@ -46,6 +46,13 @@ describe('routing, discovery and aliases in the config', () => {
       },
       'models.0.endpoints.0.weight',
     ],
+    [
+      {
+        providers: [provider],
+        models: [{ id: 'a/b', endpoints: [{ provider: 'p', model: 'b', rulesOf: 'gpt-4o' }] }],
+      },
+      'models.0.endpoints.0.rulesOf',
+    ],
     [{ aliases: { fast: 'not-a-slug' } }, 'aliases.fast'],
     [{ aliases: { 'has space': 'a/b' } }, 'aliases'],
   ])('refuses %j naming %s', (config, path) => {

@@ -78,6 +78,7 @@ async function attemptOnce<T>(
     timeoutMs: endpoint.providerConfig.timeoutMs ?? options.defaultTimeoutMs,
     requestId: options.requestId,
     maxOutputTokens: endpoint.maxOutputTokens,
+    rulesOf: endpoint.rulesOf,
   };
   try {
     const value = await options.run(endpoint, call);

@@ -21,6 +21,8 @@ export interface UpstreamCall {
   requestId: string;
   /** The model's largest output (catalog `max_tokens`), for vendors that require a `max_tokens`. */
   maxOutputTokens: number | undefined;
+  /** The vendor model whose request rules apply, when `upstreamModel` does not say (config `rulesOf`). */
+  rulesOf?: string | undefined;
   /** W3C trace context of the attempt's span (`traceparent`, `tracestate`), sent upstream when traced. */
   traceHeaders?: Readonly<Record<string, string>>;
 }

@@ -52,6 +52,20 @@ function configFor(anthropicUrl: string) {
         max_tokens: 128000,
         endpoints: [{ provider: 'claude-cloud', model: 'claude-sonnet-5-5', pricing: { input: '0.000002' } }],
       },
+      {
+        // A name behind a proxy that says nothing of the model: `rulesOf` tells the gateway which it is.
+        id: 'acme/corp-sonnet',
+        capabilities: ['tool-use', 'reasoning'],
+        max_tokens: 128000,
+        endpoints: [
+          {
+            provider: 'claude-cloud',
+            model: 'corp-sonnet-latest',
+            rulesOf: 'claude-sonnet-5-5',
+            pricing: { input: '0.000002' },
+          },
+        ],
+      },
     ],
     organizations: [{ id: 'acme', apiKeys: [TEST_KEY] }],
   };
@@ -227,6 +241,24 @@ describe('chat on a Claude model that refuses sampling, thinking budgets, forced
     const warnings = response.headers.get('x-gateway-warnings') ?? '';
     expect(warnings).toContain('temperature is not supported by claude-sonnet-5-5; not sent');
     expect(warnings).toContain('a forced tool_choice is not supported by this model');
+  });
+
+  it('applies the rules of the model named by rulesOf to an upstream name that is not a Claude id', async () => {
+    const { response } = await client.chat.completions
+      .create({
+        model: 'acme/corp-sonnet',
+        messages: [{ role: 'user', content: 'Weather in Paris?' }],
+        temperature: 0.2,
+        reasoning_effort: 'low',
+        tools: [WEATHER_TOOL],
+        tool_choice: 'required',
+      })
+      .withResponse();
+    const body = received()?.body;
+    expect(body).toMatchObject({ model: 'corp-sonnet-latest', output_config: { effort: 'low' } });
+    expect(body?.tool_choice).toEqual({ type: 'auto' });
+    expect(body).not.toHaveProperty('temperature');
+    expect(response.headers.get('x-gateway-warnings') ?? '').toContain('temperature is not supported');
   });
 
   it('turns thinking off with between_tools for reasoning_effort none', async () => {

@@ -31,7 +31,11 @@ export function createAnthropicAdapter(provider: ResolvedProvider, client: Upstr
 
   return {
     async chat(body, call) {
-      const request = toMessagesRequest(body, { maxOutputTokens: call.maxOutputTokens, stream: false });
+      const request = toMessagesRequest(body, {
+        maxOutputTokens: call.maxOutputTokens,
+        stream: false,
+        rulesOf: call.rulesOf,
+      });
       const message = await poster.postJson('/messages', request.body, call);
       if (!isMessage(message)) throw upstreamInvalid(provider.id, 'the body is not a Messages API message');
       const { body: completion, usage } = toChatCompletion(message, nowSeconds());
@@ -39,7 +43,11 @@ export function createAnthropicAdapter(provider: ResolvedProvider, client: Upstr
     },
 
     async chatStream(body, call) {
-      const request = toMessagesRequest(body, { maxOutputTokens: call.maxOutputTokens, stream: true });
+      const request = toMessagesRequest(body, {
+        maxOutputTokens: call.maxOutputTokens,
+        stream: true,
+        rulesOf: call.rulesOf,
+      });
       const response = await poster.post('/messages', request.body, call);
       const parts = poster.parts(
         response,

@@ -77,6 +77,8 @@ export interface MessagesRequestOptions {
   /** The model's largest output (catalog), the default of `max_tokens`. */
   maxOutputTokens: number | undefined;
   stream: boolean;
+  /** The Claude model whose request rules apply, when the upstream name is not a Claude id (config `rulesOf`). */
+  rulesOf?: string | undefined;
 }
 
 /**
@@ -90,7 +92,7 @@ export function toMessagesRequest(
   options: MessagesRequestOptions,
 ): { body: JsonObject; warnings: string[] } {
   const warnings = new Warnings();
-  const rules = claudeRules(chat.model);
+  const rules = claudeRules(options.rulesOf ?? chat.model);
   const vendor = vendorParameters(chat, warnings);
   const conversation = toConversation(Array.isArray(chat.messages) ? chat.messages : [], warnings);
   if (!rules.prefill && conversation.messages.at(-1)?.role === 'assistant') {

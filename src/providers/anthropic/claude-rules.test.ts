@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { JsonObject } from '../../json/json.js';
 import { toMessagesRequest } from './anthropic-request.js';
-import { claudeRules, LEGACY_CLAUDE } from './claude-rules.js';
+import { claudeRules, isClaudeModelName, LEGACY_CLAUDE } from './claude-rules.js';
 
 const translate = (chat: JsonObject) => toMessagesRequest(chat, { maxOutputTokens: 128_000, stream: false });
 const user = (content: string) => ({ role: 'user', content });
@@ -52,6 +52,34 @@ describe('claudeRules: by the model name', () => {
         prefill: false,
       });
     }
+  });
+});
+
+describe('rulesOf: the rules of a named Claude model for an upstream name that says nothing', () => {
+  it('applies the named model’s rules and keeps the upstream name in the request', () => {
+    const chat = { model: 'corp-opus-latest', messages: [user('Hi')], temperature: 0.3 };
+    // Without it, the name reads as no Claude model's: the rules before 4.6, which take a temperature.
+    expect(translate(chat).body.temperature).toBe(0.3);
+    const ruled = toMessagesRequest(
+      { ...chat, reasoning_effort: 'high' },
+      { maxOutputTokens: 128_000, stream: false, rulesOf: 'claude-opus-4-7' },
+    );
+    expect(ruled.body.model).toBe('corp-opus-latest');
+    expect(ruled.body).not.toHaveProperty('temperature');
+    expect(ruled.body.thinking).toEqual({ type: 'adaptive' });
+    expect(ruled.body.output_config).toEqual({ effort: 'high' });
+  });
+
+  it('accepts only Claude ids as names of rules (the config check)', () => {
+    for (const name of [
+      'claude-opus-4-7',
+      'claude-sonnet-5-5',
+      'claude-haiku-4-5-20251001',
+      'claude-mythos-preview',
+    ])
+      expect(isClaudeModelName(name)).toBe(true);
+    for (const name of ['gpt-4o', 'opus', 'claude', 'claude-3-7-sonnet-latest'])
+      expect(isClaudeModelName(name)).toBe(false);
   });
 });
 

@@ -45,6 +45,11 @@ export const LEGACY_CLAUDE: ClaudeRules = {
  */
 const CLAUDE_NAME = /claude-(opus|sonnet|haiku|fable|mythos)-(?:(\d{1,2})(?:[-.](\d{1,2}))?(?!\d)|(preview))/;
 
+/** Whether `name` reads as a Claude model id (`claude-<family>-<major>[-<minor>]`, dated or not). */
+export function isClaudeModelName(name: string): boolean {
+  return CLAUDE_NAME.test(name);
+}
+
 /** The rules for a model, by the name the provider knows it by. */
 export function claudeRules(model: unknown): ClaudeRules {
   const match = typeof model === 'string' ? CLAUDE_NAME.exec(model) : null;
