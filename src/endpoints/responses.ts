@@ -13,7 +13,7 @@ import {
 } from '../codecs/responses/responses-response.js';
 import { usageFromResponses } from '../codecs/shared/read-usage.js';
 import { responsesEventText } from '../codecs/shared/streamed-text.js';
-import type { GatewayError } from '../errors/gateway-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
@@ -34,6 +34,7 @@ import type {
   StreamResult,
   UpstreamCall,
 } from '../providers/provider-adapter.js';
+import { upstreamErrorType } from '../providers/shared/upstream-errors.js';
 import {
   continueOnSocket,
   conversationItems,
@@ -166,6 +167,8 @@ function responsesFramer(
    * the streamed text counted) before its frames are written, so `response.failed` carries what was billed.
    */
   let settled: Settle | undefined;
+  /** A `response.failed` the upstream sent, passed on whole: the request is recorded as failed. */
+  let failure: GatewayError | undefined;
   return {
     frame(part, settle) {
       const { event } = part;
@@ -179,6 +182,7 @@ function responsesFramer(
       // A translated stream says when its upstream reported no usage (`usage: undefined`): billed as counted.
       const meta = settle('usage' in part ? part.usage : usageFromResponses(response?.usage));
       const framed = write(event, meta);
+      if (type === 'response.failed') failure = failedResponse(response);
       if (type !== 'response.completed') return framed;
       // The upstream's output; when it left it out, the response as written (filled from the items streamed).
       const output =
@@ -189,6 +193,7 @@ function responsesFramer(
     },
     end: () => 'data: [DONE]\n\n',
     error: (error) => failureFrames(write, error, settled?.(undefined)),
+    failed: () => failure,
     partial: () => ({ usage: undefined, text: texts }),
     image(image, meta) {
       const item = imageOutputItem(image.base64, image.revisedPrompt);
@@ -226,4 +231,18 @@ function failureFrames(
 ): string {
   const frames = responsesFailureEvents(error, write.snapshot()).map((event) => write(event, meta));
   return `${frames.join('')}data: [DONE]\n\n`;
+}
+
+/**
+ * The record's error for a `response.failed` an upstream sent: the gateway's words and the failure's code
+ * when it is a plain identifier (`server_error`), as attempts name it; never the upstream's message.
+ */
+function failedResponse(response: JsonObject | undefined): GatewayError {
+  const code = upstreamErrorType(recordMember(response, 'error'));
+  return new GatewayError(`The provider's response failed${code ? ` (${code})` : ''}.`, {
+    status: 502,
+    code: null,
+    type: 'upstream_error',
+    upstreamType: code,
+  });
 }

@@ -120,6 +120,11 @@ export interface StreamFramer<Part> {
   end(settle: Settle): string;
   /** Frames reporting a failure after the stream started; the stream ends after them. */
   error(error: GatewayError): string;
+  /**
+   * A failure the answer itself reported and the stream passed on whole (a native upstream's
+   * `response.failed`): the request is recorded as failed, though the stream ended as the protocol says.
+   */
+  failed?(): GatewayError | undefined;
   /** The whole stream of an image fallback's answer (conversation endpoints that can carry an image). */
   image?(image: GeneratedImage, meta: AnswerMeta): string;
   /**

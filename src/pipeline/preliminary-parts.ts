@@ -1,3 +1,4 @@
+import { announcesResponse } from '../codecs/responses/announcing-events.js';
 import { isRecord, type JsonObject } from '../json/json.js';
 import type { ChatWirePart, ResponsesStreamPart } from '../providers/provider-adapter.js';
 
@@ -42,19 +43,7 @@ export function preliminaryMessagesEvent(part: { event: JsonObject }): boolean {
   return type === 'message_start' || type === 'ping';
 }
 
-/**
- * The Responses events before any output: the response announced (`response.created`, `response.queued`,
- * `response.in_progress`), and an output item or content part opened empty (`response.output_item.added`,
- * `response.content_part.added`).
- */
-const ANNOUNCING_RESPONSES_EVENTS: ReadonlySet<unknown> = new Set([
-  'response.created',
-  'response.queued',
-  'response.in_progress',
-  'response.output_item.added',
-  'response.content_part.added',
-]);
-
+/** The Responses events before any output (`announcesResponse`). */
 export function preliminaryResponsesEvent(part: ResponsesStreamPart): boolean {
-  return ANNOUNCING_RESPONSES_EVENTS.has(part.event.type);
+  return announcesResponse(part.event.type);
 }

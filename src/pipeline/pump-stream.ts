@@ -18,8 +18,11 @@ export interface PumpOptions<Part> {
   now: () => number;
   /** A client that read nothing for this long is cut off and the upstream cancelled. */
   stalledClientTimeoutMs: number;
-  /** Runs after the last part was accounted, before the closing frames (the record is journaled here). */
-  beforeLastByte: () => Promise<void>;
+  /**
+   * Runs after the last part was accounted, before the closing frames (the record is journaled here), with
+   * the failure the answer reported, if any (`StreamFramer.failed`).
+   */
+  beforeLastByte: (failure: GatewayError | undefined) => Promise<void>;
 }
 
 /**
@@ -51,7 +54,7 @@ export async function pumpStream<Part>(options: PumpOptions<Part>): Promise<void
   // The closing frames wait for the record's journal line; what is gathered waits with them (one write).
   sse.holdToEnd();
   const closing = framer.end(settle);
-  await options.beforeLastByte();
+  await options.beforeLastByte(framer.failed?.());
   sse.raw(closing);
   sse.end();
 }

@@ -104,7 +104,8 @@ export async function runRequest<R extends ParsedRequest, Part>(
   };
   let succeeded = false;
   try {
-    await serve(run, endpoint, facts, live, () => record(200));
+    // A stream may end as its protocol says with a failure the answer reported (`StreamFramer.failed`).
+    await serve(run, endpoint, facts, live, (failure) => record(200, failure));
     succeeded = true;
   } catch (thrown) {
     const failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
@@ -142,7 +143,7 @@ async function serve<R extends ParsedRequest, Part>(
   endpoint: Endpoint<R, Part>,
   facts: Facts,
   live: { stream?: Live<Part> },
-  beforeLastByte: () => Promise<void>,
+  beforeLastByte: (failure?: GatewayError) => Promise<void>,
 ): Promise<void> {
   const { ctx, deps } = run;
   // Parse: the endpoint's codec.

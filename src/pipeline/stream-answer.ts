@@ -1,5 +1,6 @@
 import { emptyUsage, type Usage } from '../accounting/usage.js';
 import type { RequestKind } from '../codecs/request-kind.js';
+import type { GatewayError } from '../errors/gateway-error.js';
 import type { JsonObject } from '../json/json.js';
 import { countRequestTokens, type TextTokenCounter } from '../optimizations/count-tokens.js';
 import type { AnswerMeta, Settle, StreamFramer } from './endpoint.js';
@@ -24,7 +25,8 @@ export interface StreamStep {
   /** The prepared request as sent, and its shape: for billing a stream cut short. */
   sent: JsonObject;
   kind: RequestKind;
-  beforeLastByte: () => Promise<void>;
+  /** Journals the record (with the failure the answer reported, if any) before the last byte leaves. */
+  beforeLastByte: (failure?: GatewayError) => Promise<void>;
 }
 
 /** What the stream step reads of the pipeline's facts, and fills in as it goes. */
@@ -73,9 +75,9 @@ export async function streamAnswer<Part>(
       progress,
       now: deps.now,
       stalledClientTimeoutMs: deps.config.server.stalledClientTimeoutMs,
-      beforeLastByte: async () => {
+      beforeLastByte: async (failure) => {
         facts.firstTokenAt = progress.firstTokenAt;
-        await beforeLastByte();
+        await beforeLastByte(failure);
       },
     });
   } catch (error) {

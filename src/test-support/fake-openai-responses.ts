@@ -77,6 +77,12 @@ const SKIPPED_WHEN_SPARSE = new Set([
 export type ResponsesStreamFault =
   /** An `error` event (OpenAI's `ResponseErrorEvent`) after `afterDeltas` text deltas, then the end. */
   | { kind: 'responses-error-event'; afterDeltas: number; message: string }
+  /**
+   * `response.failed` (`server_error`) right after the response and its message item were announced, before any
+   * text; with the tokens used when `billed` (`usage: null` otherwise, as OpenAI reports a response that failed
+   * before it began).
+   */
+  | { kind: 'responses-failed'; billed: boolean }
   /** The stream ends without a terminal event: the connection closes cleanly, after `data: [DONE]` when `done`. */
   | { kind: 'responses-no-terminal'; done: boolean }
   /** Lax events: text deltas and `output_text.done` without `logprobs`, `response.completed` without `output`. */
@@ -84,6 +90,7 @@ export type ResponsesStreamFault =
 
 const RESPONSES_FAULTS: ReadonlySet<string> = new Set([
   'responses-error-event',
+  'responses-failed',
   'responses-no-terminal',
   'responses-lax',
 ]);
@@ -141,6 +148,16 @@ export function streamResponses(res: ServerResponse, answer: StreamedResponse) {
     content_index: 0,
     part,
   });
+  if (fault?.kind === 'responses-failed') {
+    const error = { code: 'server_error', message: 'The server had an error while processing your request.' };
+    const usage = responseObject(model, reply, 'completed').usage;
+    send({
+      type: 'response.failed',
+      response: { ...responseObject(model, reply, 'failed'), error, usage: fault.billed ? usage : null },
+    });
+    res.end();
+    return;
+  }
   for (const [index, delta] of reply.split(/(?<= )/).entries()) {
     if (fault?.kind === 'responses-error-event' && index === fault.afterDeltas) {
       send({ type: 'error', code: 'server_error', message: fault.message, param: null });

@@ -7,6 +7,8 @@ export interface RecordView {
   outputTokens: number;
   costNanoUsd: number;
   warnings: string[];
+  errorCode: string | null;
+  errorMessage: string | null;
   /** Every upstream attempt, in order. */
   attempts: { provider: string; outcome: string; status: number | null }[];
 }

@@ -83,6 +83,42 @@ describe('a native Responses stream that fails', () => {
     expect(record.attempts.map((attempt) => attempt.outcome)).toStrictEqual(['error']);
   });
 
+  it('a response.failed before any output that reports no usage is the attempt’s failure, billed nothing', async () => {
+    gw.upstream.faults.push({ kind: 'responses-failed', billed: false });
+    const response = await fetch(`${gw.baseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'acme/chat-large', input: 'tell me about the sea', stream: true }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(response.status).toBe(502);
+    const body = (await response.json()) as { error: { type: string; message: string } };
+    expect(body.error.type).toBe('upstream_error');
+    expect(body.error.message).toContain('The server had an error');
+    const record = await recordOf(gw.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(record.status).toBe('error');
+    expect(record.attempts.map((attempt) => attempt.outcome)).toStrictEqual(['error']);
+    expect(record.costNanoUsd).toBe(0);
+  });
+
+  it('a response.failed that reports usage is passed on and billed: the provider bills it', async () => {
+    gw.upstream.faults.push({ kind: 'responses-failed', billed: true });
+    const stream = await streamed();
+    const last = stream.data.at(-1);
+    expect(last?.type).toBe('response.failed');
+    expect(responseOf(last).error).toMatchObject({ code: 'server_error' });
+    expect(schemaProblems(stream.data)).toStrictEqual([]);
+    const record = await recordOf(gw.baseURL, stream.genId);
+    // The stream ended as the protocol says, and the record says the request failed, in the gateway's words.
+    expect(record.status).toBe('error');
+    expect(record.errorCode).toBe('upstream_error');
+    expect(record.errorMessage).toContain('server_error');
+    expect(record.errorMessage).not.toContain('The server had an error');
+    expect(record.inputTokens).toBeGreaterThan(0);
+    expect(record.costNanoUsd).toBeGreaterThan(0);
+    expect(responseOf(last).usage).toMatchObject({ cost: record.costNanoUsd });
+  });
+
   it('an upstream error event mid-stream: failure frames, scrubbed words, record error, billed', async () => {
     gw.upstream.faults.push({
       kind: 'responses-error-event',

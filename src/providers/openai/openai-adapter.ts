@@ -1,5 +1,6 @@
 import { emptyUsage } from '../../accounting/usage.js';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
+import { announcesResponse } from '../../codecs/responses/announcing-events.js';
 import { usageFromChat, usageFromResponses } from '../../codecs/shared/read-usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
@@ -248,10 +249,12 @@ const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'r
  * Responses events, validated as JSON objects with a `type`. An upstream `error` event fails the stream with
  * a gateway error (its words made safe), and so does a stream that ends (closed, or `[DONE]`) before its
  * terminal event: the client gets the gateway's own failure frames and the request is billed as a stream cut
- * short.
+ * short. So does a `response.failed` before any output that reports no usage (nothing the provider bills):
+ * until then the attempt is not committed to, and another provider may answer (see pipeline/open-stream.ts).
  */
 function responsesEventParts(body: UpstreamBody, providerId: string, call: UpstreamCall) {
   let finished = false;
+  let output = false;
   return sseParts<ResponsesStreamPart>(body, {
     mapError: (error) => classifyFailure(error, call),
     onEnd() {
@@ -264,11 +267,27 @@ function responsesEventParts(body: UpstreamBody, providerId: string, call: Upstr
         throw upstreamInvalid(providerId, 'a stream event is not a Responses event');
       }
       if (event.type === 'error') throw upstreamStreamError(providerId, vendorError(event), secretsOf(call));
+      if (event.type === 'response.failed' && !output && !billed(recordMember(event, 'response'))) {
+        throw upstreamStreamError(providerId, failureOf(event), secretsOf(call));
+      }
+      output ||= !announcesResponse(event.type);
       scrubResponsesErrorText(event, secretsOf(call).secrets);
       if (TERMINAL_EVENTS.has(event.type)) finished = true;
       emit({ type: 'event', event });
     },
   });
+}
+
+/** The error of a `response.failed` event (`response.error`), or its status when it has none. */
+function failureOf(event: JsonObject): unknown {
+  const response = recordMember(event, 'response');
+  return recordMember(response, 'error') ?? { message: 'the response failed', type: 'response.failed' };
+}
+
+/** Whether a response reports tokens used (which its provider bills, failed or not). */
+function billed(response: JsonObject | undefined): boolean {
+  const usage = recordMember(response, 'usage');
+  return usage !== undefined && (Number(usage.input_tokens) > 0 || Number(usage.output_tokens) > 0);
 }
 
 /**
