@@ -79,7 +79,7 @@ const modelSchema = z.strictObject({
         weight: z.number().min(0).max(1_000_000).optional(),
         /**
          * For an Anthropic-protocol provider whose name of the model is not a Claude id (an alias behind a
-         * proxy): the Claude model whose request rules apply (README "Claude request rules").
+         * proxy): the Claude model whose request rules apply (README "Claude models differ in what they refuse").
          */
         rulesOf: z
           .string()

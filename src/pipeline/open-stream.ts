@@ -23,8 +23,8 @@ export const MAX_HELD_PARTS = 16;
  * first byte. Parts that only announce the answer (`preliminary`: a role chunk, `message_start`,
  * `response.created`) do not commit: reading goes on, bounded by the upstream's idle timeout between bytes,
  * until a part that carries some of the answer (text, a tool call, a finish reason), the end of the stream, or
- * `MAX_HELD_PARTS`. A failure meanwhile (an `error` event right after `message_start`, as a provider that is
- * overloaded sends it) is the attempt's: nothing reached the client yet but keep-alive comments.
+ * `MAX_HELD_PARTS`. A failure meanwhile (an error chunk right after the role chunk, as a router sends it when
+ * the provider behind it drops) is the attempt's: nothing reached the client yet but keep-alive comments.
  */
 export async function openStream<Part>(
   opening: Promise<StreamResult<Part>>,

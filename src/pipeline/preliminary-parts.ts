@@ -5,8 +5,8 @@ import type { ChatWirePart, ResponsesStreamPart } from '../providers/provider-ad
 /**
  * Which stream parts only announce an answer, for each stream codec's `preliminary` (see `openStream`): the
  * attempt is committed to at the first part that carries some of the answer, so a provider that fails right
- * after announcing one (Anthropic's `overloaded_error` event after `message_start`, OpenAI's `error` event
- * after `response.created`) still falls back to the next.
+ * after announcing one (a router's error chunk after the role chunk, OpenAI's `error` event after
+ * `response.created`) still falls back to the next.
  */
 
 /**
