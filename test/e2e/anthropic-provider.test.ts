@@ -221,10 +221,11 @@ describe('chat completions on an Anthropic provider', () => {
 describe('chat on a Claude model that refuses sampling, thinking budgets, forced tools and prefill', () => {
   const SONNET = 'acme/claude-sonnet-5.5';
 
-  it('sends an effort instead of a budget and leaves out what the model refuses, with warnings', async () => {
-    const { data, response } = await client.chat.completions
+  /** A request with what Claude Sonnet 5.5 refuses: a temperature, a forced tool. */
+  const refusedBySonnet = (model: string) =>
+    client.chat.completions
       .create({
-        model: SONNET,
+        model,
         messages: [{ role: 'user', content: 'Weather in Paris?' }],
         temperature: 0.2,
         reasoning_effort: 'low',
@@ -232,6 +233,9 @@ describe('chat on a Claude model that refuses sampling, thinking budgets, forced
         tool_choice: 'required',
       })
       .withResponse();
+
+  it('sends an effort instead of a budget and leaves out what the model refuses, with warnings', async () => {
+    const { data, response } = await refusedBySonnet(SONNET);
     expect(data.choices[0]?.message.tool_calls?.[0]?.type).toBe('function');
     const body = received()?.body;
     expect(body).toMatchObject({ model: 'claude-sonnet-5-5', output_config: { effort: 'low' } });
@@ -244,16 +248,7 @@ describe('chat on a Claude model that refuses sampling, thinking budgets, forced
   });
 
   it('applies the rules of the model named by rulesOf to an upstream name that is not a Claude id', async () => {
-    const { response } = await client.chat.completions
-      .create({
-        model: 'acme/corp-sonnet',
-        messages: [{ role: 'user', content: 'Weather in Paris?' }],
-        temperature: 0.2,
-        reasoning_effort: 'low',
-        tools: [WEATHER_TOOL],
-        tool_choice: 'required',
-      })
-      .withResponse();
+    const { response } = await refusedBySonnet('acme/corp-sonnet');
     const body = received()?.body;
     expect(body).toMatchObject({ model: 'corp-sonnet-latest', output_config: { effort: 'low' } });
     expect(body?.tool_choice).toEqual({ type: 'auto' });

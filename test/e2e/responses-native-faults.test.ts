@@ -17,13 +17,18 @@ beforeAll(async () => {
 });
 afterAll(() => gw.stop());
 
-async function streamed(body: JsonObject = {}) {
-  const response = await fetch(`${gw.baseURL}/responses`, {
+/** A streamed request of the tests, as sent. */
+function postStream(body: JsonObject = {}): Promise<Response> {
+  return fetch(`${gw.baseURL}/responses`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'acme/chat-large', input: 'tell me about the sea', stream: true, ...body }),
     signal: AbortSignal.timeout(10_000),
   });
+}
+
+async function streamed(body: JsonObject = {}) {
+  const response = await postStream(body);
   expect(response.status).toBe(200);
   const text = await response.text();
   const { events, done } = parseSse(text);
@@ -66,12 +71,7 @@ describe('a native Responses stream that fails', () => {
       afterDeltas: 0,
       message: 'The server had an error (key sk-upstream-secret)',
     });
-    const response = await fetch(`${gw.baseURL}/responses`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'acme/chat-large', input: 'tell me about the sea', stream: true }),
-      signal: AbortSignal.timeout(10_000),
-    });
+    const response = await postStream();
     expect(response.status).toBe(502);
     const text = await response.text();
     expect(text).not.toContain('sk-upstream-secret');
@@ -85,12 +85,7 @@ describe('a native Responses stream that fails', () => {
 
   it('a response.failed before any output that reports no usage is the attempt’s failure, billed nothing', async () => {
     gw.upstream.faults.push({ kind: 'responses-failed', billed: false });
-    const response = await fetch(`${gw.baseURL}/responses`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'acme/chat-large', input: 'tell me about the sea', stream: true }),
-      signal: AbortSignal.timeout(10_000),
-    });
+    const response = await postStream();
     expect(response.status).toBe(502);
     const body = (await response.json()) as { error: { type: string; message: string } };
     expect(body.error.type).toBe('upstream_error');
