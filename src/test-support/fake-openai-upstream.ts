@@ -36,6 +36,11 @@ export type Fault =
    */
   | { kind: 'error-event'; afterChunks: number; message: string }
   | { kind: 'invalid-json' }
+  /**
+   * The answer ends with this finish reason (no `error` member), streamed or not; a stream sends only its
+   * first `afterChunks` content chunks (default: all of them) before it.
+   */
+  | { kind: 'finish'; reason: string; afterChunks?: number }
   /** Content deltas every `intervalMs`, never ending; each carries `content` (default `more `). */
   | { kind: 'endless-stream'; intervalMs: number; content?: string }
   | { kind: 'slow-stream'; delayMs: number }
@@ -167,7 +172,10 @@ function route(
 ) {
   const model = typeof body.model === 'string' ? body.model : 'unknown';
   const toolCalls = toolCallsFor(body, state);
-  const extra = { finishReason: state.finishReason, reasoningContent: state.reasoningContent };
+  const extra = {
+    finishReason: fault?.kind === 'finish' ? fault.reason : state.finishReason,
+    reasoningContent: state.reasoningContent,
+  };
   if (path.endsWith('/chat/completions')) {
     if (body.stream === true) return streamChat(res, model, state.reply, body, fault, toolCalls, extra);
     return json(res, chatCompletion(model, state.reply, toolCalls, extra));
@@ -265,7 +273,8 @@ function streamChat(
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const base = { id: 'chatcmpl-fake123', object: 'chat.completion.chunk', created: 1_763_000_000, model };
   const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-  const words = reply.split(/(?<= )/);
+  const all = reply.split(/(?<= )/);
+  const words = fault?.kind === 'finish' ? all.slice(0, fault.afterChunks ?? all.length) : all;
   if (fault?.kind === 'slow-stream') return slowStream(res, base, words, fault.delayMs);
   if (fault?.kind === 'endless-stream') {
     send({

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HealthTracker } from '../../src/provider-routing/health-tracker.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
+import { recordOf } from '../../src/test-support/record-of.js';
 import { refusedPort } from '../../src/test-support/refused-port.js';
 import {
   startTestGateway,
@@ -217,6 +218,80 @@ describe('retries before failing over', () => {
       ['flaky', 'error', 0, ''],
       ['flaky', 'success', 1, 'upstream_error 502'],
     ]);
+  });
+});
+
+describe("finish reasons that are not OpenAI's", () => {
+  const contentOf = (text: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice(6)) as { choices?: { delta?: { content?: string } }[] })
+      .flatMap((chunk) => (chunk.choices ?? []).map((choice) => choice.delta?.content ?? ''))
+      .join('');
+
+  it('a completion that finished with "error" (no error member) is a failed attempt: the backup answers', async () => {
+    env.upstream.faults.push({ kind: 'finish', reason: 'error' });
+    const response = await chat('acme/duo', first);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      choices: { message: { content: string }; finish_reason: string }[];
+    };
+    expect(body.choices[0]?.message.content).toBe('Answer from the backup.');
+    expect(body.choices[0]?.finish_reason).toBe('stop');
+    const list = await attempts(response);
+    expect(summary(list)).toEqual([
+      ['flaky', 'error', 0, ''],
+      ['backup', 'success', 0, ''],
+    ]);
+  });
+
+  it('a stream that finished with "error" before any text fails over: the client sees only the backup', async () => {
+    env.upstream.faults.push({ kind: 'finish', reason: 'error', afterChunks: 0 });
+    const response = await chat('acme/duo', { ...first, stream: true });
+    const text = await response.text();
+    expect(text).not.toContain('"error"');
+    expect(contentOf(text)).toBe('Answer from the backup.');
+    expect(summary(await attempts(response))).toEqual([
+      ['flaky', 'error', 0, ''],
+      ['backup', 'success', 0, ''],
+    ]);
+  });
+
+  it('a stream cut off for lack of capacity after its text (DeepSeek) ends in-stream and is recorded an error', async () => {
+    env.upstream.faults.push({ kind: 'finish', reason: 'insufficient_system_resource' });
+    const response = await chat('acme/duo', { ...first, stream: true });
+    const text = await response.text();
+    expect(contentOf(text)).toBe(env.upstream.reply);
+    expect(text).toContain('"upstream_error"');
+    expect(text).not.toContain('"finish_reason":"insufficient_system_resource"');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const record = await recordOf(env.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(record.status).toBe('error');
+    expect(record.errorCode).toBe('upstream_error');
+    expect(record.errorMessage).toContain('finish_reason "insufficient_system_resource"');
+    // Billed as a stream cut short: the prompt and the text that reached the client.
+    expect(record.outputTokens).toBeGreaterThan(0);
+    expect(record.costNanoUsd).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['model_length', 'length'],
+    ['eos', 'stop'],
+  ])('a finish reason %s reaches the client as OpenAI says it (%s), streamed and not', async (reason, to) => {
+    env.upstream.faults.push({ kind: 'finish', reason });
+    const plain = (await (await chat('acme/duo', first)).json()) as { choices: { finish_reason: string }[] };
+    expect(plain.choices[0]?.finish_reason).toBe(to);
+    env.upstream.faults.push({ kind: 'finish', reason });
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: env.baseURL, maxRetries: 0 });
+    const body = { model: 'acme/duo', messages: [{ role: 'user', content: 'hi' }], stream: true, ...first };
+    const stream = await client.chat.completions.create(body as OpenAI.ChatCompletionCreateParamsStreaming);
+    const finishes: string[] = [];
+    for await (const chunk of stream) {
+      const finish = chunk.choices[0]?.finish_reason;
+      if (finish) finishes.push(finish);
+    }
+    expect(finishes).toEqual([to]);
   });
 });
 

@@ -174,6 +174,57 @@ describe('OpenAI adapter: bodies in', () => {
     expect((error as GatewayError).status).toBe(502);
   });
 
+  it('fails a 200 answer that carries an error (a generation that failed once begun), words made safe', async () => {
+    const body = {
+      id: 'c',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'error' }],
+      error: { code: 502, message: 'Upstream overloaded (key sk-provider-secret)' },
+    };
+    const { client } = fakeUpstreamClient(() => okBody(JSON.stringify(body)));
+    const keyed = testProvider({ apiKey: 'sk-provider-secret' });
+    const error = await createOpenAIAdapter(keyed, client)
+      .chat({ model: 'm', messages: [] }, testCall(keyed))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 502, retryable: true, type: 'upstream_error' });
+    expect((error as GatewayError).message).toContain('failed in its answer: Upstream overloaded');
+    expect((error as GatewayError).message).not.toContain('sk-provider-secret');
+  });
+
+  it.each([
+    ['error', 'failed'],
+    ['abort', 'failed'],
+    ['insufficient_system_resource', 'failed'],
+    ['model_length', 'length'],
+    ['max_tokens', 'length'],
+    ['eos', 'stop'],
+    ['tool_use', 'tool_calls'],
+    ['content_filter', 'content_filter'],
+    ['a_reason_openai_adds_later', 'a_reason_openai_adds_later'],
+  ])('reads a completion finished with %s as %s', async (reason, expected) => {
+    const body = {
+      id: 'c',
+      object: 'chat.completion',
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'a' }, finish_reason: 'stop' },
+        { index: 1, message: { role: 'assistant', content: 'b' }, finish_reason: reason },
+      ],
+    };
+    const { client } = fakeUpstreamClient(() => okBody(JSON.stringify(body)));
+    const result = await createOpenAIAdapter(provider, client)
+      .chat({ model: 'm', messages: [] }, testCall(provider))
+      .catch((e: unknown) => e);
+    if (expected === 'failed') {
+      expect(result).toBeInstanceOf(GatewayError);
+      expect((result as GatewayError).message).toContain(`finish_reason "${reason}"`);
+      expect((result as GatewayError).retryable).toBe(true);
+      return;
+    }
+    const choices = (result as { body: { choices: { finish_reason: string }[] } }).body.choices;
+    expect(choices.map((choice) => choice.finish_reason)).toEqual(['stop', expected]);
+  });
+
   it('maps an upstream caller error to its status and message, not retryable', () => {
     const error = upstreamStatusError(400, fixture('error-invalid-request.json'), 'p');
     expect(error.status).toBe(400);
@@ -237,6 +288,34 @@ describe('OpenAI adapter: SSE in', () => {
     const error = await reader.read().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).message).toContain('The server had an error');
+  });
+
+  it('renames a streamed finish reason that is not OpenAI\'s, passes "error": null, fails on a failed finish', async () => {
+    const chunk = (finish: string | null, content = '') =>
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: finish }], error: null })}\n\n`;
+    const open = async (text: string) => {
+      const { client } = fakeUpstreamClient(() => okBody(text, 9));
+      const result = await createOpenAIAdapter(provider, client).chatStream(
+        { model: 'm', messages: [] },
+        testCall(provider),
+      );
+      return result.parts;
+    };
+    const parts = await collect(await open(`${chunk(null, 'hi')}${chunk('model_length')}data: [DONE]\n\n`));
+    const chunks = parts.filter(
+      (part): part is Extract<ChatStreamPart, { type: 'chunk' }> => part.type === 'chunk',
+    );
+    const last = chunks.at(-1);
+    expect(last?.chunk.choices).toEqual([{ index: 0, delta: { content: '' }, finish_reason: 'length' }]);
+    // The renamed chunk is framed anew, never from the upstream's text.
+    expect(last?.raw).toBeUndefined();
+    const failed = await collect(await open(`${chunk(null, 'hi')}${chunk('abort')}data: [DONE]\n\n`)).catch(
+      (e: unknown) => e,
+    );
+    expect(failed).toBeInstanceOf(GatewayError);
+    expect((failed as GatewayError).message).toBe(
+      'Provider test-provider failed mid-stream: the provider ended the answer with finish_reason "abort"',
+    );
   });
 
   it('withholds a mid-stream error message that quotes the request', async () => {

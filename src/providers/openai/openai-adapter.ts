@@ -19,6 +19,7 @@ import { sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody, type UpstreamClient } from '../shared/upstream-client.js';
 import { upstreamInvalid, upstreamStreamError, upstreamTextContext } from '../shared/upstream-errors.js';
 import { DeltaRuns } from './delta-runs.js';
+import { failedFinishError, openAIFinishReasons } from './finish-reasons.js';
 import { plainDeltaPart } from './plain-delta.js';
 import { plainDeltaBytes } from './plain-delta-bytes.js';
 import { scrubResponsesErrorText } from './responses-error-text.js';
@@ -94,10 +95,27 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
   const adapter: ProviderAdapter = {
     async chat(body, call) {
       const prepared = chatBody(body);
-      const result = await postJson('/chat/completions', withMembers(prepared.body, { stream: false }), call);
-      if (!arrayMember(result, 'choices'))
-        throw upstreamInvalid(provider.id, 'no choices in the chat completion');
-      return { body: result, usage: usageFromChat(result.usage), warnings: prepared.warnings };
+      const sent = withMembers(prepared.body, { stream: false });
+      const result = await postJson('/chat/completions', sent, call);
+      // OpenRouter and others answer 200 with the error of a generation that failed once it had begun.
+      const context = () => upstreamTextContext(secretsOf(call).secrets, sent);
+      if (result.error !== undefined && result.error !== null)
+        throw upstreamStreamError(provider.id, result.error, context(), 'in its answer');
+      const choices = arrayMember(result, 'choices');
+      if (!choices) throw upstreamInvalid(provider.id, 'no choices in the chat completion');
+      const finished = openAIFinishReasons(choices);
+      if ('failed' in finished) {
+        const { error, reason } = finished.failed;
+        throw upstreamStreamError(
+          provider.id,
+          error ?? failedFinishError(reason),
+          context(),
+          'in its answer',
+        );
+      }
+      const answer =
+        finished.choices === choices ? result : withMembers(result, { choices: finished.choices });
+      return { body: answer, usage: usageFromChat(result.usage), warnings: prepared.warnings };
     },
 
     chatStream: (body, call) => openChatStream(body, call, false) as Promise<StreamResult<ChatStreamPart>>,
@@ -212,7 +230,8 @@ function chatChunkParts(
       }
       const chunk = tryParseJson(event.data);
       if (!isRecord(chunk)) throw upstreamInvalid(providerId, 'a stream event is not JSON');
-      if (chunk.error !== undefined)
+      // `"error": null` on every chunk (some servers send it) is no error.
+      if (chunk.error !== undefined && chunk.error !== null)
         throw upstreamStreamError(
           providerId,
           chunk.error,
@@ -220,7 +239,25 @@ function chatChunkParts(
         );
       // Groq also reports streamed usage in `x_groq.usage`.
       const usage = chunk.usage ?? recordMember(chunk, 'x_groq')?.usage;
-      const choices = arrayMember(chunk, 'choices');
+      let choices = arrayMember(chunk, 'choices');
+      let raw: string | undefined = event.data;
+      if (choices) {
+        // A finish reason that reports a failure fails the attempt; another provider's words are renamed.
+        const finished = openAIFinishReasons(choices);
+        if ('failed' in finished) {
+          const { error, reason } = finished.failed;
+          throw upstreamStreamError(
+            providerId,
+            error ?? failedFinishError(reason),
+            upstreamTextContext(secretsOf(call).secrets, sent),
+          );
+        }
+        if (finished.choices !== choices) {
+          choices = finished.choices;
+          chunk.choices = choices;
+          raw = undefined;
+        }
+      }
       for (const choice of choices ?? []) {
         if (!isRecord(choice)) continue;
         if (typeof choice.finish_reason === 'string') sawFinishReason = true;
@@ -230,8 +267,7 @@ function chatChunkParts(
       if (choices && choices.length > 0) {
         sawChoice = true;
         // `"usage": null` (OpenAI's chunks before the last) passes as it is, with the raw text.
-        if (chunk.usage === undefined || chunk.usage === null)
-          emit({ type: 'chunk', chunk, raw: event.data });
+        if (chunk.usage === undefined || chunk.usage === null) emit({ type: 'chunk', chunk, raw });
         else {
           const { usage: _usage, ...rest } = chunk;
           emit({ type: 'chunk', chunk: rest });

@@ -97,11 +97,15 @@ export function upstreamStatusError(
   });
 }
 
-/** A vendor's error reported inside a 2xx stream (an `error` event or chunk): retryable, words made safe. */
+/**
+ * A vendor's error reported inside a 2xx answer (an `error` event or chunk of a stream, `where` `mid-stream`;
+ * an `error` member or a failed finish of a JSON answer, `in its answer`): retryable, words made safe.
+ */
 export function upstreamStreamError(
   providerId: string,
   vendorError: unknown,
   context: UpstreamTextContext,
+  where: 'mid-stream' | 'in its answer' = 'mid-stream',
 ): GatewayError {
   const raw =
     stringMember(vendorError, 'message') ??
@@ -109,7 +113,7 @@ export function upstreamStreamError(
     stringMember(vendorError, 'type') ??
     'unknown error';
   const message = safeUpstreamText(raw, context);
-  return new GatewayError(`Provider ${providerId} failed mid-stream: ${message}`, {
+  return new GatewayError(`Provider ${providerId} failed ${where}: ${message}`, {
     status: 502,
     code: null,
     type: 'upstream_error',
