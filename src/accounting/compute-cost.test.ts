@@ -41,11 +41,15 @@ describe('computeCostNano', () => {
     expect(computeCostNano(usage({ inputTokens: 100, cacheWriteTokens: 100 }), flat)).toBe(250_000);
   });
 
-  it('rounds half up once, not per component', () => {
+  it('rounds up once, not per component: anything billable costs at least 1 nano-USD', () => {
     const tiny = compilePricing({ input: '0.0000000003', output: '0.0000000003' });
-    // 1 * 0.3 + 1 * 0.3 = 0.6 nano -> 1
-    expect(computeCostNano(usage({ inputTokens: 1, outputTokens: 1 }), tiny)).toBe(1);
-    expect(computeCostNano(usage({ inputTokens: 1 }), tiny)).toBe(0);
+    // 3 * 0.3 + 3 * 0.3 = 1.8 nano -> 2 (per component: 1 + 1 = 2 too, but 4 + 4 tokens: 2.4 -> 3, not 2 + 2)
+    expect(computeCostNano(usage({ inputTokens: 3, outputTokens: 3 }), tiny)).toBe(2);
+    expect(computeCostNano(usage({ inputTokens: 4, outputTokens: 4 }), tiny)).toBe(3);
+    expect(computeCostNano(usage({ inputTokens: 1 }), tiny)).toBe(1);
+    expect(computeCostNano(usage({}), tiny)).toBe(0);
+    // A whole number of nano-USD stays as it is.
+    expect(computeCostNano(usage({ inputTokens: 10 }), tiny)).toBe(3);
   });
 
   it('chooses the tier by prompt size for input and output', () => {

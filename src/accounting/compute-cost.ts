@@ -15,7 +15,8 @@ function tierPrice(tiers: CompiledTier[], promptTokens: number, flat: bigint): b
 const countOf = (value: number): bigint => (Number.isSafeInteger(value) && value > 0 ? BigInt(value) : 0n);
 
 /**
- * Exact cost of one upstream call in nano-USD (contract §5), rounded half up once at the end; may exceed
+ * Exact cost of one upstream call in nano-USD (contract §5), rounded up once at the end (a call that used
+ * anything billable costs at least 1 nano-USD: no run of sub-nano calls is free or passes a cap); may exceed
  * 2^53 for absurd usage (`checkUsage` refuses such usage). Tiers are chosen by the prompt's size (as vendors
  * with long-context prices do, for output too). Cached reads and cache writes use their own prices when the
  * catalog has them, else the input price. Counts that are not whole, non-negative safe integers read as 0.
@@ -34,7 +35,7 @@ export function computeCostNanoExact(usage: Usage, pricing: CompiledPricing): bi
     countOf(usage.outputTokens) * outputPrice +
     countOf(usage.images) * pricing.image +
     countOf(usage.webSearchCalls) * pricing.webSearch;
-  return (atto + ATTO_PER_NANO / 2n) / ATTO_PER_NANO;
+  return (atto + ATTO_PER_NANO - 1n) / ATTO_PER_NANO;
 }
 
 const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);

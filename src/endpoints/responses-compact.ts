@@ -4,6 +4,7 @@ import {
   chatAnswerText,
   gatewayCompactOutput,
   parseCompactRequest,
+  SUMMARY_PROMPT_TOKENS,
   summaryChatRequest,
 } from '../codecs/responses/gateway-compaction.js';
 import { normalizeOutputItem } from '../codecs/responses/response-defaults.js';
@@ -26,6 +27,7 @@ import { resumeConversation } from './conversation-state.js';
 export const responsesCompact: Endpoint<ParsedRequest, never> = {
   kind: 'responses',
   conversation: 'responses',
+  addedPromptTokens: SUMMARY_PROMPT_TOKENS,
   async parse(body, run) {
     const request = parseCompactRequest(body);
     return {

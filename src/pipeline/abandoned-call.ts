@@ -5,18 +5,34 @@ import type { RequestKind } from '../codecs/request-kind.js';
 import type { JsonObject } from '../json/json.js';
 import { countRequestTokens } from '../optimizations/count-tokens.js';
 import type { ExecutionReport } from './execute.js';
-import type { Run } from './run.js';
+import type { Reservation, Run } from './run.js';
 
 /**
  * Calls whose client went away while a provider was already at work on them (before any answer came): the
  * provider bills the prompt it received, so the request is billed it too, counted with the tokenizer
- * (contract: never 0). Clients that left before any provider had the request are billed nothing.
+ * (contract: never 0). Clients that left before any provider had the request are billed nothing. The
+ * executor's call and the planner's are noted apart (the planner's prompt is its own request).
  */
-const abandonedCalls = new WeakMap<Run, { endpoint: ResolvedEndpoint; modelId: string }>();
+const abandonedCalls = new WeakMap<
+  Run,
+  Map<AbandonedRole, { endpoint: ResolvedEndpoint; modelId: string }>
+>();
 
-/** The executor's attempt under way at `endpoint` (of model `modelId`) lost its client. */
-export function noteAbandonedCall(run: Run, endpoint: ResolvedEndpoint, modelId: string): void {
-  abandonedCalls.set(run, { endpoint, modelId });
+type AbandonedRole = Reservation['role'];
+
+/** The attempt of `role` under way at `endpoint` (of model `modelId`) lost its client. */
+export function noteAbandonedCall(
+  run: Run,
+  role: AbandonedRole,
+  endpoint: ResolvedEndpoint,
+  modelId: string,
+): void {
+  let calls = abandonedCalls.get(run);
+  if (!calls) {
+    calls = new Map();
+    abandonedCalls.set(run, calls);
+  }
+  calls.set(role, { endpoint, modelId });
 }
 
 /**
@@ -28,15 +44,17 @@ export async function abandonedCallReport(
   run: Run,
   sent: JsonObject,
   kind: RequestKind,
+  role: AbandonedRole = 'executor',
 ): Promise<ExecutionReport | undefined> {
-  const call = abandonedCalls.get(run);
+  const call = abandonedCalls.get(run)?.get(role);
   if (!call) return undefined;
   const { endpoint } = call;
   try {
     const count = await run.deps.tokenCounter.load();
     const usage = { ...emptyUsage(), inputTokens: countRequestTokens(sent, kind, count) };
+    const what = role === 'planner' ? 'the plan' : 'the request';
     run.warnings.push(
-      `the client left while ${endpoint.provider} worked on the request; billed ${usage.inputTokens} prompt ` +
+      `the client left while ${endpoint.provider} worked on ${what}; billed ${usage.inputTokens} prompt ` +
         'tokens as counted by the gateway',
     );
     return {

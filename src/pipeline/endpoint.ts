@@ -66,6 +66,11 @@ export interface Endpoint<R extends ParsedRequest, Part> {
    * answers of two endpoints differ in shape). Absent: never cached.
    */
   cacheName?: string;
+  /**
+   * Tokens the gateway itself may add to the prompt it sends (its own instructions), beyond the request's
+   * body: reserved against the cap with it.
+   */
+  addedPromptTokens?: number;
   /** Headers every answer of this endpoint carries (e.g. Anthropic's `request-id`). */
   headers?: (run: Run) => Record<string, string>;
   /** Errors before anything was streamed; default: the contract's shape. */

@@ -107,8 +107,8 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
     },
   });
   const result = await executing.catch((error: unknown) => {
-    if (ctx.signal.aborted && dispatched && target.role === 'executor') {
-      noteAbandonedCall(run, dispatched, servedModel(target, dispatched).id);
+    if (ctx.signal.aborted && dispatched) {
+      noteAbandonedCall(run, target.role, dispatched, servedModel(target, dispatched).id);
     }
     throw error;
   });
@@ -136,7 +136,8 @@ export interface Timing {
  * The accounting step: the exact cost of a served call's usage at the serving endpoint's price; the
  * provider's health figures learn its latency and speed. Usage that cannot be believed (negative, not a
  * number, more tokens than the model can take or give, a cost beyond a safe integer) is not billed as
- * reported: the call is billed its reserved worst case, and a warning says so.
+ * reported: the call is billed its reserved worst case, and a warning says so. A call reserved against a
+ * cap is billed at most its reservation (a warning says when that cut the cost).
  */
 export function account(run: Run, served: Served<unknown>, reported: Usage, timing: Timing): ExecutionReport {
   const now = run.deps.now();
@@ -155,12 +156,20 @@ export function account(run: Run, served: Served<unknown>, reported: Usage, timi
   });
   const usage = check.usage;
   let costNano = computeCostNano(usage, endpoint.compiledPricing);
+  const reserved = run.reservations.find((reservation) => reservation.role === target.role);
   if (!check.trusted) {
-    const reserved = run.reservations.find((reservation) => reservation.role === target.role);
     costNano = reserved?.amountNano ?? worstCaseNano([endpoint], target.worstCase());
     run.warnings.push(
       `${check.warning ?? 'Untrusted upstream usage.'} Billed the worst case, ${costNano} nano-USD.`,
     );
+  } else if (reserved && costNano > reserved.amountNano) {
+    // An upstream that gave more than the request's limits allow (one that ignores `max_tokens`, reasoning
+    // past it): a call reserved against a cap never costs more than its reservation, or the cap would not hold.
+    run.warnings.push(
+      `The provider reported usage costing ${costNano} nano-USD, more than the ${reserved.amountNano} ` +
+        `reserved for the request's limits; billed ${reserved.amountNano}.`,
+    );
+    costNano = reserved.amountNano;
   }
   run.deps.health.observe(model.id, endpoint.provider, {
     ok: true,

@@ -6,7 +6,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { Limiter } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
 import { keyAccount, orgAccount } from '../limits/spend-account.js';
-import { reserveSpend, settleSpend } from './reserve-spend.js';
+import { reserveSpend, settleSpend, usdText } from './reserve-spend.js';
 import type { Run } from './run.js';
 
 /** $1 per million tokens both ways: 100 prompt + 100 output tokens are 200,000 nano-USD. */
@@ -96,6 +96,8 @@ describe('reserveSpend and settleSpend', () => {
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).code).toBe('EXCEEDS_MONTHLY_LIMIT');
     expect((refused as GatewayError).message).toContain('API key key_1');
+    // Amounts to the nano: a small cap's refusal does not read as zeros.
+    expect((refused as GatewayError).message).toContain('this request may cost up to $0.0002.');
     expect(run.reservations).toEqual([]);
     const month = new Date().toISOString().slice(0, 7);
     expect(await limiter.usage(orgAccount('acme'), month)).toEqual({ spentNano: 0n, reservedNano: 0n });
@@ -165,5 +167,18 @@ describe('reserveSpend and settleSpend', () => {
       'settling spend of gen_1 failed: Error: limiter broke',
       'settling spend of gen_1 failed: Error: limiter broke',
     ]);
+  });
+});
+
+describe('usdText', () => {
+  it.each([
+    [0, '0.00'],
+    [1, '0.000000001'],
+    [25, '0.000000025'],
+    [120_000_000, '0.12'],
+    [1_500_000_000, '1.50'],
+    [12_345_678_901_234_567n, '12345678.901234567'],
+  ])('%s nano-USD reads $%s', (nano, text) => {
+    expect(usdText(nano)).toBe(text);
   });
 });

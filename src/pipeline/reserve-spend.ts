@@ -104,10 +104,19 @@ function overCap(
 ): GatewayError {
   return new GatewayError(
     `Monthly limit of $${budget.capUsd} for ${budget.owner} would be exceeded: ` +
-      `$${(result.spentNano / 1e9).toFixed(6)} spent, $${(result.reservedNano / 1e9).toFixed(6)} reserved ` +
-      `by requests in flight, this request may cost up to $${(amount / 1e9).toFixed(6)}.`,
+      `$${usdText(result.spentNano)} spent, $${usdText(result.reservedNano)} reserved ` +
+      `by requests in flight, this request may cost up to $${usdText(amount)}.`,
     { status: 402, code: 'EXCEEDS_MONTHLY_LIMIT', type: 'payment_required', refusal: budget.refusal },
   );
+}
+
+/** Nano-USD as USD text to the nano, without trailing zeros past the cents (`0.00`, `0.12`, `0.000000025`). */
+export function usdText(nano: number | bigint): string {
+  const value = BigInt(nano);
+  const sign = value < 0n ? '-' : '';
+  const abs = value < 0n ? -value : value;
+  const fraction = (abs % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '').padEnd(2, '0');
+  return `${sign}${abs / 1_000_000_000n}.${fraction}`;
 }
 
 function release(run: Run, reservation: Reservation): Promise<void> {

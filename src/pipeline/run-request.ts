@@ -1,5 +1,5 @@
 import { emptyUsage, type Usage } from '../accounting/usage.js';
-import { outputTokenBound, worstCaseTokens } from '../accounting/worst-case.js';
+import { outputTokenBound, type WorstCaseTokens, worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
 import { assertModelAllowed } from '../auth/model-access.js';
@@ -194,7 +194,11 @@ async function serve<R extends ParsedRequest, Part>(
   const lookingUp = lookUpCache(run, endpoint.cacheName, request, { model: model.id, body });
   const cache = lookingUp && (await lookingUp);
   facts.cache = cache;
-  const worstCase = () => worstCaseTokens(endpoint.kind, body, { max_tokens: maxTokens });
+  const worstCase = () =>
+    withAddedPrompt(
+      worstCaseTokens(endpoint.kind, body, { max_tokens: maxTokens }),
+      endpoint.addedPromptTokens,
+    );
   const completions = typeof body.n === 'number' ? body.n : undefined;
   // A literal per target (members after a spread cost a hidden class per object on Node 20).
   const target = <T>(attempt: ExecutionTarget<T>['attempt']): ExecutionTarget<T> => ({
@@ -313,7 +317,15 @@ async function prepare<R extends ParsedRequest>(
         const messages = kind === 'chat' ? body.messages : responsesRequestToChat(body).body.messages;
         const plannerModel = spec.planner;
         const planned = await run.span.step('planner', () =>
-          runPlanner(run, plannerModel, Array.isArray(messages) ? messages : [], routing.choice),
+          runPlanner(
+            run,
+            plannerModel,
+            Array.isArray(messages) ? messages : [],
+            routing.choice,
+            (execution) => {
+              facts.planner = { status: 'failed', score, execution };
+            },
+          ),
         );
         facts.planner = { status: planned.plan ? 'used' : 'failed', score, execution: planned.execution };
         if (planned.plan) body = withPlan(body, kind, planned.plan);
@@ -393,4 +405,10 @@ function answerError<Part>(
 function describe(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   return cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
+}
+
+/** A worst case with the tokens the endpoint adds to the prompt itself (its own instructions). */
+function withAddedPrompt(tokens: WorstCaseTokens, added: number | undefined): WorstCaseTokens {
+  if (!added) return tokens;
+  return { ...tokens, promptTokens: Math.min(Number.MAX_SAFE_INTEGER, tokens.promptTokens + added) };
 }

@@ -2,8 +2,9 @@ import type { Usage } from '../accounting/usage.js';
 import { DEFAULT_OUTPUT_BOUND, worstCaseTokens } from '../accounting/worst-case.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { toGatewayError } from '../errors/gateway-error.js';
-import { arrayMember, recordMember, stringMember } from '../json/json.js';
+import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
+import { abandonedCallReport } from '../pipeline/abandoned-call.js';
 import { account, type ExecutionReport, execute } from '../pipeline/execute.js';
 import type { Run } from '../pipeline/run.js';
 import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
@@ -31,33 +32,41 @@ export const plannerUsage = (report: PlannerReport | undefined): Usage | undefin
  * Asks the planning model for a plan of the conversation (chat messages), through the same execution step
  * as every other call (reservation, fallback, accounting); its attempts are marked `planner`. A planner that fails
  * (or answers nothing) does not fail the request: the executor answers alone, and the warnings say so. A
- * client that went away is not a planner failure: that error is passed on.
+ * client that went away is not a planner failure: that error is passed on, after `onAbandoned` was given
+ * what the planner's call is billed when a provider already had it (its prompt).
  */
 export async function runPlanner(
   run: Run,
   plannerSlug: string,
   messages: readonly unknown[],
   settings: ProviderChoice,
+  onAbandoned: (execution: ExecutionReport) => void,
 ): Promise<{ plan: string | undefined; execution: ExecutionReport | undefined }> {
   let execution: ExecutionReport | undefined;
+  let request: JsonObject | undefined;
   try {
     const model = resolveModel(run.deps.catalog, plannerSlug, 'chat');
     const maxTokens = Math.min(PLAN_MAX_TOKENS, model.max_tokens ?? DEFAULT_OUTPUT_BOUND);
-    const request = withMembers(plannerRequest(messages), { max_tokens: maxTokens });
+    request = withMembers(plannerRequest(messages), { max_tokens: maxTokens });
+    const sent = request;
     const startedAt = run.deps.now();
     const served = await execute(run, {
       role: 'planner',
       model,
       plan: planProviders(run.deps, model, 'chat', settings),
-      worstCase: () => worstCaseTokens('chat', request, { max_tokens: maxTokens }),
-      attempt: (adapter, endpoint, call) => adapter.chat(upstreamBody(request, endpoint.model), call),
+      worstCase: () => worstCaseTokens('chat', sent, { max_tokens: maxTokens }),
+      attempt: (adapter, endpoint, call) => adapter.chat(upstreamBody(sent, endpoint.model), call),
     });
     execution = account(run, served, served.value.usage, { firstTokenAt: run.deps.now(), startedAt });
     const plan = planText(served.value.body);
     if (!plan) throw new Error('the planner answered no text');
     return { plan, execution };
   } catch (error) {
-    if (run.ctx.signal.aborted) throw error;
+    if (run.ctx.signal.aborted) {
+      const abandoned = !execution && request && (await abandonedCallReport(run, request, 'chat', 'planner'));
+      if (abandoned) onAbandoned(abandoned);
+      throw error;
+    }
     run.warnings.push(
       `planner ${plannerSlug} failed (${toGatewayError(error).message}); the executor answered alone`,
     );

@@ -20,6 +20,9 @@ export const chatRequestSchema = z.looseObject({
   temperature: z.number().optional(),
   max_tokens: z.number().int().positive().optional(),
   max_completion_tokens: z.number().int().positive().optional(),
+  // Reserved against the cap as a multiple of the output limit: a string an upstream reads as a number
+  // would be billed n times while reserved once.
+  n: z.number().int().positive().optional(),
 });
 
 export type ChatMessage = z.infer<typeof message>;

@@ -12,6 +12,15 @@ const ANTHROPIC_ONLY: Record<string, string> = {
 };
 
 /**
+ * Chat members that change what a call may cost, which the Messages API does not have: a Messages request
+ * is reserved against the caps as one answer of at most `max_tokens`, so they are not passed on.
+ */
+const CHAT_ONLY: Record<string, string> = {
+  n: 'n is not a Messages API member; ignored (one answer)',
+  max_completion_tokens: 'max_completion_tokens is not a Messages API member; ignored (max_tokens applies)',
+};
+
+/**
  * Messages request members this module translates or consumes; every other member (model, stream,
  * temperature, top_p, top_k, the `gateway` object and what the gateway does not know) passes through
  * untouched.
@@ -27,6 +36,7 @@ const CONSUMED = new Set([
   'metadata',
   'output_config',
   ...Object.keys(ANTHROPIC_ONLY),
+  ...Object.keys(CHAT_ONLY),
 ]);
 
 /**
@@ -53,7 +63,7 @@ export function messagesRequestToChat(request: JsonObject): { body: JsonObject; 
   const warnings: Warnings = new Set<string>();
   const chat: JsonObject = {};
   for (const [key, value] of Object.entries(request)) if (!CONSUMED.has(key)) chat[key] = value;
-  for (const [key, reason] of Object.entries(ANTHROPIC_ONLY)) {
+  for (const [key, reason] of Object.entries({ ...ANTHROPIC_ONLY, ...CHAT_ONLY })) {
     if (request[key] !== undefined && request[key] !== null) warnings.add(reason);
   }
 

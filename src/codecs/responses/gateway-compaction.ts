@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { badRequest } from '../../errors/gateway-error.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { parseBody } from '../shared/parse-body.js';
 import { newId } from './chat-to-responses-result.js';
@@ -19,15 +20,33 @@ export const compactRequestSchema = z.looseObject({
 
 export type CompactRequest = JsonObject & z.infer<typeof compactRequestSchema>;
 
+/**
+ * Output limits a compaction request has none of (its output is bounded by the model's own limit, which is
+ * what is reserved against the caps): refused, never read as a bound the summary call would not keep.
+ */
+const NOT_COMPACTION_MEMBERS = ['max_output_tokens', 'max_tokens', 'max_completion_tokens', 'n'];
+
 /** Validates a compaction request (400 BAD_REQUEST naming the field; `model` is required). */
 export function parseCompactRequest(body: unknown): CompactRequest {
-  return parseBody(body, compactRequestSchema);
+  const request = parseBody(body, compactRequestSchema);
+  for (const member of NOT_COMPACTION_MEMBERS) {
+    if (request[member] !== undefined) {
+      throw badRequest(`${member}: is not a member of a compaction request`, member);
+    }
+  }
+  return request;
 }
 
 export const SUMMARY_PROMPT =
   'You compact conversations. Summarise the conversation you are given so that it can be continued from ' +
   'the summary alone: keep the goals, decisions, facts, names, numbers, open questions and the state of ' +
   'any work. Answer with the summary only.';
+
+/**
+ * Tokens the summary call adds to the conversation's text, at most: the instructions and the transcript's
+ * framing, a token per byte (each message's `[role] ` line costs less than its JSON keys in the request).
+ */
+export const SUMMARY_PROMPT_TOKENS = Buffer.byteLength(SUMMARY_PROMPT) + 64;
 
 /** The chat request that asks the model for the summary of the conversation in a Responses request. */
 export function summaryChatRequest(body: JsonObject): { body: JsonObject; warnings: string[] } {
