@@ -1,3 +1,4 @@
+import type { Usage } from '../accounting/usage.js';
 import type { AttemptRecord } from '../provider-routing/attempt-record.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
 
@@ -68,6 +69,8 @@ export interface GatewayErrorInit {
   cause?: unknown;
   /** The upstream could not be reached at all (refused, reset, DNS): worth one more try on the same provider. */
   connectionFailed?: boolean;
+  /** Usage a failed answer reported (a generation that failed once begun): its provider bills it. */
+  billedUsage?: Usage;
 }
 
 /** The `error` member of an error answer: the contract's four members, plus upstream facts when known. */
@@ -98,6 +101,7 @@ export class GatewayError extends Error {
   readonly specCode: string | undefined;
   readonly refusal: LimitRefusal | undefined;
   readonly connectionFailed: boolean;
+  readonly billedUsage: Usage | undefined;
 
   constructor(message: string, init: GatewayErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -117,6 +121,7 @@ export class GatewayError extends Error {
     this.specCode = init.specCode;
     this.refusal = init.refusal ?? (init.code === 'FORBIDDEN' ? 'forbidden' : undefined);
     this.connectionFailed = init.connectionFailed === true;
+    this.billedUsage = init.billedUsage;
   }
 
   /** The contract's error body: `{error: {message, code, type, param}}` and the upstream facts that are set. */

@@ -11,6 +11,7 @@ import { executeWithFallback, retryReason } from '../provider-routing/execute-wi
 import { sleepFor } from '../provider-routing/retry-policy.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
 import { noteAbandonedCall } from './abandoned-call.js';
+import { billedFailuresCost, noteBilledFailure } from './billed-failures.js';
 import { reserveSpend, worstCaseNano } from './reserve-spend.js';
 import type { Reservation, Run } from './run.js';
 
@@ -95,6 +96,8 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
     onAttempt: (attempt, error) => {
       span?.end(attempt, error?.retryable ? retryReason(error) : undefined);
       span = undefined;
+      if (error?.billedUsage && dispatched)
+        noteBilledFailure(run, target.role, dispatched, error.billedUsage);
       run.attempts.push(target.role === 'planner' ? withMembers(attempt, { role: 'planner' }) : attempt);
       // One failure per provider per request counts towards its cool-down: retries of the same provider
       // within one request must not cool it down for all traffic on their own.
@@ -155,10 +158,12 @@ export function account(run: Run, served: Served<unknown>, reported: Usage, timi
     pricing: endpoint.compiledPricing,
   });
   const usage = check.usage;
-  let costNano = computeCostNano(usage, endpoint.compiledPricing);
+  // Attempts that failed before this one, with usage their providers bill, are billed with it.
+  const failed = billedFailuresCost(run, target.role);
+  let costNano = computeCostNano(usage, endpoint.compiledPricing) + failed;
   const reserved = run.reservations.find((reservation) => reservation.role === target.role);
   if (!check.trusted) {
-    costNano = reserved?.amountNano ?? worstCaseNano([endpoint], target.worstCase());
+    costNano = reserved?.amountNano ?? worstCaseNano([endpoint], target.worstCase()) + failed;
     run.warnings.push(
       `${check.warning ?? 'Untrusted upstream usage.'} Billed the worst case, ${costNano} nano-USD.`,
     );

@@ -25,6 +25,7 @@ import { redactRequest } from '../privacy/redact-request.js';
 import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
 import { abandonedCallReport } from './abandoned-call.js';
+import { billedFailuresReport } from './billed-failures.js';
 import { type CacheStep, executeOrReplay, finishCache, lookUpCache } from './cache-step.js';
 import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
 import { account, type ExecutionReport, type ExecutionTarget, execute } from './execute.js';
@@ -114,6 +115,8 @@ export async function runRequest<R extends ParsedRequest, Part>(
     const kind = endpoint.conversation;
     if (ctx.signal.aborted && !facts.execution && facts.sent && kind)
       facts.execution = await abandonedCallReport(run, facts.sent, kind);
+    // No provider served, but failed attempts reported usage their providers bill.
+    facts.execution ??= billedFailuresReport(run, 'executor');
     await record(failure.status, failure);
     answerError(run, endpoint, live.stream, failure);
   } finally {

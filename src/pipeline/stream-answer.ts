@@ -1,6 +1,6 @@
 import { emptyUsage, type Usage } from '../accounting/usage.js';
 import type { RequestKind } from '../codecs/request-kind.js';
-import type { GatewayError } from '../errors/gateway-error.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import type { JsonObject } from '../json/json.js';
 import { countRequestTokens, type TextTokenCounter } from '../optimizations/count-tokens.js';
 import type { AnswerMeta, Settle, StreamFramer } from './endpoint.js';
@@ -81,7 +81,9 @@ export async function streamAnswer<Part>(
       },
     });
   } catch (error) {
-    if (!settled) settle(await cutShortUsage(run, live.framer, sent, kind));
+    // A failure that reported the usage its provider bills (an error chunk with usage) is billed that.
+    const reported = error instanceof GatewayError ? error.billedUsage : undefined;
+    if (!settled) settle(reported ?? (await cutShortUsage(run, live.framer, sent, kind)));
     throw error;
   } finally {
     facts.firstTokenAt = progress.firstTokenAt;

@@ -5,6 +5,7 @@ import { toGatewayError } from '../errors/gateway-error.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
 import { abandonedCallReport } from '../pipeline/abandoned-call.js';
+import { billedFailuresReport } from '../pipeline/billed-failures.js';
 import { account, type ExecutionReport, execute } from '../pipeline/execute.js';
 import type { Run } from '../pipeline/run.js';
 import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
@@ -70,7 +71,7 @@ export async function runPlanner(
     run.warnings.push(
       `planner ${plannerSlug} failed (${toGatewayError(error).message}); the executor answered alone`,
     );
-    return { plan: undefined, execution };
+    return { plan: undefined, execution: execution ?? billedFailuresReport(run, 'planner') };
   }
 }
 

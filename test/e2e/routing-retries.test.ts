@@ -275,6 +275,60 @@ describe("finish reasons that are not OpenAI's", () => {
     expect(record.costNanoUsd).toBeGreaterThan(0);
   });
 
+  const failedWithUsage = (completionTokens: number) => ({
+    id: 'chatcmpl-failed',
+    object: 'chat.completion',
+    created: 1,
+    model: 'duo-f',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'part' }, finish_reason: 'error' }],
+    usage: { prompt_tokens: 10, completion_tokens: completionTokens, total_tokens: 10 + completionTokens },
+  });
+
+  it('a failed completion that reports usage is billed with the backup answer (its provider bills it)', async () => {
+    env.upstream.faults.push({ kind: 'status', status: 200, body: failedWithUsage(500) });
+    const response = await chat('acme/duo', first);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { usage: { cost: number; prompt_tokens: number } };
+    // The backup's own answer (the fake's usage: 12 prompt, 7 output) plus the failed attempt's 10 and 500.
+    const backupCost = 12 * 2_000 + 7 * 8_000;
+    expect(body.usage.cost).toBe(backupCost + 10 * 2_000 + 500 * 8_000);
+    expect(body.usage.prompt_tokens).toBe(12);
+    expect(response.headers.get('x-gateway-warnings')).toContain(
+      'flaky failed after reporting 10 prompt and 500 output tokens, which it bills',
+    );
+    const record = await recordOf(env.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(record.costNanoUsd).toBe(body.usage.cost);
+  });
+
+  it('when every provider fails so, the 502 is billed what they reported', async () => {
+    env.upstream.faults.push({ kind: 'status', status: 200, body: failedWithUsage(100) });
+    backup.faults.push({ kind: 'status', status: 200, body: failedWithUsage(200) });
+    const response = await chat('acme/duo', first);
+    expect(response.status).toBe(502);
+    const record = await recordOf(env.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(record.status).toBe('error');
+    expect(record.inputTokens).toBe(20);
+    expect(record.outputTokens).toBe(300);
+    expect(record.costNanoUsd).toBe(20 * 2_000 + 300 * 8_000);
+  });
+
+  it('a stream whose error chunk reports usage after its text is billed that usage, not a count', async () => {
+    env.upstream.faults.push({
+      kind: 'error-event',
+      afterChunks: 2,
+      message: 'Provider disconnected',
+      usage: true,
+    });
+    const response = await chat('acme/duo', { ...first, stream: true });
+    const text = await response.text();
+    expect(text).toContain('"upstream_error"');
+    const record = await recordOf(env.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(record.status).toBe('error');
+    // The fake's usage of the whole answer: 12 prompt and 7 output tokens.
+    expect([record.inputTokens, record.outputTokens]).toEqual([12, 7]);
+    expect(record.costNanoUsd).toBe(12 * 2_000 + 7 * 8_000);
+  });
+
   it.each([
     ['model_length', 'length'],
     ['eos', 'stop'],

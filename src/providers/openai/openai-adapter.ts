@@ -1,4 +1,4 @@
-import { emptyUsage } from '../../accounting/usage.js';
+import { emptyUsage, type Usage } from '../../accounting/usage.js';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import { announcesResponse } from '../../codecs/responses/announcing-events.js';
 import { usageFromChat, usageFromResponses } from '../../codecs/shared/read-usage.js';
@@ -100,17 +100,25 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
       // OpenRouter and others answer 200 with the error of a generation that failed once it had begun.
       const context = () => upstreamTextContext(secretsOf(call).secrets, sent);
       if (result.error !== undefined && result.error !== null)
-        throw upstreamStreamError(provider.id, result.error, context(), 'in its answer');
+        throw upstreamStreamError(
+          provider.id,
+          result.error,
+          context(),
+          'in its answer',
+          billedUsage(result.usage),
+        );
       const choices = arrayMember(result, 'choices');
       if (!choices) throw upstreamInvalid(provider.id, 'no choices in the chat completion');
       const finished = openAIFinishReasons(choices);
       if ('failed' in finished) {
         const { error, reason } = finished.failed;
+        const vendorError = error ?? failedFinishError(reason);
         throw upstreamStreamError(
           provider.id,
-          error ?? failedFinishError(reason),
+          vendorError,
           context(),
           'in its answer',
+          billedUsage(result.usage),
         );
       }
       const answer =
@@ -236,6 +244,8 @@ function chatChunkParts(
           providerId,
           chunk.error,
           upstreamTextContext(secretsOf(call).secrets, sent),
+          'mid-stream',
+          billedUsage(chunk.usage),
         );
       // Groq also reports streamed usage in `x_groq.usage`.
       const usage = chunk.usage ?? recordMember(chunk, 'x_groq')?.usage;
@@ -250,6 +260,8 @@ function chatChunkParts(
             providerId,
             error ?? failedFinishError(reason),
             upstreamTextContext(secretsOf(call).secrets, sent),
+            'mid-stream',
+            billedUsage(chunk.usage),
           );
         }
         if (finished.choices !== choices) {
@@ -312,6 +324,13 @@ function responsesEventParts(body: UpstreamBody, providerId: string, call: Upstr
       emit({ type: 'event', event });
     },
   });
+}
+
+/** The usage a failed answer reported, when it reports tokens (its provider bills them). */
+function billedUsage(usage: unknown): Usage | undefined {
+  if (!isRecord(usage)) return undefined;
+  const read = usageFromChat(usage);
+  return read.inputTokens > 0 || read.outputTokens > 0 ? read : undefined;
 }
 
 /** The error of a `response.failed` event (`response.error`), or its status when it has none. */

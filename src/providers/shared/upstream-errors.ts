@@ -1,3 +1,4 @@
+import type { Usage } from '../../accounting/usage.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { isRecord, recordMember, stringMember, tryParseJson } from '../../json/json.js';
 import { quotesText } from '../../privacy/quotes-text.js';
@@ -106,6 +107,7 @@ export function upstreamStreamError(
   vendorError: unknown,
   context: UpstreamTextContext,
   where: 'mid-stream' | 'in its answer' = 'mid-stream',
+  billedUsage?: Usage,
 ): GatewayError {
   const raw =
     stringMember(vendorError, 'message') ??
@@ -121,6 +123,7 @@ export function upstreamStreamError(
     provider: providerId,
     upstreamType: upstreamErrorType(vendorError),
     upstreamMessage: message,
+    billedUsage,
   });
 }
 

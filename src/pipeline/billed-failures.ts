@@ -1,0 +1,82 @@
+import { checkUsage } from '../accounting/check-usage.js';
+import { computeCostNano } from '../accounting/compute-cost.js';
+import { emptyUsage, type Usage } from '../accounting/usage.js';
+import type { ResolvedEndpoint } from '../catalog/catalog.js';
+import type { ExecutionReport } from './execute.js';
+import type { Reservation, Run } from './run.js';
+
+/**
+ * Attempts that failed after their provider reported usage (a generation that failed once begun: an
+ * OpenAI-compatible answer with an `error` member or a failed finish reason, and its usage): the provider
+ * bills them, so the request is billed them too, with the answer of the provider that served it, or alone
+ * when none did. Usage that cannot be believed (see `checkUsage`) is not billed.
+ */
+const billedFailures = new WeakMap<Run, BilledFailure[]>();
+
+interface BilledFailure {
+  role: Reservation['role'];
+  endpoint: ResolvedEndpoint;
+  usage: Usage;
+}
+
+/** The attempt of `role` at `endpoint` failed with usage its provider bills. */
+export function noteBilledFailure(
+  run: Run,
+  role: Reservation['role'],
+  endpoint: ResolvedEndpoint,
+  usage: Usage,
+): void {
+  if (!checkUsage(usage).trusted) {
+    run.warnings.push(`${endpoint.provider} failed with usage that cannot be believed; it is not billed`);
+    return;
+  }
+  let failures = billedFailures.get(run);
+  if (!failures) {
+    failures = [];
+    billedFailures.set(run, failures);
+  }
+  failures.push({ role, endpoint, usage });
+}
+
+/**
+ * What the failed attempts of `role` cost, nano-USD (0 when none was billed), each at its own endpoint's price;
+ * a warning names each provider and what it billed.
+ */
+export function billedFailuresCost(run: Run, role: Reservation['role']): number {
+  let total = 0;
+  for (const failure of billedFailures.get(run) ?? []) {
+    if (failure.role !== role) continue;
+    const cost = computeCostNano(failure.usage, failure.endpoint.compiledPricing);
+    run.warnings.push(
+      `${failure.endpoint.provider} failed after reporting ${failure.usage.inputTokens} prompt and ` +
+        `${failure.usage.outputTokens} output tokens, which it bills; billed ${cost} nano-USD for them`,
+    );
+    total += cost;
+  }
+  return Math.min(total, Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * The report of a call of `role` that no provider served but whose failed attempts were billed: their usage
+ * summed, at the last one's model and provider; undefined when none was billed.
+ */
+export function billedFailuresReport(run: Run, role: Reservation['role']): ExecutionReport | undefined {
+  const failures = (billedFailures.get(run) ?? []).filter((failure) => failure.role === role);
+  const last = failures.at(-1);
+  if (!last) return undefined;
+  const usage = emptyUsage();
+  for (const { usage: each } of failures) {
+    usage.inputTokens += each.inputTokens;
+    usage.outputTokens += each.outputTokens;
+    usage.cachedInputTokens += each.cachedInputTokens;
+    usage.reasoningTokens += each.reasoningTokens;
+  }
+  const costNano = billedFailuresCost(run, role);
+  const reserved = run.reservations.find((reservation) => reservation.role === role);
+  return {
+    model: last.endpoint.modelId,
+    provider: last.endpoint.provider,
+    usage,
+    costNano: reserved ? Math.min(costNano, reserved.amountNano) : costNano,
+  };
+}
