@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { arrayMember, recordMember } from '../json/json.js';
 import { ChatAssembler, completionChunks, isCompleteCompletion, isStreamable } from './chat-answer.js';
 
 const header = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' };
@@ -58,6 +59,73 @@ describe('ChatAssembler', () => {
     const again = new ChatAssembler();
     for (const part of completionChunks(completion ?? {})) again.add(part);
     expect(again.completion()).toEqual(completion);
+  });
+
+  // Bug: a hit lost the stop sequence that ended the answer (the Messages ingress then said end_turn, null).
+  it.each([
+    ['matched_stop', 'END'],
+    ['stop_reason', 'END'],
+    ['stop_reason', 128_009],
+  ])("keeps the finish chunk choice's %s (%j) and streams it back on the finish chunk", (name, value) => {
+    const assembler = new ChatAssembler();
+    assembler.add(chunk({ role: 'assistant', content: 'Done' }));
+    assembler.add({ ...header, choices: [{ index: 0, delta: {}, finish_reason: 'stop', [name]: value }] });
+    const completion = assembler.completion() ?? {};
+    expect(completion.choices).toStrictEqual([
+      {
+        index: 0,
+        message: { role: 'assistant', content: 'Done', refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+        [name]: value,
+      },
+    ]);
+    expect(completionChunks(completion).at(-1)?.choices).toStrictEqual([
+      { index: 0, delta: {}, logprobs: null, finish_reason: 'stop', [name]: value },
+    ]);
+  });
+
+  it("ignores vLLM's stop_reason null on every chunk", () => {
+    const assembler = new ChatAssembler();
+    assembler.add({ ...header, choices: [{ index: 0, delta: { content: 'x' }, stop_reason: null }] });
+    assembler.add({
+      ...header,
+      choices: [{ index: 0, delta: {}, finish_reason: 'stop', stop_reason: null }],
+    });
+    expect(assembler.completion()?.choices).toStrictEqual([
+      {
+        index: 0,
+        message: { role: 'assistant', content: 'x', refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ]);
+  });
+
+  // Bug: a hit lost a tool call's extra_content (Gemini's thought signature, which Gemini wants back).
+  it("keeps a tool call's extra_content and streams it back with the call", () => {
+    const extra = { google: { thought_signature: 'SIG' } };
+    const call = { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"x":1}' } };
+    const assembler = new ChatAssembler();
+    assembler.add(chunk({ role: 'assistant', content: '' }));
+    assembler.add(chunk({ tool_calls: [{ index: 0, ...call, extra_content: extra }] }));
+    assembler.add(chunk({}, 'tool_calls'));
+    const completion = assembler.completion() ?? {};
+    const message = { role: 'assistant', content: null, refusal: null };
+    expect(completion.choices).toStrictEqual([
+      {
+        index: 0,
+        message: { ...message, tool_calls: [{ ...call, extra_content: extra }] },
+        logprobs: null,
+        finish_reason: 'tool_calls',
+      },
+    ]);
+    const streamed = completionChunks(completion).flatMap((part) =>
+      (arrayMember(part, 'choices') ?? []).flatMap(
+        (choice) => arrayMember(recordMember(choice, 'delta'), 'tool_calls') ?? [],
+      ),
+    );
+    expect(streamed).toStrictEqual([{ index: 0, ...call, extra_content: extra }]);
   });
 
   it('takes content deltas read without parsing as add() takes their chunks, size bound included', () => {

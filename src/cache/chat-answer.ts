@@ -4,7 +4,8 @@ import { withMembers } from '../json/with-members.js';
 /**
  * A chat completion kept whole, from a stream of chunks and back to one: what lets one cached answer serve
  * both plain and streamed requests. Only what both forms carry is assembled (text, reasoning, refusal,
- * Claude's signed thinking blocks, tool calls, finish reason); a stream with anything else is not kept.
+ * Claude's signed thinking blocks, tool calls with their `extra_content`, finish reason and the stop sequence
+ * that ended the choice); a stream with anything else is not kept.
  */
 
 /** Finish reasons of a complete answer: the model ended on its own (not cut at max_tokens, not filtered). */
@@ -20,15 +21,32 @@ const STREAMED_MEMBERS = new Set([
   'thinking_blocks',
 ]);
 
+/**
+ * Choice members beside `finish_reason` that name the stop sequence that ended it: `matched_stop` (SGLang's,
+ * and what the Anthropic adapter reports Claude's `stop_sequence` as) and vLLM's `stop_reason`. The Messages
+ * ingress reads them back as `stop_sequence`, so a hit must carry them as the live answer did.
+ */
+const STOP_MEMBERS = ['matched_stop', 'stop_reason'] as const;
+
+/** A tool call as assembled; `extra` is its `extra_content` (Gemini's thought signature rides there). */
+interface CallState {
+  id: string;
+  name: string;
+  arguments: string;
+  extra: JsonObject | undefined;
+}
+
 interface ChoiceState {
   index: number;
   content: string;
   reasoning: string;
   refusal: string;
   thinkingBlocks: unknown[];
-  calls: { id: string; name: string; arguments: string }[];
+  calls: CallState[];
   callsByIndex: Map<number, number>;
   finishReason: string | undefined;
+  /** The choice's `STOP_MEMBERS` the stream gave (a string or a token id; vLLM sends `null` until the end). */
+  stop: JsonObject;
 }
 
 const isEmpty = (value: unknown): boolean =>
@@ -72,6 +90,7 @@ export class ChatAssembler {
       for (const block of arrayMember(delta, 'thinking_blocks') ?? []) state.thinkingBlocks.push(block);
       for (const call of arrayMember(delta, 'tool_calls') ?? []) this.addCall(state, call);
       if (typeof choice.finish_reason === 'string') state.finishReason = choice.finish_reason;
+      Object.assign(state.stop, stopMembers(choice));
     }
   }
 
@@ -103,6 +122,7 @@ export class ChatAssembler {
         message: message(choice),
         logprobs: null,
         finish_reason: choice.finishReason,
+        ...choice.stop,
       })),
     });
   }
@@ -119,6 +139,7 @@ export class ChatAssembler {
         calls: [],
         callsByIndex: new Map(),
         finishReason: undefined,
+        stop: {},
       };
       this.choices.set(index, state);
     }
@@ -131,7 +152,7 @@ export class ChatAssembler {
     let at = state.callsByIndex.get(position);
     if (at === undefined) {
       at = state.calls.length;
-      state.calls.push({ id: '', name: '', arguments: '' });
+      state.calls.push({ id: '', name: '', arguments: '', extra: undefined });
       state.callsByIndex.set(position < 0 ? at : position, at);
     }
     const entry = state.calls[at];
@@ -139,7 +160,23 @@ export class ChatAssembler {
     entry.id ||= stringMember(call, 'id') ?? '';
     entry.name ||= stringMember(fn, 'name') ?? '';
     entry.arguments += stringMember(fn, 'arguments') ?? '';
+    entry.extra ??= recordMember(call, 'extra_content');
   }
+}
+
+/** The choice's members that name the stop sequence that ended it (see `STOP_MEMBERS`). */
+function stopMembers(choice: JsonObject): JsonObject {
+  const found: JsonObject = {};
+  for (const name of STOP_MEMBERS) {
+    const value = choice[name];
+    if (typeof value === 'string' || typeof value === 'number') found[name] = value;
+  }
+  return found;
+}
+
+/** A tool call with its `extra_content` when it had one, as the provider adapter gave it. */
+function toolCallOf(id: string, fn: JsonObject, extra: JsonObject | undefined): JsonObject {
+  return { id, type: 'function', function: fn, ...(extra ? { extra_content: extra } : {}) };
 }
 
 function message(choice: ChoiceState): JsonObject {
@@ -151,11 +188,9 @@ function message(choice: ChoiceState): JsonObject {
   if (choice.reasoning !== '') result.reasoning_content = choice.reasoning;
   if (choice.thinkingBlocks.length > 0) result.thinking_blocks = choice.thinkingBlocks;
   if (choice.calls.length > 0) {
-    result.tool_calls = choice.calls.map((call) => ({
-      id: call.id,
-      type: 'function',
-      function: { name: call.name, arguments: call.arguments },
-    }));
+    result.tool_calls = choice.calls.map((call) =>
+      toolCallOf(call.id, { name: call.name, arguments: call.arguments }, call.extra),
+    );
   }
   return result;
 }
@@ -180,16 +215,17 @@ export function isCompleteCompletion(completion: JsonObject): boolean {
 
 /**
  * The chunks a stream of this completion is made of, per choice: the role (with reasoning), signed thinking
- * blocks, the text, the refusal, each tool call whole (index, id, name, arguments), then the finish reason.
+ * blocks, the text, the refusal, each tool call whole (index, id, name, arguments, `extra_content`), then the
+ * finish reason with the stop sequence that ended the choice.
  */
 export function completionChunks(completion: JsonObject): JsonObject[] {
   const { choices: _choices, usage: _usage, object: _object, ...header } = completion;
   const chunks: JsonObject[] = [];
-  const push = (index: number, delta: JsonObject, finishReason: unknown = null) =>
+  const push = (index: number, delta: JsonObject, finishReason: unknown = null, stop: JsonObject = {}) =>
     chunks.push(
       withMembers(header, {
         object: 'chat.completion.chunk',
-        choices: [{ index, delta, logprobs: null, finish_reason: finishReason }],
+        choices: [{ index, delta, logprobs: null, finish_reason: finishReason, ...stop }],
       }),
     );
   for (const [position, choice] of (arrayMember(completion, 'choices') ?? []).entries()) {
@@ -205,15 +241,12 @@ export function completionChunks(completion: JsonObject): JsonObject[] {
     if (refusal) push(index, { refusal });
     for (const [callIndex, call] of (arrayMember(found, 'tool_calls') ?? []).entries()) {
       const fn = recordMember(call, 'function');
-      const toolCall = {
-        index: callIndex,
-        id: stringMember(call, 'id') ?? '',
-        type: 'function',
-        function: { name: stringMember(fn, 'name') ?? '', arguments: stringMember(fn, 'arguments') ?? '' },
-      };
-      push(index, { tool_calls: [toolCall] });
+      const whole = { name: stringMember(fn, 'name') ?? '', arguments: stringMember(fn, 'arguments') ?? '' };
+      const toolCall = toolCallOf(stringMember(call, 'id') ?? '', whole, recordMember(call, 'extra_content'));
+      push(index, { tool_calls: [{ index: callIndex, ...toolCall }] });
     }
-    push(index, {}, stringMember(choice, 'finish_reason') ?? 'stop');
+    const stop = isRecord(choice) ? stopMembers(choice) : {};
+    push(index, {}, stringMember(choice, 'finish_reason') ?? 'stop', stop);
   }
   return chunks;
 }
