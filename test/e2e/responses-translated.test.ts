@@ -6,6 +6,8 @@ import {
   type TestGateway,
   testConfig,
 } from '../../src/test-support/start-test-gateway.js';
+import { streamEventErrors } from '../conformance/published-schemas.js';
+import { lifecycleProblems, parseSse } from '../conformance/sse-events.js';
 
 let env: TestGateway;
 let client: OpenAI;
@@ -61,6 +63,69 @@ describe('responses on a provider that only has chat completions', () => {
     expect((final.usage as unknown as { cost: number }).cost).toBe(12 * 2000 + 7 * 8000);
     expect(env.upstream.received.at(-1)?.path).toBe('/v1/chat/completions');
   });
+});
+
+// Bug: a chat upstream's `"arguments": ""` (common for tools without parameters) came out as a function_call
+// with `"arguments": ""`, where OpenAI always gives JSON: the SDK's strict tools threw "Unexpected end of JSON
+// input" from `responses.stream(...).finalResponse()` and `responses.parse`.
+describe('a call of a tool without parameters, from a chat upstream that sends no argument text', () => {
+  const tools = [
+    {
+      type: 'function' as const,
+      name: 'get_time',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+      strict: true,
+    },
+  ];
+  const withCall = async (run: () => Promise<void>) => {
+    env.upstream.toolCalls = [{ id: 'call_time', name: 'get_time', arguments: '' }];
+    try {
+      await run();
+    } finally {
+      env.upstream.toolCalls = undefined;
+    }
+  };
+
+  it('reaches the SDK as arguments {}, streamed and plain', () =>
+    withCall(async () => {
+      const streamed = await client.responses
+        .stream({ model: 'acme/chat-large', input: 'time?', tools })
+        .finalResponse();
+      const parsed = await client.responses.parse({ model: 'acme/chat-large', input: 'time?', tools });
+      for (const response of [streamed, parsed]) {
+        expect(response.output.find((item) => item.type === 'function_call')).toMatchObject({
+          call_id: 'call_time',
+          name: 'get_time',
+          arguments: '{}',
+        });
+      }
+      expect(parsed.output.find((item) => item.type === 'function_call')).toMatchObject({
+        parsed_arguments: {},
+      });
+      expect(env.upstream.received.at(-1)?.path).toBe('/v1/chat/completions');
+    }));
+
+  it('streams conforming events whose deltas, .done and item say {}', () =>
+    withCall(async () => {
+      const response = await fetch(`${env.baseURL}/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'acme/chat-large', input: 'time?', tools, stream: true }),
+      });
+      const events = parseSse(await response.text()).events.map((event) => event.data);
+      const problems = events.flatMap((event) => [
+        ...streamEventErrors('openai', event),
+        ...streamEventErrors('open-responses', event),
+      ]);
+      expect(problems).toEqual([]);
+      expect(lifecycleProblems(events)).toEqual([]);
+      const ofType = (type: string) => events.filter((event) => event.type === type);
+      const deltas = ofType('response.function_call_arguments.delta').map((event) => event.delta);
+      expect(deltas).toEqual(['{}']);
+      expect(ofType('response.function_call_arguments.done')).toMatchObject([{ arguments: '{}' }]);
+      const items = ofType('response.output_item.done').map((event) => event.item);
+      expect(items).toMatchObject([{ type: 'message' }, { type: 'function_call', arguments: '{}' }]);
+    }));
 });
 
 interface RecordView {

@@ -254,6 +254,34 @@ describe('chatStreamToResponsesEvents', () => {
     expect(events.at(-1)?.type).toBe('response.incomplete');
   });
 
+  // Bug: a chat upstream's `"arguments": ""` (a tool without parameters) reached Responses clients as "" in
+  // `.done` and the item, where OpenAI always gives JSON: the openai SDK's strict tools threw on it.
+  it('gives a call that got no argument text {}: one delta, .done and the item agree', async () => {
+    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
+      type: 'chunk',
+      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
+    });
+    const call = { index: 0, id: 'call_t', type: 'function', function: { name: 'get_time', arguments: '' } };
+    const events = await translate([
+      chunk({ role: 'assistant', content: null }),
+      chunk({ tool_calls: [call] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+
+    expect(
+      ofType(events, 'response.function_call_arguments.delta').map((event) => event.delta),
+    ).toStrictEqual(['{}']);
+    expect(ofType(events, 'response.function_call_arguments.done')[0]).toMatchObject({
+      arguments: '{}',
+      name: 'get_time',
+    });
+    const done = recordMember(ofType(events, 'response.output_item.done')[0], 'item');
+    expect(done).toMatchObject({ type: 'function_call', status: 'completed', arguments: '{}' });
+    const completed = recordMember(events.at(-1), 'response');
+    expect(arrayMember(completed, 'output')).toStrictEqual([done]);
+  });
+
   it('closes the text item before a tool call that follows it', async () => {
     const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
       type: 'chunk',

@@ -7,7 +7,9 @@ import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import {
   functionCallItem,
   incompleteReason,
+  isBlankArguments,
   messageItem,
+  NO_ARGUMENTS,
   newId,
   nowSeconds,
   responseObject,
@@ -285,6 +287,12 @@ class StreamTranslator {
   }
 
   private closeCall(item: CallState): JsonObject {
+    // No argument text came, or only blanks (a tool without parameters, from many chat servers): the client
+    // gets `{}` as one more delta, so that the deltas, `.done` and the item agree, and what it assembled parses.
+    if (isBlankArguments(item.arguments)) {
+      item.pending.push(NO_ARGUMENTS);
+      this.drainCall(item);
+    }
     const { arguments: args, name } = item;
     this.send(this.itemEvent(item, 'response.function_call_arguments.done', { arguments: args, name }));
     const done = functionCallItem(

@@ -220,6 +220,25 @@ describe('chatResultToResponse', () => {
     expect(output?.map((item) => stringMember(item, 'type'))).toStrictEqual(['message']);
   });
 
+  // Bug: a chat upstream's `"arguments": ""` (a tool without parameters) reached Responses clients as "", where
+  // OpenAI always gives JSON: the openai SDK's strict tools threw "Unexpected end of JSON input".
+  it.each(['', ' ', undefined])('gives a call whose arguments are %j the arguments {}', (args) => {
+    const call = { id: 'call_1', type: 'function', function: { name: 'get_time', arguments: args } };
+    const message = { role: 'assistant', content: null, tool_calls: [call] };
+    const chat = { choices: [{ index: 0, message, finish_reason: 'tool_calls' }] };
+    const response = chatResultToResponse(chat, { model: 'm', input: 'time?' }, emptyUsage());
+    expect(response.output).toStrictEqual([
+      {
+        id: id('fc'),
+        type: 'function_call',
+        status: 'completed',
+        arguments: '{}',
+        call_id: 'call_1',
+        name: 'get_time',
+      },
+    ]);
+  });
+
   it('carries a refusal as a refusal content part', () => {
     const chat = {
       choices: [

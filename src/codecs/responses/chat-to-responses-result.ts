@@ -57,6 +57,17 @@ export interface FunctionCallFields {
   status: string;
 }
 
+/**
+ * The arguments of a call that got no argument text. OpenAI always sends a JSON string (`"{}"` for a tool
+ * without parameters) and Responses clients parse it (the `openai` SDK's strict tools and `responses.parse`
+ * throw on `""`), where OpenAI-compatible chat servers often send `""`. The Anthropic adapter gives such a
+ * call `{}` too.
+ */
+export const NO_ARGUMENTS = '{}';
+
+/** True when a call's argument text is no JSON at all (empty or blank). */
+export const isBlankArguments = (text: string): boolean => text.trim() === '';
+
 export const functionCallItem = (call: FunctionCallFields): JsonObject => ({
   id: call.id,
   type: 'function_call',
@@ -154,11 +165,12 @@ export function chatResultToResponse(chat: JsonObject, request: JsonObject, usag
 
   for (const toolCall of arrayMember(message, 'tool_calls') ?? []) {
     const fn = recordMember(toolCall, 'function');
+    const args = stringMember(fn, 'arguments') ?? '';
     const fields = {
       id: newId('fc'),
       callId: stringMember(toolCall, 'id') ?? newId('call'),
       name: stringMember(fn, 'name') ?? '',
-      arguments: stringMember(fn, 'arguments') ?? '',
+      arguments: isBlankArguments(args) ? NO_ARGUMENTS : args,
       status: 'completed',
     };
     output.push(functionCallItem(fields));
