@@ -102,6 +102,20 @@ export const updateKeySchema = z.strictObject({
 export const MAX_SKILL_FILES = 100;
 const SKILL_PATH = /^(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+){0,7}$/;
 
+/**
+ * The first path of a skill's file set that another path uses as a folder (`a` beside `a/b`, `SKILL.md`
+ * beside `SKILL.md/x`): a folder cannot hold both, so such a set is refused before anything is written.
+ */
+function fileUsedAsFolder(paths: readonly string[]): string | undefined {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
+      folders.add(path.slice(0, slash));
+    }
+  }
+  return paths.find((path) => folders.has(path));
+}
+
 export const addSkillSchema = z.strictObject({
   id: z.string().regex(SKILL_ID, 'must be 1-64 lowercase letters, digits and single hyphens'),
   files: z
@@ -111,6 +125,12 @@ export const addSkillSchema = z.strictObject({
     )
     .refine((files) => Object.keys(files).length <= MAX_SKILL_FILES, `at most ${MAX_SKILL_FILES} files`)
     .refine((files) => 'SKILL.md' in files, 'must hold SKILL.md')
+    .superRefine((files, context) => {
+      const clash = fileUsedAsFolder(Object.keys(files));
+      if (clash === undefined) return;
+      const message = `"${clash}" is a file and also a folder of another path`;
+      context.issues.push({ code: 'custom', input: files, message });
+    })
     .meta({ description: 'the skill folder: relative path → UTF-8 text; SKILL.md is required' }),
   replace: z.boolean().optional(),
 });

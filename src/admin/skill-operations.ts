@@ -18,6 +18,29 @@ export interface SkillView {
 }
 
 /**
+ * Errors of the file system that come from the shape of the file set, not from the machine: a name too long
+ * for it, a path used as file and folder (also `A` beside `a/b` where names are case-insensitive), a file
+ * sent twice under names it takes as one. Any of them is the caller's 400; a full disk or a refused write
+ * stays a 500.
+ */
+const SHAPE_ERRORS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EINVAL']);
+
+/** Writes the uploaded files under `folder`; a file set the file system cannot hold is a 400 naming `files`. */
+async function stageFiles(folder: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    try {
+      await mkdir(dirname(join(folder, path)), { recursive: true });
+      await writeFile(join(folder, path), text, { flag: 'wx' });
+    } catch (error) {
+      const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+      if (!SHAPE_ERRORS.has(code)) throw error;
+      // the path is the caller's own (validated, printable); the staging folder's is never shown
+      throw badRequest(`body.files: "${path}" cannot be stored as a file (${code})`, 'files');
+    }
+  }
+}
+
+/**
  * The skills directory: list, add (the folder's files sent as text, validated and moved into place the way
  * `npm run admin -- skills add` does) and remove. Writes are audited; a running gateway reloads the directory.
  */
@@ -37,10 +60,7 @@ export function skillOperations(skillsDir: () => string, audit: AuditWriter) {
       const staging = await mkdtemp(join(tmpdir(), 'gateway-skill-'));
       try {
         const folder = join(staging, input.id);
-        for (const [path, text] of Object.entries(input.files)) {
-          await mkdir(dirname(join(folder, path)), { recursive: true });
-          await writeFile(join(folder, path), text, { flag: 'wx' });
-        }
+        await stageFiles(folder, input.files);
         const { skill, replaced } = await addSkillFolder(skillsDir(), folder, {
           id: input.id,
           replace: input.replace === true,

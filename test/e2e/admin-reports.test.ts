@@ -190,6 +190,25 @@ describe('skills', () => {
     expect((await admin('POST', '/skills', body)).status).toBe(400);
     expect(((await admin('GET', '/skills')).body.data as unknown[]).length).toBe(0);
   });
+
+  // bug: a path that another path uses as a folder answered 500 (EEXIST from mkdir while staging)
+  it.each([
+    [{ a: '1', 'a/b': '2' }, '"a" is a file and also a folder'],
+    [{ 'a/b/c': '1', 'a/b': '2' }, '"a/b" is a file and also a folder'],
+    [{ 'SKILL.md/x': 'y' }, '"SKILL.md" is a file and also a folder'],
+    // 256 characters pass validation; the file system refuses a name over 255 bytes: still the caller's 400
+    [{ [`${'n'.repeat(253)}.md`]: 'x' }, 'cannot be stored as a file (ENAMETOOLONG)'],
+  ])('refuses a file set no folder can hold with 400 naming files (%#)', async (files, message) => {
+    const { status, body } = await admin('POST', '/skills', {
+      ...skill,
+      files: { ...skill.files, ...files },
+    });
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: 'BAD_REQUEST', param: 'files' });
+    expect(body.error?.message).toContain(message);
+    expect(body.error?.message).not.toContain(tmpdir());
+    expect(((await admin('GET', '/skills')).body.data as unknown[]).length).toBe(0);
+  });
 });
 
 describe('effective settings', () => {
