@@ -6,6 +6,7 @@ import { isMessagesPath } from '../codecs/messages/messages-error.js';
 import { DASHBOARD_ROUTES } from '../dashboard/dashboard-routes.js';
 import { sendGeminiError } from '../endpoints/gemini.js';
 import { sendMessagesError } from '../endpoints/messages.js';
+import { faultForLog } from '../errors/fault-for-log.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import { Cancellation } from '../http/cancellation.js';
 import type { RequestContext } from '../http/request-context.js';
@@ -91,7 +92,8 @@ export function createApp(deps: AppDeps) {
       () => observeRequest(deps, ctx, undefined),
       (error: unknown) => {
         const failure = toGatewayError(error);
-        if (failure.status === 500) deps.log(`request ${requestId} failed: ${String(error)}`);
+        // Name, code and stack frames only: an internal error's message may quote the request (faultForLog).
+        if (failure.status === 500) deps.log(`request ${requestId} failed: ${faultForLog(error)}`);
         // The Messages and Gemini ingresses answer every error, authentication included, in their vendor's shape.
         const write = isMessagesPath(req.url)
           ? sendMessagesError

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors/gateway-error.js';
-import { parseGatewaySettings } from './gateway-settings.js';
+import {
+  MAX_CUSTOM_TERM_CHARS,
+  MAX_CUSTOM_TERMS,
+  MAX_CUSTOM_TERMS_TOTAL_CHARS,
+  parseGatewaySettings,
+} from './gateway-settings.js';
 
 function rejection(value: unknown): { param: string | null; message: string; code: string | null } {
   try {
@@ -62,6 +67,22 @@ describe('parseGatewaySettings', () => {
       'gateway.tags.0.models',
     ],
     ['skills without ids', { skills: { enableAutoSearch: true } }, 'gateway.skills.skillIds'],
+    // bug: a 30,000-character term was a 500 from the regex compiler, the term in the log line
+    [
+      'a custom term too long',
+      { redact: { custom: ['ok', 'x'.repeat(MAX_CUSTOM_TERM_CHARS + 1)] } },
+      'gateway.redact.custom',
+    ],
+    [
+      'too many custom terms',
+      { redact: { custom: Array.from({ length: MAX_CUSTOM_TERMS + 1 }, (_, i) => `t${i}`) } },
+      'gateway.redact.custom',
+    ],
+    [
+      'custom terms too long in all',
+      { redact: { custom: Array.from({ length: 11 }, () => 'x'.repeat(MAX_CUSTOM_TERMS_TOTAL_CHARS / 10)) } },
+      'gateway.redact.custom',
+    ],
     [
       'both alias and name',
       { chatHistoryOptimization: {}, chatHistoryCompression: {} },
@@ -72,5 +93,13 @@ describe('parseGatewaySettings', () => {
     expect(error.code).toBe('INVALID_GATEWAY_SETTINGS');
     expect(error.param).toBe(param);
     expect(error.message).toContain(param);
+    expect(error.message).not.toContain('x'.repeat(20));
+  });
+
+  it('accepts custom terms up to every bound', () => {
+    const terms = Array.from({ length: 10 }, () => 'x'.repeat(MAX_CUSTOM_TERM_CHARS));
+    expect(parseGatewaySettings({ redact: { custom: terms } }).redact?.custom).toHaveLength(10);
+    const many = Array.from({ length: MAX_CUSTOM_TERMS }, (_, i) => `t${i}`);
+    expect(parseGatewaySettings({ redact: { custom: many } }).redact?.custom).toHaveLength(MAX_CUSTOM_TERMS);
   });
 });

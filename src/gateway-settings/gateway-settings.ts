@@ -10,6 +10,33 @@ import { isRecord } from '../json/json.js';
 const score = z.number().min(0, 'must be at least 0').max(1, 'must be at most 1');
 const stringList = z.array(z.string().min(1));
 
+/**
+ * Bounds of `redact.custom`. The terms become one case-insensitive regex per request: measured (Node 20),
+ * 10,000 characters of terms compile in under 0.2 s and scan a megabyte of text in under 0.3 s, in any split
+ * (1,000 terms of 10, 10 of 1,000); 1,000 terms of 1,000 characters took 7 s to compile and scan, and one
+ * term of 20,000 is past what V8 compiles at all (a 500 before these bounds). A list of names or codenames
+ * needs far less.
+ */
+export const MAX_CUSTOM_TERMS = 1_000;
+export const MAX_CUSTOM_TERM_CHARS = 1_000;
+export const MAX_CUSTOM_TERMS_TOTAL_CHARS = 10_000;
+
+/** The custom terms, bounded; a problem names the list (a term's own text is never echoed: it is secret). */
+const customTerms = z
+  .array(z.string().min(1))
+  .max(MAX_CUSTOM_TERMS, `must hold at most ${MAX_CUSTOM_TERMS} terms`)
+  .superRefine((terms, context) => {
+    const long = terms.findIndex((term) => term.length > MAX_CUSTOM_TERM_CHARS);
+    const total = terms.reduce((sum, term) => sum + term.length, 0);
+    const message =
+      long !== -1
+        ? `term ${long} is longer than ${MAX_CUSTOM_TERM_CHARS} characters`
+        : total > MAX_CUSTOM_TERMS_TOTAL_CHARS
+          ? `the terms hold more than ${MAX_CUSTOM_TERMS_TOTAL_CHARS} characters in all`
+          : undefined;
+    if (message !== undefined) context.issues.push({ code: 'custom', input: terms, message });
+  });
+
 const redactSchema = z.strictObject({
   email: z.boolean().optional(),
   phone: z.boolean().optional(),
@@ -20,7 +47,7 @@ const redactSchema = z.strictObject({
   iban: z.boolean().optional(),
   ssn: z.boolean().optional(),
   mac: z.boolean().optional(),
-  custom: stringList.optional(),
+  custom: customTerms.optional(),
 });
 
 const compressionSchema = z.strictObject({

@@ -6,6 +6,7 @@ import { assertModelAllowed } from '../auth/model-access.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
+import { faultForLog } from '../errors/fault-for-log.js';
 import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
 import { type JsonObject, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
@@ -111,7 +112,7 @@ export async function runRequest<R extends ParsedRequest, Part>(
   } catch (thrown) {
     const failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
     if (failure.code === 'INTERNAL_SERVER_ERROR' && failure.type === 'server_error')
-      deps.log(`request ${ctx.requestId} failed: ${describe(thrown)}`);
+      deps.log(`request ${ctx.requestId} failed: ${faultForLog(thrown)}`);
     const kind = endpoint.conversation;
     if (ctx.signal.aborted && !facts.execution && facts.sent && kind)
       facts.execution = await abandonedCallReport(run, facts.sent, kind);
@@ -404,12 +405,6 @@ function answerError<Part>(
   live?.sse.stopKeepAlive();
   run.transport.error(error, run.ctx.headers, endpoint.writeError);
 }
-
-function describe(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  return cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
-}
-
 /** A worst case with the tokens the endpoint adds to the prompt itself (its own instructions). */
 function withAddedPrompt(tokens: WorstCaseTokens, added: number | undefined): WorstCaseTokens {
   if (!added) return tokens;

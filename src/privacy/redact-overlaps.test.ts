@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { RedactSettings } from '../gateway-settings/gateway-settings.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import {
+  MAX_CUSTOM_TERM_CHARS,
+  MAX_CUSTOM_TERMS,
+  type RedactSettings,
+} from '../gateway-settings/gateway-settings.js';
 import { createRedactor, redactText } from './redact-text.js';
 
 const ALL: RedactSettings = {
@@ -31,6 +36,31 @@ describe('custom terms', () => {
 
   it('counts each occurrence', () => {
     expect(redactText('Acme, ACME and acme', { custom: ['acme'] }).counts).toEqual({ custom: 3 });
+  });
+
+  // bug: a term too long for V8's regex compiler was a 500 whose message (and log line) quoted the term
+  it('refuses terms too long to compile with 400 INVALID_GATEWAY_SETTINGS, never echoing them', () => {
+    const term = `Project-Falcon-${'x'.repeat(30_000)}`;
+    let caught: unknown;
+    try {
+      createRedactor({ custom: [term] });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(GatewayError);
+    expect(caught).toMatchObject({
+      status: 400,
+      code: 'INVALID_GATEWAY_SETTINGS',
+      param: 'gateway.redact.custom',
+    });
+    expect((caught as GatewayError).message).not.toContain('Project-Falcon');
+  });
+
+  it('takes the largest term lists the settings allow', () => {
+    const longest = Array.from({ length: 10 }, (_, i) => `${i}${'y'.repeat(MAX_CUSTOM_TERM_CHARS - 1)}`);
+    const most = Array.from({ length: MAX_CUSTOM_TERMS }, (_, i) => `term${i}`.padEnd(10, 'z'));
+    expect(redactText(`see ${longest[3]} now`, { custom: longest }).text).toBe('see **** now');
+    expect(redactText('term7zzzzz and term77zzzz', { custom: most }).text).toBe('**** and ****');
   });
 });
 

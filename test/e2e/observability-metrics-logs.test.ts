@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isRecord, tryParseJson } from '../../src/json/json.js';
 import { createLogger } from '../../src/observability/logger.js';
 import {
@@ -158,6 +158,46 @@ describe('access log', () => {
   it('routes operator messages (outages, failures) through the same logger as warn lines', () => {
     env.gateway.deps.log('redis is unavailable (test)');
     expect(entries().at(-1)).toMatchObject({ level: 'warn', msg: 'redis is unavailable (test)' });
+  });
+});
+
+describe('failure log lines', () => {
+  const SECRET_TERM = `Project-Falcon-${'x'.repeat(30_000)}`;
+  const chat = (body: Record<string, unknown>) =>
+    fetch(`${env.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'acme/chat-large',
+        messages: [{ role: 'user', content: 'hi' }],
+        ...body,
+      }),
+    });
+
+  // bug: a 30,000-character redact term was a 500, and its warn line quoted the term (V8's regex error)
+  it('answers a redact term too long with 400 INVALID_GATEWAY_SETTINGS and logs none of it', async () => {
+    const response = await chat({ gateway: { redact: { custom: [SECRET_TERM] } } });
+    expect(response.status).toBe(400);
+    expect((await response.json()) as unknown).toMatchObject({
+      error: { code: 'INVALID_GATEWAY_SETTINGS', param: 'gateway.redact.custom' },
+    });
+    expect(lines.filter((line) => line.includes('Project-Falcon'))).toEqual([]);
+  });
+
+  it('logs an internal error by name and stack frames, never its message, which may quote the request', async () => {
+    const quoting = vi.spyOn(env.gateway.deps.catalog, 'get').mockImplementation((id) => {
+      throw new SyntaxError(`Invalid regular expression: /${id}/`);
+    });
+    try {
+      expect((await chat({ model: 'Project-Falcon-model' })).status).toBe(500);
+    } finally {
+      quoting.mockRestore();
+    }
+    const failed = entries().filter((entry) => String(entry.msg).includes('failed: SyntaxError'));
+    expect(failed).toEqual([
+      expect.objectContaining({ level: 'warn', msg: expect.stringMatching(/message withheld; at /) }),
+    ]);
+    expect(lines.filter((line) => line.includes('Project-Falcon'))).toEqual([]);
   });
 });
 
