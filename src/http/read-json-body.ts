@@ -13,20 +13,44 @@ export interface JsonBodyLimits {
   maxJsonDepth: number;
 }
 
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
+/** UTF-8's names in a `charset` parameter: `utf-8`, and `utf8`, the WHATWG label some clients send. */
+const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8']);
+
 /**
- * Reads a request body as JSON: 415 for another content type, 413 past `maxBodyBytes`, 400 for invalid UTF-8,
+ * Whether a Content-Type is JSON the gateway reads as it is sent: a JSON media type whose `charset`, when
+ * given, is UTF-8 (JSON's only encoding between systems, RFC 8259 §8.1). Another charset (`latin1`,
+ * `utf-16`) is a 415: its body would otherwise be read as UTF-8 and accepted with the wrong text.
+ * Parameters other than `charset` are ignored; a charset's value may be quoted and is case-insensitive.
+ */
+export function isUtf8JsonType(type: string): boolean {
+  if (!JSON_MEDIA_TYPE.test(type)) return false;
+  return type
+    .split(';')
+    .slice(1)
+    .every((parameter) => {
+      const equals = parameter.indexOf('=');
+      if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') return true;
+      const value = parameter.slice(equals + 1).trim();
+      const unquoted =
+        value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+      return UTF8_CHARSETS.has(unquoted.toLowerCase());
+    });
+}
+
+/**
+ * Reads a request body as JSON: 415 for another content type or a charset other than UTF-8, 413 past `maxBodyBytes`, 400 for invalid UTF-8,
  * nesting deeper than `maxJsonDepth`, malformed JSON or a number that does not fit a double (`1e999`).
  * How long the body may take to arrive is bounded by the server (`server.requestTimeoutMs`).
  */
 export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits): Promise<unknown> {
   const { maxBodyBytes: maxBytes, maxJsonDepth } = limits;
   const type = req.headers['content-type'];
-  if (type !== undefined && !/^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type)) {
-    throw new GatewayError(`Request bodies must be JSON (Content-Type: application/json), got "${type}".`, {
-      status: 415,
-      code: 'BAD_REQUEST',
-      type: 'invalid_request_error',
-    });
+  if (type !== undefined && !isUtf8JsonType(type)) {
+    throw new GatewayError(
+      `Request bodies must be JSON in UTF-8 (Content-Type: application/json), got "${type}".`,
+      { status: 415, code: 'BAD_REQUEST', type: 'invalid_request_error' },
+    );
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);

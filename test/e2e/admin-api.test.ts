@@ -141,6 +141,18 @@ describe('organizations', () => {
     });
     expect(response.status).toBe(400);
   });
+
+  // bug: a body declared in latin1 was read as UTF-8 and the organization created
+  it('refuses JSON declared in a charset other than UTF-8 with 415', async () => {
+    const response = await fetch(`${env.gateway.url}/admin/v1/organizations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json; charset=latin1' },
+      body: JSON.stringify({ id: 'latin1-org' }),
+    });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({ error: { code: 'BAD_REQUEST', param: null } });
+    expect((await call('GET', '/admin/v1/organizations/latin1-org')).status).toBe(404);
+  });
 });
 
 describe('keys', () => {

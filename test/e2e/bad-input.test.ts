@@ -215,6 +215,25 @@ const cases: Case[] = [
     status: 415,
     code: 'BAD_REQUEST',
   },
+  // bug: a charset other than UTF-8 was read as UTF-8 and answered 200
+  ...['latin1', 'utf-16', '"ISO-8859-1"'].map(
+    (charset): Case => ({
+      name: `JSON in charset ${charset}`,
+      path: '/chat/completions',
+      body: chat({}),
+      headers: { 'content-type': `application/json; charset=${charset}` },
+      status: 415,
+      code: 'BAD_REQUEST',
+    }),
+  ),
+  {
+    name: 'JSON in charset latin1 on embeddings',
+    path: '/embeddings',
+    body: '{"model":"acme/embed-small","input":"caf\u00e9"}',
+    headers: { 'content-type': 'application/json; charset=latin1' },
+    status: 415,
+    code: 'BAD_REQUEST',
+  },
   {
     name: 'body too large',
     path: '/chat/completions',
@@ -287,6 +306,18 @@ describe('bad input gets the contract error shape', () => {
     expect(body.error.code).toBe(testCase.code);
     expect(typeof body.error.type).toBe('string');
     if (testCase.param) expect(body.error.param).toBe(testCase.param);
+  });
+
+  it.each(['utf-8', 'UTF-8', '"utf-8"', 'utf8'])('takes JSON declared as charset=%s', async (charset) => {
+    const response = await fetch(`${env.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${TEST_KEY}`,
+        'content-type': `application/json; charset=${charset}`,
+      },
+      body: chat({}),
+    });
+    expect(response.status).toBe(200);
   });
 
   it('the gateway keeps serving after all of them', async () => {

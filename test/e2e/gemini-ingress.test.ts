@@ -154,6 +154,18 @@ describe('the Gemini ingress at the edge', () => {
     }
   });
 
+  // bug: read as UTF-8 and answered 200
+  it('a body declared in another charset than UTF-8 is 415 INVALID_ARGUMENT in Google’s shape', async () => {
+    const response = await post('/v1beta/models/openai/gpt-matrix:generateContent', {
+      'x-goog-api-key': matrix.key,
+      'content-type': 'application/json; charset=utf-16',
+    });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({
+      error: { code: 415, status: 'INVALID_ARGUMENT', message: expect.stringContaining('UTF-8') },
+    });
+  });
+
   it('streamGenerateContent without alt=sse is 400 INVALID_ARGUMENT naming alt', async () => {
     const response = await post('/v1beta/models/openai/gpt-matrix:streamGenerateContent', {
       'x-goog-api-key': matrix.key,

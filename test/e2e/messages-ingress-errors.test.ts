@@ -54,6 +54,17 @@ describe('errors of /v1/messages in Anthropic shape', () => {
       type: 'invalid_request_error',
     },
     {
+      // bug: read as UTF-8 and answered 200
+      name: 'a body declared in latin1',
+      send: () =>
+        post('/messages', hello, {
+          ...ANTHROPIC_HEADERS,
+          'content-type': 'application/json; charset=latin1',
+        }),
+      status: 415,
+      type: 'invalid_request_error',
+    },
+    {
       name: 'an unknown model',
       send: () => post('/messages', { ...hello, model: 'acme/nope' }),
       status: 404,
