@@ -22,6 +22,11 @@ export const MAX_NAME_CHARS = 200;
 export const capUsdSchema = z
   .union([z.number(), z.string().max(64)])
   .transform((value, context) => {
+    // refused, not trimmed: a cap is kept as written, and " 5 " is not how a number is written
+    if (typeof value === 'string' && value.trim() !== value) {
+      context.issues.push({ code: 'custom', input: value, message: 'must have no space around the number' });
+      return z.NEVER;
+    }
     try {
       return normalizeCapUsd(value);
     } catch (error) {
@@ -57,10 +62,23 @@ const modelPattern = z
     description: 'a model id (acme/chat-large) or a glob where * stands for any characters (openai/*)',
   });
 
-/** An instant in ISO-8601 with a zone (`2027-01-01T00:00:00Z`), returned normalised to UTC milliseconds. */
+/**
+ * An instant in ISO-8601 with a zone (`2027-01-01T00:00:00Z`), returned normalised to UTC milliseconds. Its
+ * year must stay within 0000..9999 in UTC: `9999-12-31T23:59:59-23:59` is in year 10000 there, which
+ * `toISOString` writes as `+010000-…`, a form no ISO-8601 reader of four-digit years (nor this schema) takes.
+ */
 const instantSchema = z.iso
   .datetime({ offset: true })
-  .transform((text) => new Date(text).toISOString())
+  .transform((text, context) => {
+    const utc = new Date(text).toISOString();
+    if (/^\d{4}-/.test(utc)) return utc;
+    context.issues.push({
+      code: 'custom',
+      input: text,
+      message: 'must lie within the years 0000 to 9999 in UTC',
+    });
+    return z.NEVER;
+  })
   .meta({ description: 'ISO-8601 instant with a time zone' });
 
 export const createOrganizationSchema = z.strictObject({
@@ -135,7 +153,16 @@ export const addSkillSchema = z.strictObject({
   replace: z.boolean().optional(),
 });
 
-const limitParam = z.coerce.number().int().min(1).max(1000).optional();
+/**
+ * A page size: a number (the command line's) or decimal digits (a query string's). `z.coerce` read any
+ * string `Number` takes, so `0x10` was 16 and `1e2` 100.
+ */
+const limitParam = z
+  .preprocess(
+    (value) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value),
+    z.number({ error: 'must be a whole number from 1 to 1000' }).int().min(1).max(1000),
+  )
+  .optional();
 const cursorParam = z.string().min(1).max(512).refine(noNul, NO_NUL_MESSAGE).optional();
 
 export const pageQuerySchema = z.strictObject({ limit: limitParam, cursor: cursorParam });

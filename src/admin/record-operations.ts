@@ -31,7 +31,7 @@ async function asked<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof InvalidQueryError) throw badRequest(error.message);
+    if (error instanceof InvalidQueryError) throw badRequest(error.message, error.param ?? null);
     throw error;
   }
 }

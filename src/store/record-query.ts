@@ -104,7 +104,7 @@ export function encodeCursor(cursor: Cursor): string {
 
 /** The position a cursor names; throws InvalidQueryError for anything `encodeCursor` did not make. */
 export function decodeCursor(text: unknown): Cursor {
-  const invalid = () => new InvalidQueryError('cursor is not one this store returned');
+  const invalid = () => new InvalidQueryError('cursor is not one this store returned', 'cursor');
   if (typeof text !== 'string' || text.length === 0 || text.length > MAX_CURSOR_CHARS) throw invalid();
   if (!/^[A-Za-z0-9_-]+$/.test(text)) throw invalid();
   let value: unknown;

@@ -23,6 +23,14 @@ export function errorMessage(error: unknown): string {
  */
 export class InvalidQueryError extends Error {
   override name = 'InvalidQueryError';
+
+  /** The query parameter at fault when the store can tell (`cursor`), for the 400's `param`. */
+  constructor(
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+  }
 }
 
 /**

@@ -201,6 +201,24 @@ describe('keys', () => {
     expect((await chat(key)).status).toBe(401);
   });
 
+  it.each([
+    // bug: accepted and kept as "5"
+    [{ monthlyLimit: ' 5 ' }, 'monthlyLimit'],
+    // bug: accepted and returned as "+010000-01-01T23:58:59.000Z"
+    [{ expiresAt: '9999-12-31T23:59:59-23:59' }, 'expiresAt'],
+  ])('refuses the key %j with 400 naming %s', async (body, param) => {
+    const created = await call('POST', '/admin/v1/organizations/acme/keys', { body });
+    expect(created.status).toBe(400);
+    expect(created.body.error).toMatchObject({ code: 'BAD_REQUEST', param });
+  });
+
+  it('takes the last instant of year 9999 in UTC as an expiry', async () => {
+    const body = { expiresAt: '9999-12-31T23:59:59.999+00:00' };
+    const created = await call('POST', '/admin/v1/organizations/acme/keys', { body });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ expiresAt: '9999-12-31T23:59:59.999Z' });
+  });
+
   it('refuses keys for a missing organization and bad limits', async () => {
     expect((await call('POST', '/admin/v1/organizations/ghost/keys', { body: {} })).status).toBe(404);
     for (const body of [

@@ -36,7 +36,7 @@ afterAll(() => env.stop());
 type Json = Record<string, unknown> & {
   data?: unknown;
   next_cursor?: string | null;
-  error?: { message: string };
+  error?: { message: string; code: string | null; param: string | null };
 };
 
 async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
@@ -78,15 +78,22 @@ describe('records', () => {
   });
 
   it.each([
-    '/records?from=yesterday',
-    '/records?status=lost',
-    '/records?limit=5000',
-    '/records?cursor=bm90LW91cnM',
-    '/records?orgs=acme',
-  ])('answers %s with 400', async (path) => {
+    ['/records?from=yesterday', 'from'],
+    ['/records?status=lost', 'status'],
+    ['/records?limit=5000', 'limit'],
+    // bug: read as 16 (any string Number takes was a page size)
+    ['/records?limit=0x10', 'limit'],
+    ['/records?limit=1e2', 'limit'],
+    ['/organizations?limit=0x10', 'limit'],
+    // bug: param was null here, while the keys listing named cursor
+    ['/records?cursor=bm90LW91cnM', 'cursor'],
+    ['/organizations/acme/keys?cursor=bm90LW91cnM', 'cursor'],
+    ['/records?orgs=acme', null],
+  ])('answers %s with 400 naming %s', async (path, param) => {
     const { status, body } = await admin('GET', path);
     expect(status).toBe(400);
     expect(body.error?.message).toBeTruthy();
+    expect(body.error).toMatchObject({ code: 'BAD_REQUEST', param });
   });
 
   it('streams every record as CSV over several store pages, guarding formula cells', async () => {
