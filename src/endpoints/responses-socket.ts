@@ -13,7 +13,10 @@ import type { Transport } from '../pipeline/transport.js';
 import type { SocketConversation } from './conversation-state.js';
 import { responsesEndpoint } from './responses.js';
 
-/** Bytes waiting in a socket's buffer above which the stream stops reading its upstream. */
+/**
+ * Bytes waiting in a socket's buffer above which the stream stops reading its upstream; also the bytes of error
+ * events left unread above which the socket is closed (1008, see `boundedErrorEvents`).
+ */
 const HIGH_WATER_BYTES = 64 * 1024;
 
 /** One open socket of the Responses WebSocket mode, as the hub that opened it sees it. */
@@ -30,7 +33,8 @@ export interface ResponsesSocket {
  * (a second `response.create` meanwhile gets `response_already_in_flight`); the last completed conversation
  * kept in memory for `previous_response_id`, forgotten when a turn fails; closed after `idleTimeoutMs`
  * without a message while idle; past `maxConnectionMs`, a turn gets `websocket_connection_limit_reached`
- * and the socket closes. The key is authenticated again and rate-limited for every turn.
+ * and the socket closes; a client that leaves 64 KiB of error events unread is closed with 1008. The key is
+ * authenticated again and rate-limited for every turn.
  */
 export function serveResponsesSocket(ws: WebSocket, req: IncomingMessage, deps: AppDeps): ResponsesSocket {
   const limits = deps.config.server.webSocket;
@@ -50,6 +54,10 @@ export function serveResponsesSocket(ws: WebSocket, req: IncomingMessage, deps: 
     idle = setTimeout(() => ws.close(1000, 'idle timeout'), limits.idleTimeoutMs);
   };
   const turn = new AbortController();
+  const sendError = boundedErrorEvents(ws, deps.config.server.stalledClientTimeoutMs, () => {
+    clearTimeout(idle);
+    turn.abort();
+  });
   // A protocol error (a message over maxMessageBytes, a bad frame) closes the socket with its code (1009, 1002).
   ws.on('error', () => undefined);
   ws.on('close', () => {
@@ -57,29 +65,29 @@ export function serveResponsesSocket(ws: WebSocket, req: IncomingMessage, deps: 
     turn.abort();
   });
   ws.on('message', (data, isBinary) => {
+    // Closing (1008 below, the idle timeout, the connection limit): what still arrives is not answered.
+    if (ws.readyState !== ws.OPEN) return;
     armIdle();
     if (busy) {
-      ws.send(webSocketErrorEvent(alreadyInFlight()));
+      sendError(alreadyInFlight());
       return;
     }
     if (deps.now() - openedAt > limits.maxConnectionMs) {
-      ws.send(webSocketErrorEvent(connectionLimitReached(limits.maxConnectionMs)));
+      sendError(connectionLimitReached(limits.maxConnectionMs));
       ws.close(1000, 'connection limit reached');
       return;
     }
     busy = true;
     clearTimeout(idle);
     const before = last;
-    runTurn({ ws, req, deps, memory, signal: turn.signal }, data, isBinary)
-      .catch((error: unknown) => {
-        if (ws.readyState === ws.OPEN) ws.send(webSocketErrorEvent(toGatewayError(error)));
-      })
+    runTurn({ ws, req, deps, memory, signal: turn.signal, sendError }, data, isBinary)
+      .catch((error: unknown) => sendError(toGatewayError(error)))
       .finally(() => {
         busy = false;
         // A turn that did not complete forgets the conversation: continuing it would be stale.
         if (last === before) last = undefined;
         if (closing) ws.close(1001, 'server shutting down');
-        else armIdle();
+        else if (ws.readyState === ws.OPEN) armIdle();
       });
   });
   armIdle();
@@ -101,6 +109,8 @@ interface TurnScope {
   memory: SocketConversation;
   /** Aborted when the socket closes. */
   signal: AbortSignal;
+  /** Sends an error event, within the socket's bound of unread ones. */
+  sendError: (error: GatewayError) => void;
 }
 
 /** One `response.create`: authenticated, rate-limited, then the Responses endpoint through the pipeline. */
@@ -112,7 +122,13 @@ async function runTurn(scope: TurnScope, data: RawData, isBinary: boolean): Prom
   const headers: Record<string, string> = { 'x-request-id': requestId };
   await enforceRateLimit(deps.limiter, principal, headers);
   const ctx = { req, requestId, headers, signal: scope.signal, params: {}, receivedAt: deps.now() };
-  await runRequest(ctx, deps, principal, responsesEndpoint(scope.memory), socketTransport(ws, body));
+  await runRequest(
+    ctx,
+    deps,
+    principal,
+    responsesEndpoint(scope.memory),
+    socketTransport(ws, body, scope.sendError),
+  );
 }
 
 /** A `response.create` message as the body of a streamed Responses request. */
@@ -131,14 +147,58 @@ function responseCreateBody(data: RawData, isBinary: boolean, deps: AppDeps): Js
 }
 
 /** The socket as the pipeline's transport: the message's body in, the events (or an error event) out. */
-function socketTransport(ws: WebSocket, body: JsonObject): Transport {
+function socketTransport(
+  ws: WebSocket,
+  body: JsonObject,
+  sendError: (error: GatewayError) => void,
+): Transport {
   return {
     body: async () => body,
     events: () => new WebSocketSink(ws, HIGH_WATER_BYTES),
     json: (_status, answer) => ws.send(JSON.stringify(answer)),
-    error: (error) => {
-      if (ws.readyState === ws.OPEN) ws.send(webSocketErrorEvent(error));
-    },
+    error: sendError,
+  };
+}
+
+/**
+ * The socket's error events (a bad message, `response_already_in_flight`, a turn refused before it streamed),
+ * bounded: while more than `HIGH_WATER_BYTES` of them wait unwritten, the client is not reading its socket,
+ * and the next one is not sent: the socket is closed with 1008 (policy violation) and `onClosing` called; a
+ * client that has not taken that close within `stalledMs` (it waits behind the unread events) is cut off.
+ * Without this bound a client that sent 300,000 seven-byte frames and read nothing made the gateway hold
+ * 300,000 error events (about 140 MB of heap) until the idle timeout.
+ *
+ * Closing, not pausing the socket's reading until it drains: after `pause()`, `ws` still delivers the frames
+ * of the read it is parsing (a 64 KiB read holds about 9,000 seven-byte frames, about 2 MB of answers), and a
+ * paused socket would keep its place among `maxSockets` and its unread buffer until the idle timeout. A
+ * client that leaves 64 KiB of error events unread is broken or hostile; one that reads is never near it.
+ * Only error events count, not a turn's own events: those stop the upstream at the same 64 KiB (see
+ * `WebSocketSink`), but one large event (the `response.completed` of a long answer) may leave more than that
+ * buffered while its client reads normally, so a bound on `bufferedAmount` alone would close such a client,
+ * and its running turn, for a stray `response.create`.
+ */
+function boundedErrorEvents(
+  ws: WebSocket,
+  stalledMs: number,
+  onClosing: () => void,
+): (error: GatewayError) => void {
+  let unwritten = 0;
+  return (error) => {
+    if (ws.readyState !== ws.OPEN) return;
+    if (unwritten > HIGH_WATER_BYTES) {
+      ws.close(1008, 'error events left unread');
+      const cutOff = setTimeout(() => ws.terminate(), stalledMs);
+      ws.once('close', () => clearTimeout(cutOff));
+      onClosing();
+      return;
+    }
+    const event = webSocketErrorEvent(error);
+    const bytes = Buffer.byteLength(event);
+    unwritten += bytes;
+    // Called once the frame was handed to the network, or with an error once the socket is gone.
+    ws.send(event, () => {
+      unwritten -= bytes;
+    });
   };
 }
 
