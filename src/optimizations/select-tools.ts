@@ -3,6 +3,7 @@ import { arrayMember, type JsonObject } from '../json/json.js';
 import type { Scorer } from '../scoring/scorer.js';
 import { latestUserPosition, type Turn, viewConversation } from './conversation-view.js';
 import { type FunctionTool, readFunctionTools, toolChoiceNames } from './function-tools.js';
+import { toolDependencies } from './tool-dependencies.js';
 
 /**
  * `toolOptimization`: only the function tools the conversation needs reach the upstream.
@@ -50,25 +51,9 @@ export function conversationQuery(turns: readonly Turn[]): string {
   return [...context, turns[latest]?.text ?? ''].filter(Boolean).join('\n');
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The tools each tool mentions by name (its dependencies), by position in `tools`. */
-function dependencies(tools: readonly FunctionTool[]): Map<string, string[]> {
-  const patterns = tools.map((tool) => ({
-    name: tool.name,
-    pattern: new RegExp(`(?<![\\w-])${escapeRegExp(tool.name)}(?![\\w-])`),
-  }));
-  return new Map(
-    tools.map((tool) => [
-      tool.name,
-      patterns.filter((p) => p.name !== tool.name && p.pattern.test(tool.mentions)).map((p) => p.name),
-    ]),
-  );
-}
-
 /** The kept names with everything they depend on, transitively. */
 function withDependencies(kept: Iterable<string>, tools: readonly FunctionTool[]): Set<string> {
-  const depends = dependencies(tools);
+  const depends = toolDependencies(tools);
   const result = new Set<string>();
   const pending = [...kept];
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
