@@ -1,13 +1,13 @@
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { ChatStreamPart } from '../../providers/provider-adapter.js';
+import { reasoningText } from '../shared/reasoning-text.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import {
   type MessageMeta,
   matchedStopSequence,
   messagesUsage,
   newToolUseId,
-  reasoningText,
   stopDetails,
   textBlock,
   toolUseBlockOf,

@@ -9,6 +9,7 @@ import {
   tryParseJson,
 } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
+import { reasoningText } from '../shared/reasoning-text.js';
 import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
 import { replayableThinkingBlocks } from './thinking-blocks.js';
 import { toClientToolUseId } from './tool-use-id.js';
@@ -96,11 +97,6 @@ export function toStopReason(
   // Some providers end a turn with tool calls in `stop`; the caller's tool loop must still run.
   if (facts.toolUse) return 'tool_use';
   return facts.refusal ? 'refusal' : 'end_turn';
-}
-
-/** The reasoning text of a chat message or delta: `reasoning_content` (DeepSeek, vLLM) or `reasoning`. */
-export function reasoningText(message: unknown): string | undefined {
-  return stringMember(message, 'reasoning_content') ?? stringMember(message, 'reasoning');
 }
 
 /**
