@@ -3,6 +3,7 @@ import { chatResultToResponse } from '../codecs/responses/chat-to-responses-resu
 import { expandGatewayCompactions } from '../codecs/responses/compaction-item.js';
 import { imageOutputItem, responseWithImage } from '../codecs/responses/image-answer.js';
 import { parseResponsesRequest } from '../codecs/responses/parse-responses-request.js';
+import { streamSummaryWarnings, summaryWarnings } from '../codecs/responses/reasoning-item.js';
 import { responsesFailureEvents } from '../codecs/responses/responses-failure.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import {
@@ -112,10 +113,11 @@ async function callResponses(
   }
   const translated = responsesRequestToChat(body);
   const result = await adapter.chat(translated.body, call);
+  const response = chatResultToResponse(result.body, body, result.usage);
   return {
-    body: chatResultToResponse(result.body, body, result.usage),
+    body: response,
     usage: result.usage,
-    warnings: [...translated.warnings, ...result.warnings],
+    warnings: [...translated.warnings, ...summaryWarnings(body, response), ...result.warnings],
   };
 }
 
@@ -133,7 +135,7 @@ async function callResponsesStream(
   const result = await adapter.chatStream(translated.body, call);
   return {
     parts: asWebStream(result.parts).pipeThrough(chatStreamToResponsesEvents(body)),
-    warnings: [...translated.warnings, ...result.warnings],
+    warnings: [...translated.warnings, ...streamSummaryWarnings(body), ...result.warnings],
   };
 }
 

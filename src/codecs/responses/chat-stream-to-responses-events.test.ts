@@ -362,6 +362,152 @@ describe('chatStreamToResponsesEvents', () => {
     expect(arrayMember(completed, 'output')?.[0]).toStrictEqual(reasoning);
   });
 
+  // Bug: streamed reasoning text (Gemini's thought summaries, DeepSeek's and vLLM's reasoning_content) was
+  // dropped though the request asked for a summary: no reasoning item, no response.reasoning_summary_* events.
+  describe('with a reasoning summary asked for', () => {
+    const ASKED = { ...REQUEST, reasoning: { effort: 'low', summary: 'auto' } };
+    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
+      type: 'chunk',
+      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
+    });
+
+    it('streams reasoning_content as the summary of a reasoning item, before the message, as OpenAI does', async () => {
+      const events = await translate(
+        [
+          chunk({ role: 'assistant', content: '' }),
+          chunk({ reasoning_content: 'The user greets; ' }),
+          chunk({ reasoning_content: 'greet back.' }),
+          chunk({ content: 'Hi!' }),
+          chunk({}, 'stop'),
+        ],
+        ASKED,
+      );
+      expect(types(events)).toStrictEqual([
+        'response.created',
+        'response.in_progress',
+        'response.output_item.added',
+        'response.reasoning_summary_part.added',
+        'response.reasoning_summary_text.delta',
+        'response.reasoning_summary_text.delta',
+        'response.reasoning_summary_text.done',
+        'response.reasoning_summary_part.done',
+        'response.output_item.done',
+        'response.output_item.added',
+        'response.content_part.added',
+        'response.output_text.delta',
+        'response.output_text.done',
+        'response.content_part.done',
+        'response.output_item.done',
+        'response.completed',
+      ]);
+      const text = 'The user greets; greet back.';
+      const itemId = recordMember(events[2], 'item')?.id;
+      expect(events[2]).toMatchObject({
+        output_index: 0,
+        item: { id: id('rs'), type: 'reasoning', summary: [] },
+      });
+      expect(recordMember(events[2], 'item')).not.toHaveProperty('encrypted_content');
+      const summaryEvents = events.slice(3, 8);
+      for (const event of summaryEvents) {
+        expect(event).toMatchObject({ item_id: itemId, output_index: 0, summary_index: 0 });
+      }
+      expect(summaryEvents.map((event) => event.part ?? event.delta ?? event.text)).toStrictEqual([
+        { type: 'summary_text', text: '' },
+        'The user greets; ',
+        'greet back.',
+        text,
+        { type: 'summary_text', text },
+      ]);
+      const reasoning = { id: itemId, type: 'reasoning', summary: [{ type: 'summary_text', text }] };
+      expect(events[8]).toMatchObject({ output_index: 0 });
+      expect(events[8]?.item).toStrictEqual(reasoning);
+      expect(events[9]).toMatchObject({ output_index: 1, item: { type: 'message' } });
+      const output = arrayMember(recordMember(events.at(-1), 'response'), 'output');
+      expect(output?.[0]).toStrictEqual(reasoning);
+      expect(output?.[1]).toMatchObject({ type: 'message', content: [{ type: 'output_text', text: 'Hi!' }] });
+    });
+
+    it('reads `reasoning` deltas (OpenRouter) and reasoning in the role chunk (cache replay) alike', async () => {
+      const events = await translate(
+        [
+          chunk({ role: 'assistant', content: '', reasoning_content: 'Replayed.' }),
+          chunk({ reasoning: ' And more.' }),
+          chunk({ content: 'Hi' }, 'stop'),
+        ],
+        ASKED,
+      );
+      expect(ofType(events, 'response.reasoning_summary_text.done')).toMatchObject([
+        { text: 'Replayed. And more.' },
+      ]);
+    });
+
+    it('gives Claude’s thinking and its signature one reasoning item, its text the summary', async () => {
+      const thinking = { type: 'thinking', thinking: 'Call the tool.', signature: 'sig_1' };
+      const redacted = { type: 'redacted_thinking', data: 'opaque' };
+      const events = await translate(
+        [
+          chunk({ role: 'assistant', reasoning_content: 'Call ' }),
+          chunk({ reasoning_content: 'the tool.' }),
+          chunk({ thinking_blocks: [thinking] }),
+          chunk({ thinking_blocks: [redacted] }),
+          chunk({ content: 'Let me check.' }, 'stop'),
+        ],
+        ASKED,
+      );
+      const done = ofType(events, 'response.output_item.done').map((event) => recordMember(event, 'item'));
+      expect(done.map((item) => [item?.type, arrayMember(item, 'summary')])).toStrictEqual([
+        ['reasoning', [{ type: 'summary_text', text: 'Call the tool.' }]],
+        ['reasoning', []],
+        ['message', undefined],
+      ]);
+      expect(done[0] ? thinkingBlocksOf(done[0]) : undefined).toStrictEqual([thinking]);
+      expect(done[1] ? thinkingBlocksOf(done[1]) : undefined).toStrictEqual([redacted]);
+      expect(ofType(events, 'response.output_item.added').map((event) => event.output_index)).toStrictEqual([
+        0, 1, 2,
+      ]);
+      expect(ofType(events, 'response.reasoning_summary_part.added')).toHaveLength(1);
+    });
+
+    it('starts a new reasoning item for reasoning text after the message', async () => {
+      const events = await translate(
+        [
+          chunk({ reasoning_content: 'First.' }),
+          chunk({ content: 'Hi' }),
+          chunk({ reasoning_content: 'Then.' }),
+        ],
+        ASKED,
+      );
+      const output = arrayMember(recordMember(events.at(-1), 'response'), 'output');
+      expect(output?.map((item) => stringMember(item, 'type'))).toStrictEqual([
+        'reasoning',
+        'message',
+        'reasoning',
+      ]);
+      expect(ofType(events, 'response.reasoning_summary_text.delta')).toMatchObject([
+        { output_index: 0, delta: 'First.' },
+        { output_index: 2, delta: 'Then.' },
+      ]);
+    });
+
+    it('marks reasoning cut short by the token limit incomplete, its summary closed', async () => {
+      const events = await translate([chunk({ reasoning_content: 'Still' }, 'length')], ASKED);
+      expect(types(events).slice(2)).toStrictEqual([
+        'response.output_item.added',
+        'response.reasoning_summary_part.added',
+        'response.reasoning_summary_text.delta',
+        'response.reasoning_summary_text.done',
+        'response.reasoning_summary_part.done',
+        'response.output_item.done',
+        'response.incomplete',
+      ]);
+      expect(ofType(events, 'response.output_item.done')[0]?.item).toMatchObject({
+        type: 'reasoning',
+        status: 'incomplete',
+        summary: [{ type: 'summary_text', text: 'Still' }],
+      });
+    });
+  });
+
   it('sends no reasoning item for reasoning text without signed blocks (other providers)', async () => {
     const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
       type: 'chunk',

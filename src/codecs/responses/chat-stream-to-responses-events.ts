@@ -3,6 +3,7 @@ import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } fr
 import { withMembers } from '../../json/with-members.js';
 import type { ChatStreamPart, ResponsesStreamPart } from '../../providers/provider-adapter.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
+import { reasoningText } from '../shared/reasoning-text.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import {
   functionCallItem,
@@ -14,7 +15,7 @@ import {
   nowSeconds,
   responseObject,
 } from './chat-to-responses-result.js';
-import { reasoningItem } from './reasoning-item.js';
+import { reasoningItem, summaryRequested, summaryTextPart } from './reasoning-item.js';
 import {
   type CallState,
   contentPart,
@@ -36,8 +37,11 @@ type Send = (event: JsonObject, terminal?: { usage: Usage | undefined }) => void
  * Turns a streamed chat completion (canonical chunks) into the standard Responses event sequence, for
  * Responses requests served by a provider that has only chat completions. Items are sent one after another
  * as OpenAI sends them: the first item streams live, fragments of later items (tool calls whose deltas
- * interleave) wait until the items before them are done. Claude's signed thinking (`delta.thinking_blocks`)
- * becomes a `reasoning` item, added and done at once, that carries it back on the next turn. Every event
+ * interleave) wait until the items before them are done. Reasoning text (`delta.reasoning_content`), when
+ * the request asked for a summary, streams as the summary of a `reasoning` item (`reasoning_summary_part` and
+ * `reasoning_summary_text` events, as OpenAI sends them); Claude's signed thinking (`delta.thinking_blocks`)
+ * joins the reasoning item whose text it signs, or becomes one of its own, added and done at once, and
+ * carries it back on the next turn. Every event
  * carries `sequence_number: 0`; the codec renumbers them, and sets the response id and model.
  * Events reference: https://platform.openai.com/docs/api-reference/responses-streaming
  */
@@ -75,6 +79,10 @@ class StreamTranslator {
   private readonly calls = new ToolCallDeltas<CallState>();
   /** The message item that takes text, until a tool call starts. */
   private message: MessageState | undefined;
+  /** The reasoning item that takes reasoning text, until its thinking blocks, text or a tool call come. */
+  private openReasoning: ReasoningState | undefined;
+  /** Whether reasoning text is returned (as a summary): only when the request asked for one. */
+  private readonly summaryAsked: boolean;
   private nextOutputIndex = 0;
   private header: { id: string; createdAt: number; model: unknown } | undefined;
   private usage: Usage | undefined;
@@ -83,7 +91,9 @@ class StreamTranslator {
   constructor(
     private readonly request: JsonObject,
     private readonly send: Send,
-  ) {}
+  ) {
+    this.summaryAsked = summaryRequested(request);
+  }
 
   receive(part: ChatStreamPart): void {
     if (!this.header) this.begin(part.type === 'chunk' ? part.chunk : undefined);
@@ -94,6 +104,8 @@ class StreamTranslator {
     // A Response is one answer: a choice of another index (an upstream that answered n > 1) is not ours.
     const choice = arrayMember(part.chunk, 'choices')?.find(isFirstChoice);
     const delta = recordMember(choice, 'delta');
+    const reasoning = this.summaryAsked ? reasoningText(delta) : undefined;
+    if (reasoning) this.reasoningFragment(reasoning);
     const thinkingBlocks = replayableThinkingBlocks(delta?.thinking_blocks);
     if (thinkingBlocks.length > 0) this.reasoning(thinkingBlocks);
     const content = stringMember(delta, 'content');
@@ -147,6 +159,7 @@ class StreamTranslator {
   }
 
   private textFragment(type: PartType, delta: string): void {
+    this.endReasoning();
     if (!this.message) {
       this.message = { kind: 'message', id: newId('msg'), pending: [], parts: [], ...NEW_ITEM };
       this.queue.push(this.message);
@@ -155,12 +168,43 @@ class StreamTranslator {
     this.pump();
   }
 
-  /** Signed thinking: a whole reasoning item; text after it belongs to a new message item. */
+  /** Reasoning text: the summary of the open reasoning item; text after it belongs to a new message item. */
+  private reasoningFragment(delta: string): void {
+    if (!this.openReasoning) {
+      this.openReasoning = this.newReasoning([]);
+      this.queue.push(this.openReasoning);
+      this.endMessage();
+    }
+    this.openReasoning.pending.push(delta);
+    this.pump();
+  }
+
+  /**
+   * Signed thinking: the blocks that sign the open reasoning item's text close it; without one, they are a
+   * whole reasoning item. Text after them belongs to a new message item.
+   */
   private reasoning(blocks: JsonObject[]): void {
-    this.queue.push({ kind: 'reasoning', id: newId('rs'), blocks, ...NEW_ITEM, sealed: true });
+    if (this.openReasoning && this.openReasoning.blocks.length === 0) this.openReasoning.blocks = blocks;
+    else this.queue.push({ ...this.newReasoning(blocks), sealed: true });
+    this.endReasoning();
+    this.endMessage();
+    this.pump();
+  }
+
+  private newReasoning(blocks: JsonObject[]): ReasoningState {
+    return { kind: 'reasoning', id: newId('rs'), blocks, pending: [], summary: '', ...NEW_ITEM };
+  }
+
+  /** No more reasoning text joins the open reasoning item. */
+  private endReasoning(): void {
+    if (this.openReasoning) this.openReasoning.sealed = true;
+    this.openReasoning = undefined;
+  }
+
+  /** No more text joins the open message item. */
+  private endMessage(): void {
     if (this.message) this.message.sealed = true;
     this.message = undefined;
-    this.pump();
   }
 
   private toolCallFragment(toolCall: unknown): void {
@@ -177,8 +221,8 @@ class StreamTranslator {
     if (created) {
       this.queue.push(call);
       // Text after a tool call belongs to a new message item, after the calls.
-      if (this.message) this.message.sealed = true;
-      this.message = undefined;
+      this.endReasoning();
+      this.endMessage();
     }
     if (call.callId === '' && delta.id) call.callId = delta.id;
     if (call.name === '' && delta.name) call.name = delta.name;
@@ -192,6 +236,7 @@ class StreamTranslator {
     const last = this.queue.at(-1);
     if (last && incompleteReason(this.finishReason)) last.incomplete = true;
     this.message = undefined;
+    this.openReasoning = undefined;
     this.pump();
   }
 
@@ -203,6 +248,7 @@ class StreamTranslator {
       if (!item.added) this.addItem(item);
       if (item.kind === 'message') this.drainMessage(item);
       else if (item.kind === 'function_call') this.drainCall(item);
+      else this.drainReasoning(item);
       if (!item.sealed) return;
       this.queue.shift();
       this.output.push(this.closeItem(item));
@@ -243,6 +289,20 @@ class StreamTranslator {
     item.pending = [];
   }
 
+  /** Reasoning text as summary deltas; the summary's one part opens with the first. */
+  private drainReasoning(item: ReasoningState): void {
+    for (const delta of item.pending) {
+      if (item.summary === '') {
+        this.send(
+          this.summaryEvent(item, 'response.reasoning_summary_part.added', { part: summaryTextPart('') }),
+        );
+      }
+      item.summary += delta;
+      this.send(this.summaryEvent(item, 'response.reasoning_summary_text.delta', { delta }));
+    }
+    item.pending = [];
+  }
+
   private drainCall(item: CallState): void {
     for (const delta of item.pending) {
       item.arguments += delta;
@@ -272,7 +332,14 @@ class StreamTranslator {
   }
 
   private closeReasoning(item: ReasoningState): JsonObject {
-    const done = reasoningItem(item.id, item.blocks);
+    const { summary } = item;
+    if (summary !== '') {
+      this.send(this.summaryEvent(item, 'response.reasoning_summary_text.done', { text: summary }));
+      this.send(
+        this.summaryEvent(item, 'response.reasoning_summary_part.done', { part: summaryTextPart(summary) }),
+      );
+    }
+    const done = reasoningItem(item.id, item.blocks, summary);
     if (item.incomplete) done.status = 'incomplete';
     this.sendItemDone(item, done);
     return done;
@@ -313,5 +380,10 @@ class StreamTranslator {
 
   private partEvent(item: MessageState, type: string, fields: JsonObject): JsonObject {
     return this.itemEvent(item, type, { content_index: item.parts.length - 1, ...fields });
+  }
+
+  /** An event of a reasoning item's summary, which has one part: the reasoning text. */
+  private summaryEvent(item: ReasoningState, type: string, fields: JsonObject): JsonObject {
+    return this.itemEvent(item, type, { summary_index: 0, ...fields });
   }
 }

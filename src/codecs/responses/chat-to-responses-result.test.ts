@@ -213,6 +213,74 @@ describe('chatResultToResponse', () => {
     expect(isRecord(reasoning) ? thinkingBlocksOf(reasoning) : undefined).toStrictEqual(thinkingBlocks);
   });
 
+  // Bug: a chat answer's reasoning text (Gemini's thought summaries, DeepSeek's and vLLM's reasoning_content)
+  // was dropped though the request asked for a summary: no reasoning item, only the message.
+  it.each([
+    ['reasoning_content', 'auto'],
+    ['reasoning_content', 'detailed'],
+    ['reasoning', 'concise'],
+  ])('gives %s, asked for with summary %j, as the summary of a reasoning item first', (key, summary) => {
+    const message = { role: 'assistant', content: 'Hi!', [key]: 'The user greets; greet back.' };
+    const chat = { choices: [{ index: 0, message, finish_reason: 'stop' }] };
+    const request = { model: 'm', input: 'hi', reasoning: { effort: 'low', summary } };
+    const output = arrayMember(chatResultToResponse(chat, request, usage({})), 'output');
+    expect(output?.map((item) => stringMember(item, 'type'))).toStrictEqual(['reasoning', 'message']);
+    expect(output?.[0]).toStrictEqual({
+      id: id('rs'),
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: 'The user greets; greet back.' }],
+    });
+  });
+
+  it('gives Claude’s thinking text as the summary of the reasoning item that carries its signature', () => {
+    const thinkingBlocks = [{ type: 'thinking', thinking: 'Call the tool.', signature: 'sig_1' }];
+    const message = {
+      role: 'assistant',
+      content: 'Let me check.',
+      reasoning_content: 'Call the tool.',
+      thinking_blocks: thinkingBlocks,
+    };
+    const chat = { model: 'claude', choices: [{ index: 0, message, finish_reason: 'stop' }] };
+    const request = { model: 'm', input: 'hi', reasoning: { effort: 'low', summary: 'auto' } };
+    const output = arrayMember(chatResultToResponse(chat, request, usage({})), 'output');
+    expect(output?.map((item) => stringMember(item, 'type'))).toStrictEqual(['reasoning', 'message']);
+    const reasoning = output?.[0];
+    expect(reasoning).toStrictEqual({
+      id: id('rs'),
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: 'Call the tool.' }],
+      encrypted_content: expect.any(String),
+    });
+    expect(isRecord(reasoning) ? thinkingBlocksOf(reasoning) : undefined).toStrictEqual(thinkingBlocks);
+  });
+
+  it.each([[undefined], [{ effort: 'low' }], [{ effort: 'low', summary: null }]])(
+    'returns no reasoning text when the request (reasoning %j) asked for no summary',
+    (reasoning) => {
+      const message = { role: 'assistant', content: 'Hi', reasoning_content: 'hmm' };
+      const chat = { choices: [{ index: 0, message, finish_reason: 'stop' }] };
+      const request = { model: 'm', input: 'hi', ...(reasoning ? { reasoning } : {}) };
+      const output = arrayMember(chatResultToResponse(chat, request, usage({})), 'output');
+      expect(output?.map((item) => stringMember(item, 'type'))).toStrictEqual(['message']);
+    },
+  );
+
+  it('marks a reasoning item cut short by the token limit incomplete', () => {
+    const message = { role: 'assistant', content: null, reasoning_content: 'Still thinking' };
+    const chat = { choices: [{ index: 0, message, finish_reason: 'length' }] };
+    const request = { model: 'm', input: 'hi', reasoning: { summary: 'auto' } };
+    const response = chatResultToResponse(chat, request, usage({}));
+    expect(response.status).toBe('incomplete');
+    expect(response.output).toStrictEqual([
+      {
+        id: id('rs'),
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: 'Still thinking' }],
+        status: 'incomplete',
+      },
+    ]);
+  });
+
   it('adds no reasoning item for reasoning text without signed blocks (other providers)', () => {
     const message = { role: 'assistant', content: 'Hi', reasoning_content: 'hmm' };
     const chat = { choices: [{ index: 0, message, finish_reason: 'stop' }] };

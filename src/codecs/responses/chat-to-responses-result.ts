@@ -3,7 +3,8 @@ import type { Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
-import { reasoningItem } from './reasoning-item.js';
+import { reasoningText } from '../shared/reasoning-text.js';
+import { reasoningItem, summaryRequested } from './reasoning-item.js';
 import { normalizeResponse } from './response-defaults.js';
 
 /** A fresh item or response id with the vendor's prefix (`resp`, `msg`, `fc`, `rs`). */
@@ -144,8 +145,11 @@ function contentText(content: unknown): string {
 
 /**
  * Turns a chat completion into a complete Response object, for Responses requests served by a provider
- * that has only chat completions: Claude's signed thinking (`thinking_blocks`) as a `reasoning` item first,
- * then the message, then the function calls. The caller sets the final id, model slug and usage with cost.
+ * that has only chat completions: a `reasoning` item first, then the message, then the function calls. The
+ * reasoning item holds the reasoning text (`reasoning_content`: Gemini's thought summaries, DeepSeek's and
+ * vLLM's reasoning, Claude's thinking) as its summary when the request asked for one, and Claude's signed
+ * thinking (`thinking_blocks`) whether asked or not; it is left out when it would hold neither. The caller
+ * sets the final id, model slug and usage with cost.
  * Response reference: https://platform.openai.com/docs/api-reference/responses/object
  */
 export function chatResultToResponse(chat: JsonObject, request: JsonObject, usage: Usage): JsonObject {
@@ -155,7 +159,10 @@ export function chatResultToResponse(chat: JsonObject, request: JsonObject, usag
 
   const output: JsonObject[] = [];
   const thinkingBlocks = replayableThinkingBlocks(message?.thinking_blocks);
-  if (thinkingBlocks.length > 0) output.push(reasoningItem(newId('rs'), thinkingBlocks));
+  const summary = summaryRequested(request) ? (reasoningText(message) ?? '') : '';
+  if (thinkingBlocks.length > 0 || summary !== '') {
+    output.push(reasoningItem(newId('rs'), thinkingBlocks, summary));
+  }
   const content: JsonObject[] = [];
   const text = contentText(message?.content);
   if (text !== '') content.push(outputTextPart(text));

@@ -9,7 +9,7 @@ import {
 import { schemaErrors, streamEventErrors } from '../../../test/conformance/published-schemas.js';
 import { emptyUsage } from '../../accounting/usage.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { isRecord, type JsonObject } from '../../json/json.js';
+import { isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import { chatStreamToResponsesEvents } from './chat-stream-to-responses-events.js';
 import { chatResultToResponse } from './chat-to-responses-result.js';
 import { imageOutputItem, responseWithImage } from './image-answer.js';
@@ -91,6 +91,43 @@ describe.each(KINDS)('Responses over chat, %s-backed', (kind) => {
     expect(events.map((event) => event.sequence_number)).toStrictEqual(events.map((_, index) => index));
     expect(events.at(-1)?.type).toMatch(/^response\.(completed|incomplete)$/);
     expect(eventErrors(events)).toStrictEqual([]);
+  });
+});
+
+// The recorded Anthropic thinking answer and the Gemini answers with thought parts carry reasoning text.
+describe.each(KINDS)('Responses over chat with a reasoning summary asked for, %s-backed', (kind) => {
+  const ASKED: JsonObject = { ...REQUEST, reasoning: { effort: 'low', summary: 'auto' } };
+  const summarizes = (shape: (typeof SHAPES)[number], form: 'plain' | 'stream') =>
+    (kind === 'anthropic' && shape === 'text') ||
+    (kind === 'gemini' && (form === 'stream' ? shape === 'text' : shape === 'tools'));
+  const summaryOf = (output: unknown) =>
+    (Array.isArray(output) ? output : []).find((item) => isRecord(item) && item.type === 'reasoning')
+      ?.summary;
+
+  it.each(SHAPES)('answers a schema-exact Response (%s)', async (shape) => {
+    const chat = await chatAnswer(kind, RECORDINGS[kind][shape].plain);
+    const body = finalizeResponse(chatResultToResponse(chat.body, ASKED, chat.usage), META);
+    expect(responseErrors(body)).toStrictEqual([]);
+    if (summarizes(shape, 'plain')) {
+      expect(summaryOf(body.output)).toMatchObject([{ type: 'summary_text', text: expect.any(String) }]);
+    }
+  });
+
+  it.each(SHAPES)('streams schema-exact events in sequence (%s)', async (shape) => {
+    const parts = await chatStreamParts(kind, RECORDINGS[kind][shape].stream);
+    const write = responsesEventWriter(META.genId, () => META.model);
+    const text: string[] = [];
+    for await (const part of streamOf(parts).pipeThrough(chatStreamToResponsesEvents(ASKED))) {
+      text.push(write(part.event, part.event.type === 'response.completed' ? META : undefined));
+    }
+    const events = frames(text);
+    expect(events.map((event) => event.sequence_number)).toStrictEqual(events.map((_, index) => index));
+    expect(eventErrors(events)).toStrictEqual([]);
+    if (summarizes(shape, 'stream')) {
+      const types = events.map((event) => event.type);
+      expect(types).toContain('response.reasoning_summary_text.delta');
+      expect(summaryOf(recordMember(events.at(-1), 'response')?.output)).toHaveLength(1);
+    }
   });
 });
 

@@ -253,12 +253,33 @@ describe('responsesRequestToChat', () => {
       messages: [{ role: 'user', content: 'hi' }],
       reasoning_effort: 'high',
     });
+    // reasoning.summary is not among them: whether the provider returns reasoning text is known only from its
+    // answer (reasoning-item.test.ts).
     expect(warnings).toStrictEqual([
-      'reasoning.summary is not supported by this provider; no reasoning summary is returned',
       'include (file_search_call.results) is not supported by this provider; ignored',
       'truncation "auto" is not supported by this provider; the input is sent whole',
       'background is not supported by this provider; the response is generated in the foreground',
     ]);
+  });
+
+  // Bug: the reasoning item of a translated answer, sent back in the next turn's input (as clients do for
+  // reasoning models), got "input items of type reasoning are not supported by this provider; dropped".
+  it('drops a reasoning item that holds only a summary without a warning', () => {
+    const { body, warnings } = responsesRequestToChat({
+      model: 'm',
+      input: [
+        { role: 'user', content: 'hi' },
+        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Greet back.' }] },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello!' }] },
+        { role: 'user', content: 'and?' },
+      ],
+    });
+    expect(body.messages).toStrictEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello!' }] },
+      { role: 'user', content: 'and?' },
+    ]);
+    expect(warnings).toStrictEqual([]);
   });
 
   it('raises no warning for the default truncation and an empty include', () => {

@@ -59,12 +59,10 @@ export function responsesRequestToChat(body: JsonObject): { body: JsonObject; wa
 
   if (typeof body.max_output_tokens === 'number') chat.max_tokens = body.max_output_tokens;
 
+  // `reasoning.summary` has no chat parameter: the answer's reasoning text, where the provider returns any, is
+  // the summary (chat-to-responses-result.ts); whether there was any is known only then (reasoning-item.ts).
   const reasoning = recordMember(body, 'reasoning');
   if (typeof reasoning?.effort === 'string') chat.reasoning_effort = reasoning.effort;
-  const summary = reasoning?.summary ?? reasoning?.generate_summary;
-  if (summary !== undefined && summary !== null) {
-    warnings.add('reasoning.summary is not supported by this provider; no reasoning summary is returned');
-  }
 
   warnDroppedOptions(body, warnings);
   return { body: chat, warnings: warnings.list };
@@ -115,6 +113,7 @@ function toMessages(body: JsonObject, warnings: Warnings): JsonObject[] {
     const type = stringMember(item, 'type') ?? 'message';
     const blocks = type === 'reasoning' ? thinkingBlocksOf(item) : undefined;
     if (blocks) for (const one of blocks) thinking.push(one);
+    else if (type === 'reasoning' && isSummaryOnly(item)) continue;
     else if (type === 'message') addMessage(messages, item, warnings);
     else if (type === 'function_call') addFunctionCall(messages, item);
     else if (type === 'function_call_output') messages.push(toToolMessage(item, warnings));
@@ -123,6 +122,16 @@ function toMessages(body: JsonObject, warnings: Warnings): JsonObject[] {
     if (type !== 'reasoning') attachThinking(messages, thinking);
   }
   return messages;
+}
+
+/**
+ * A reasoning item with nothing but a summary (as this gateway answers over chat, reasoning-item.ts): the
+ * summary is written for the reader and chat has no place for it, so dropping it loses no state a provider
+ * could use, and is not warned about (clients send every output item back). An item with someone else's
+ * `encrypted_content` is: that state is lost.
+ */
+function isSummaryOnly(item: JsonObject): boolean {
+  return item.encrypted_content === undefined || item.encrypted_content === null;
 }
 
 /**

@@ -29,10 +29,17 @@ export interface CallState extends ItemBase {
   arguments: string;
 }
 
-/** A reasoning item: Claude's signed thinking blocks, received whole. */
+/**
+ * A reasoning item: reasoning text streamed as its summary (when the request asked for one), and Claude's
+ * signed thinking blocks, received whole once the thinking they sign has streamed.
+ */
 export interface ReasoningState extends ItemBase {
   kind: 'reasoning';
   blocks: JsonObject[];
+  /** Reasoning text received but not yet sent, because an earlier item is still live. */
+  pending: string[];
+  /** The summary text sent so far; its summary part is open once this is not empty. */
+  summary: string;
 }
 
 export type ItemState = MessageState | CallState | ReasoningState;
