@@ -3,7 +3,7 @@ import { chatResultToResponse } from '../codecs/responses/chat-to-responses-resu
 import { expandGatewayCompactions } from '../codecs/responses/compaction-item.js';
 import { imageOutputItem, responseWithImage } from '../codecs/responses/image-answer.js';
 import { parseResponsesRequest } from '../codecs/responses/parse-responses-request.js';
-import { streamSummaryWarnings, summaryWarnings } from '../codecs/responses/reasoning-item.js';
+import { summaryWarnings } from '../codecs/responses/reasoning-item.js';
 import { responsesFailureEvents } from '../codecs/responses/responses-failure.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import {
@@ -135,7 +135,8 @@ async function callResponsesStream(
   const result = await adapter.chatStream(translated.body, call);
   return {
     parts: asWebStream(result.parts).pipeThrough(chatStreamToResponsesEvents(body)),
-    warnings: [...translated.warnings, ...streamSummaryWarnings(body), ...result.warnings],
+    // A stream's headers leave before its reasoning: no warning can say whether a summary will come.
+    warnings: [...translated.warnings, ...result.warnings],
   };
 }
 

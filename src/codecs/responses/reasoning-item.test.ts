@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  reasoningItem,
-  streamSummaryWarnings,
-  summaryRequested,
-  summaryWarnings,
-  thinkingBlocksOf,
-} from './reasoning-item.js';
+import { reasoningItem, summaryRequested, summaryWarnings, thinkingBlocksOf } from './reasoning-item.js';
 
 const BLOCKS = [
   { type: 'thinking', thinking: 'Call the tool for Paris.', signature: 'sig_1' },
@@ -70,12 +64,5 @@ describe('reasoning summaries over chat', () => {
     // Signed thinking without any text (redacted) is no summary.
     expect(summaryWarnings(asked, { output: [reasoningItem('rs_1', BLOCKS.slice(1))] })).toHaveLength(1);
     expect(summaryWarnings({ model: 'm', input: 'hi' }, { output: [] })).toStrictEqual([]);
-  });
-
-  it('are described on a stream, whose headers leave before its reasoning', () => {
-    expect(streamSummaryWarnings(asked)).toStrictEqual([
-      'reasoning.summary: served over chat completions; the summary is the reasoning text the provider streams, if any',
-    ]);
-    expect(streamSummaryWarnings({ model: 'm', input: 'hi' })).toStrictEqual([]);
   });
 });

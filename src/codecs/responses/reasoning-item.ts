@@ -31,17 +31,6 @@ export function summaryWarnings(request: JsonObject, response: JsonObject): stri
     : ['reasoning.summary: the provider returned no reasoning text, so there is no reasoning summary'];
 }
 
-/**
- * The same for a stream, whose headers leave before the answer says whether it has reasoning text: what the
- * client will get, stated without knowing.
- */
-export function streamSummaryWarnings(request: JsonObject): string[] {
-  if (!summaryRequested(request)) return [];
-  return [
-    'reasoning.summary: served over chat completions; the summary is the reasoning text the provider streams, if any',
-  ];
-}
-
 /** A part of a reasoning item's `summary`. */
 export const summaryTextPart = (text: string): JsonObject => ({ type: 'summary_text', text });
 
