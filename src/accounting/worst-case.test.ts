@@ -71,8 +71,12 @@ describe('worstCaseTokens', () => {
   it('uses the model limit, then the default, when the request sets none', () => {
     expect(worstCaseTokens('chat', { messages }, { max_tokens: 16_384 }).outputTokens).toBe(16_384);
     expect(worstCaseTokens('chat', { messages }).outputTokens).toBe(DEFAULT_OUTPUT_BOUND);
+    // bug: the smaller of the two was reserved, and a provider that honours max_tokens generated the larger.
     expect(worstCaseTokens('chat', { messages, max_completion_tokens: 7, max_tokens: 9 }).outputTokens).toBe(
-      7,
+      9,
+    );
+    expect(worstCaseTokens('chat', { messages, max_completion_tokens: 9, max_tokens: 7 }).outputTokens).toBe(
+      9,
     );
     expect(worstCaseTokens('responses', { input: 'x', max_output_tokens: 5 }).outputTokens).toBe(5);
     expect(worstCaseTokens('messages', { messages, max_tokens: 12, n: 9 }).outputTokens).toBe(12);

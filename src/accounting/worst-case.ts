@@ -56,7 +56,7 @@ const MAX = Number.MAX_SAFE_INTEGER;
  * their JSON keys and punctuation included (no tokenizer makes a token of less than a byte) — plus
  * `IMAGE_TOKEN_BOUND` per input image and a token per `AUDIO_BYTES_PER_TOKEN` bytes of input audio. Output:
  * the request's limit, else the model's, else `DEFAULT_OUTPUT_BOUND`, times `n` (Messages has none; for
- * Responses, which has none either, see `responsesOutputLimit`); images: `n` images, each up to `IMAGE_OUTPUT_TOKEN_BOUND` output tokens.
+ * Responses, which has none either, see `largestOutputLimit`); images: `n` images, each up to `IMAGE_OUTPUT_TOKEN_BOUND` output tokens.
  */
 export function worstCaseTokens(
   kind: WorstCaseKind,
@@ -76,22 +76,19 @@ export function outputTokenBound(kind: WorstCaseKind, body: JsonObject, model: W
   if (kind === 'embeddings') return 0;
   const n = kind === 'messages' ? 1 : completions(body.n);
   if (kind === 'images') return times(positive(model.max_tokens) ?? IMAGE_OUTPUT_TOKEN_BOUND, n);
+  // Chat: the larger of the two limits (a provider may honour either; the OpenAI adapter sends both).
   const requested =
-    kind === 'chat'
-      ? (positive(body.max_completion_tokens) ?? positive(body.max_tokens))
-      : kind === 'responses'
-        ? responsesOutputLimit(body)
-        : positive(body.max_tokens);
+    kind === 'chat' || kind === 'responses' ? largestOutputLimit(body) : positive(body.max_tokens);
   return times(requested ?? positive(model.max_tokens) ?? DEFAULT_OUTPUT_BOUND, n);
 }
 
 /**
- * A Responses request's output limit. The API has only `max_output_tokens`; `/v1/responses` refuses chat's
- * `n`, `max_tokens` and `max_completion_tokens` (`parseResponsesRequest`), and should another path ever pass
- * one through, an upstream that honours it is bounded by the reservation all the same: the largest counts
- * (and `n`, in the caller).
+ * A request's output limit: the largest it carries. A Responses request has only `max_output_tokens`
+ * (`/v1/responses` refuses chat's `n`, `max_tokens` and `max_completion_tokens`, and should another path ever
+ * pass one through, an upstream that honours it is bounded by the reservation all the same); a chat request
+ * may carry both `max_tokens` and `max_completion_tokens`, and a provider may honour either.
  */
-function responsesOutputLimit(body: JsonObject): number | undefined {
+function largestOutputLimit(body: JsonObject): number | undefined {
   const limits = [body.max_output_tokens, body.max_tokens, body.max_completion_tokens]
     .map(positive)
     .filter((limit) => limit !== undefined);

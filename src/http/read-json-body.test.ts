@@ -11,6 +11,10 @@ describe('isUtf8JsonType', () => {
     'application/json; charset=utf8',
     'application/json; foo=bar',
     'application/vnd.api+json; charset=utf-8',
+    'application/json; charset=us-ascii',
+    // A quoted value is one value, whatever it holds.
+    'application/json; foo="x;charset=latin1"',
+    'application/json; foo="a\\"b;charset=latin1"; charset=utf-8',
   ])('takes %s', (type) => {
     expect(isUtf8JsonType(type)).toBe(true);
   });
@@ -22,6 +26,7 @@ describe('isUtf8JsonType', () => {
     'application/json; charset="iso-8859-1"',
     'application/json; charset=',
     'application/json; charset=utf-8; charset=latin1',
+    'application/json; foo="x"; charset=latin1',
     'application/x-www-form-urlencoded',
     'text/plain; charset=utf-8',
     'application/jsonp',

@@ -14,29 +14,34 @@ export interface JsonBodyLimits {
 }
 
 const JSON_MEDIA_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
-/** UTF-8's names in a `charset` parameter: `utf-8`, and `utf8`, the WHATWG label some clients send. */
-const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8']);
+/**
+ * Charsets a body is read in as UTF-8: `utf-8`, `utf8` (the WHATWG label some clients send) and `us-ascii`,
+ * which UTF-8 contains.
+ */
+const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
 
 /**
  * Whether a Content-Type is JSON the gateway reads as it is sent: a JSON media type whose `charset`, when
  * given, is UTF-8 (JSON's only encoding between systems, RFC 8259 §8.1). Another charset (`latin1`,
  * `utf-16`) is a 415: its body would otherwise be read as UTF-8 and accepted with the wrong text.
- * Parameters other than `charset` are ignored; a charset's value may be quoted and is case-insensitive.
+ * Parameters other than `charset` are ignored; a charset's value may be quoted (a quoted value holding `;` or
+ * `charset=` is one value, RFC 9110 §5.6.6) and is case-insensitive. Every `charset` given must be UTF-8: an
+ * empty one, or two that differ, is refused rather than guessed.
  */
 export function isUtf8JsonType(type: string): boolean {
   if (!JSON_MEDIA_TYPE.test(type)) return false;
-  return type
-    .split(';')
-    .slice(1)
-    .every((parameter) => {
-      const equals = parameter.indexOf('=');
-      if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') return true;
-      const value = parameter.slice(equals + 1).trim();
-      const unquoted =
-        value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
-      return UTF8_CHARSETS.has(unquoted.toLowerCase());
-    });
+  if (!type.includes(';')) return true;
+  for (const match of type.matchAll(PARAMETER)) {
+    if ((match[1] as string).toLowerCase() !== 'charset') continue;
+    const value = match[2] ?? '';
+    const charset = value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value.trim();
+    if (!UTF8_CHARSETS.has(charset.toLowerCase())) return false;
+  }
+  return true;
 }
+
+/** One `;name=value` parameter of a media type: the value a quoted string (escapes kept) or a token. */
+const PARAMETER = /;\s*([^\s;=]+)\s*(?:=\s*("(?:[^"\\]|\\.)*"|[^;]*))?/g;
 
 /**
  * Reads a request body as JSON: 415 for another content type or a charset other than UTF-8, 413 past `maxBodyBytes`, 400 for invalid UTF-8,

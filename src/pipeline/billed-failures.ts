@@ -1,4 +1,4 @@
-import { checkUsage } from '../accounting/check-usage.js';
+import { checkUsage, type UsageLimits } from '../accounting/check-usage.js';
 import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage, type Usage } from '../accounting/usage.js';
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
@@ -19,14 +19,13 @@ interface BilledFailure {
   usage: Usage;
 }
 
-/** The attempt of `role` at `endpoint` failed with usage its provider bills. */
-export function noteBilledFailure(
-  run: Run,
-  role: Reservation['role'],
-  endpoint: ResolvedEndpoint,
-  usage: Usage,
-): void {
-  if (!checkUsage(usage).trusted) {
+/**
+ * The attempt of `role` at `endpoint` failed with usage its provider bills; `limits` are its model's, which
+ * the usage is checked against as a served call's is.
+ */
+export function noteBilledFailure(run: Run, failure: BilledFailure & { limits: UsageLimits }): void {
+  const { role, endpoint, usage, limits } = failure;
+  if (!checkUsage(usage, limits).trusted) {
     run.warnings.push(`${endpoint.provider} failed with usage that cannot be believed; it is not billed`);
     return;
   }
@@ -57,13 +56,22 @@ export function billedFailuresCost(run: Run, role: Reservation['role']): number 
 }
 
 /**
- * The report of a call of `role` that no provider served but whose failed attempts were billed: their usage
- * summed, at the last one's model and provider; undefined when none was billed.
+ * `report` (what the call of `role` is billed otherwise: a client that left while a provider worked, or
+ * nothing) with the cost of its failed attempts added, or their own report when there is none: their usage
+ * summed, at the last one's model and provider. Under a cap, never more than the reservation.
  */
-export function billedFailuresReport(run: Run, role: Reservation['role']): ExecutionReport | undefined {
+export function withBilledFailures(
+  run: Run,
+  role: Reservation['role'],
+  report: ExecutionReport | undefined,
+): ExecutionReport | undefined {
   const failures = (billedFailures.get(run) ?? []).filter((failure) => failure.role === role);
   const last = failures.at(-1);
-  if (!last) return undefined;
+  if (!last) return report;
+  const reserved = run.reservations.find((reservation) => reservation.role === role);
+  const capped = (cost: number) => (reserved ? Math.min(cost, reserved.amountNano) : cost);
+  const failed = billedFailuresCost(run, role);
+  if (report) return { ...report, costNano: capped(report.costNano + failed) };
   const usage = emptyUsage();
   for (const { usage: each } of failures) {
     usage.inputTokens += each.inputTokens;
@@ -71,12 +79,5 @@ export function billedFailuresReport(run: Run, role: Reservation['role']): Execu
     usage.cachedInputTokens += each.cachedInputTokens;
     usage.reasoningTokens += each.reasoningTokens;
   }
-  const costNano = billedFailuresCost(run, role);
-  const reserved = run.reservations.find((reservation) => reservation.role === role);
-  return {
-    model: last.endpoint.modelId,
-    provider: last.endpoint.provider,
-    usage,
-    costNano: reserved ? Math.min(costNano, reserved.amountNano) : costNano,
-  };
+  return { model: last.endpoint.modelId, provider: last.endpoint.provider, usage, costNano: capped(failed) };
 }

@@ -1,4 +1,4 @@
-import { checkUsage } from '../accounting/check-usage.js';
+import { checkUsage, type UsageLimits } from '../accounting/check-usage.js';
 import { computeCostNano } from '../accounting/compute-cost.js';
 import type { Usage } from '../accounting/usage.js';
 import type { WorstCaseTokens } from '../accounting/worst-case.js';
@@ -96,8 +96,15 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
     onAttempt: (attempt, error) => {
       span?.end(attempt, error?.retryable ? retryReason(error) : undefined);
       span = undefined;
-      if (error?.billedUsage && dispatched)
-        noteBilledFailure(run, target.role, dispatched, error.billedUsage);
+      if (error?.billedUsage && dispatched) {
+        const model = servedModel(target, dispatched);
+        noteBilledFailure(run, {
+          role: target.role,
+          endpoint: dispatched,
+          usage: error.billedUsage,
+          limits: usageLimits(model, target, dispatched),
+        });
+      }
       run.attempts.push(target.role === 'planner' ? withMembers(attempt, { role: 'planner' }) : attempt);
       // One failure per provider per request counts towards its cool-down: retries of the same provider
       // within one request must not cool it down for all traffic on their own.
@@ -151,12 +158,7 @@ export function account(run: Run, served: Served<unknown>, reported: Usage, timi
     const { savedNano, provider } = served.cached;
     return { model: model.id, provider, usage: reported, costNano: 0, cached: { savedNano } };
   }
-  const check = checkUsage(reported, {
-    contextWindow: model.context_window,
-    maxOutputTokens: model.max_tokens,
-    n: target.completions,
-    pricing: endpoint.compiledPricing,
-  });
+  const check = checkUsage(reported, usageLimits(model, target, endpoint));
   const usage = check.usage;
   // Attempts that failed before this one, with usage their providers bill, are billed with it.
   const failed = billedFailuresCost(run, target.role);
@@ -171,7 +173,7 @@ export function account(run: Run, served: Served<unknown>, reported: Usage, timi
     // An upstream that gave more than the request's limits allow (one that ignores `max_tokens`, reasoning
     // past it): a call reserved against a cap never costs more than its reservation, or the cap would not hold.
     run.warnings.push(
-      `The provider reported usage costing ${costNano} nano-USD, more than the ${reserved.amountNano} ` +
+      `The usage reported for this call costs ${costNano} nano-USD, more than the ${reserved.amountNano} ` +
         `reserved for the request's limits; billed ${reserved.amountNano}.`,
     );
     costNano = reserved.amountNano;
@@ -188,5 +190,19 @@ export function account(run: Run, served: Served<unknown>, reported: Usage, timi
     usage,
     costNano,
     ...(check.trusted ? {} : { untrusted: true }),
+  };
+}
+
+/** What a believable usage of a call to `model` at `endpoint` stays within (see `checkUsage`). */
+function usageLimits(
+  model: ResolvedModel,
+  target: ExecutionTarget<unknown>,
+  endpoint: ResolvedEndpoint,
+): UsageLimits {
+  return {
+    contextWindow: model.context_window,
+    maxOutputTokens: model.max_tokens,
+    n: target.completions,
+    pricing: endpoint.compiledPricing,
   };
 }

@@ -26,7 +26,7 @@ import { redactRequest } from '../privacy/redact-request.js';
 import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
 import { abandonedCallReport } from './abandoned-call.js';
-import { billedFailuresReport } from './billed-failures.js';
+import { withBilledFailures } from './billed-failures.js';
 import { type CacheStep, executeOrReplay, finishCache, lookUpCache } from './cache-step.js';
 import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
 import { account, type ExecutionReport, type ExecutionTarget, execute } from './execute.js';
@@ -114,10 +114,15 @@ export async function runRequest<R extends ParsedRequest, Part>(
     if (failure.code === 'INTERNAL_SERVER_ERROR' && failure.type === 'server_error')
       deps.log(`request ${ctx.requestId} failed: ${faultForLog(thrown)}`);
     const kind = endpoint.conversation;
-    if (ctx.signal.aborted && !facts.execution && facts.sent && kind)
-      facts.execution = await abandonedCallReport(run, facts.sent, kind);
-    // No provider served, but failed attempts reported usage their providers bill.
-    facts.execution ??= billedFailuresReport(run, 'executor');
+    // No provider served (or the client left while one worked): failed attempts that reported usage their
+    // providers bill are billed, with the abandoned call's prompt when there is one.
+    if (!facts.execution) {
+      const abandoned =
+        ctx.signal.aborted && facts.sent && kind
+          ? await abandonedCallReport(run, facts.sent, kind)
+          : undefined;
+      facts.execution = withBilledFailures(run, 'executor', abandoned);
+    }
     await record(failure.status, failure);
     answerError(run, endpoint, live.stream, failure);
   } finally {
@@ -321,15 +326,14 @@ async function prepare<R extends ParsedRequest>(
         const messages = kind === 'chat' ? body.messages : responsesRequestToChat(body).body.messages;
         const plannerModel = spec.planner;
         const planned = await run.span.step('planner', () =>
-          runPlanner(
-            run,
-            plannerModel,
-            Array.isArray(messages) ? messages : [],
-            routing.choice,
-            (execution) => {
+          runPlanner(run, {
+            plannerSlug: plannerModel,
+            messages: Array.isArray(messages) ? messages : [],
+            settings: routing.choice,
+            onAbandoned: (execution) => {
               facts.planner = { status: 'failed', score, execution };
             },
-          ),
+          }),
         );
         facts.planner = { status: planned.plan ? 'used' : 'failed', score, execution: planned.execution };
         if (planned.plan) body = withPlan(body, kind, planned.plan);

@@ -5,7 +5,7 @@ import { toGatewayError } from '../errors/gateway-error.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
 import { abandonedCallReport } from '../pipeline/abandoned-call.js';
-import { billedFailuresReport } from '../pipeline/billed-failures.js';
+import { withBilledFailures } from '../pipeline/billed-failures.js';
 import { account, type ExecutionReport, execute } from '../pipeline/execute.js';
 import type { Run } from '../pipeline/run.js';
 import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
@@ -29,6 +29,15 @@ export interface PlannerReport {
 export const plannerUsage = (report: PlannerReport | undefined): Usage | undefined =>
   report?.execution?.usage;
 
+/** The planner's call: which model, the conversation it plans, the provider choice, what a leaving client costs. */
+export interface PlannerCall {
+  plannerSlug: string;
+  messages: readonly unknown[];
+  settings: ProviderChoice;
+  /** Given what the planner's call is billed when the client left while a provider had it. */
+  onAbandoned: (execution: ExecutionReport) => void;
+}
+
 /**
  * Asks the planning model for a plan of the conversation (chat messages), through the same execution step
  * as every other call (reservation, fallback, accounting); its attempts are marked `planner`. A planner that fails
@@ -38,11 +47,9 @@ export const plannerUsage = (report: PlannerReport | undefined): Usage | undefin
  */
 export async function runPlanner(
   run: Run,
-  plannerSlug: string,
-  messages: readonly unknown[],
-  settings: ProviderChoice,
-  onAbandoned: (execution: ExecutionReport) => void,
+  planning: PlannerCall,
 ): Promise<{ plan: string | undefined; execution: ExecutionReport | undefined }> {
+  const { plannerSlug, messages, settings, onAbandoned } = planning;
   let execution: ExecutionReport | undefined;
   let request: JsonObject | undefined;
   try {
@@ -64,14 +71,17 @@ export async function runPlanner(
     return { plan, execution };
   } catch (error) {
     if (run.ctx.signal.aborted) {
-      const abandoned = !execution && request && (await abandonedCallReport(run, request, 'chat', 'planner'));
-      if (abandoned) onAbandoned(abandoned);
+      if (!execution) {
+        const prompt = request ? await abandonedCallReport(run, request, 'chat', 'planner') : undefined;
+        const abandoned = withBilledFailures(run, 'planner', prompt);
+        if (abandoned) onAbandoned(abandoned);
+      }
       throw error;
     }
     run.warnings.push(
       `planner ${plannerSlug} failed (${toGatewayError(error).message}); the executor answered alone`,
     );
-    return { plan: undefined, execution: execution ?? billedFailuresReport(run, 'planner') };
+    return { plan: undefined, execution: execution ?? withBilledFailures(run, 'planner', undefined) };
   }
 }
 

@@ -78,6 +78,13 @@ describe('what a request asks for is what is reserved', () => {
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { param: string } }).error.param).toBe('n');
+    // At most OpenAI's 128: n widens what usage is believed (and reserved) by as much.
+    const many = await post('/chat/completions', {
+      model: 'acme/chat-large',
+      n: 1_000_000_000,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(many.status).toBe(400);
     expect(env.upstream.received.length).toBe(before);
   });
 

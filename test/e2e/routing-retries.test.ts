@@ -312,6 +312,63 @@ describe("finish reasons that are not OpenAI's", () => {
     expect(record.costNanoUsd).toBe(20 * 2_000 + 300 * 8_000);
   });
 
+  it('usage a failed answer reports that its model cannot have used is not billed', async () => {
+    // More tokens than any model takes (these models name no context window: a billion is the bound).
+    const absurd = { ...failedWithUsage(5), usage: { prompt_tokens: 2_000_000_000, completion_tokens: 5 } };
+    env.upstream.faults.push({ kind: 'status', status: 200, body: absurd });
+    const response = await chat('acme/duo', first);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { usage: { cost: number } };
+    expect(body.usage.cost).toBe(12 * 2_000 + 7 * 8_000);
+    expect(response.headers.get('x-gateway-warnings')).toContain(
+      'flaky failed with usage that cannot be believed; it is not billed',
+    );
+  });
+
+  it('a client that leaves while the backup works is billed the failed attempt too', async () => {
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    env.upstream.faults.push({ kind: 'status', status: 200, body: failedWithUsage(500) });
+    backup.faults.push({ kind: 'hold', until: held });
+    const before = backup.received.length;
+    const cancelledBefore = backup.cancelledStreams;
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const leaving = new AbortController();
+    const request = fetch(`${env.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'acme/duo', messages: [{ role: 'user', content: 'hi' }], ...first }),
+      signal: leaving.signal,
+    }).catch((error: unknown) => error);
+    await expect.poll(() => backup.received.length, { timeout: 5_000 }).toBe(before + 1);
+    leaving.abort();
+    await request;
+    await expect.poll(() => backup.cancelledStreams, { timeout: 5_000 }).toBe(cancelledBefore + 1);
+    release();
+    const cancelled = async () => {
+      await env.gateway.deps.records.flush();
+      const to = new Date(Date.now() + 60_000).toISOString();
+      const page = await env.gateway.deps.store.listRecords(
+        { orgId: 'acme', status: 'cancelled', from: since, to },
+        { limit: 1 },
+      );
+      return page.records[0];
+    };
+    await expect.poll(cancelled, { timeout: 5_000 }).toBeDefined();
+    const record = await cancelled();
+    // The backup's prompt as the gateway counts it (the record's tokens), plus the failed attempt's 10 prompt
+    // and 500 output tokens.
+    const failedCost = 10 * 2_000 + 500 * 8_000;
+    expect(record?.inputTokens).toBeGreaterThan(0);
+    expect(record?.costNanoUsd).toBe(failedCost + (record?.inputTokens ?? 0) * 2_000);
+    expect(record?.warnings.join(' ')).toContain('the client left while backup worked on the request');
+    expect(record?.warnings.join(' ')).toContain(
+      'flaky failed after reporting 10 prompt and 500 output tokens',
+    );
+  });
+
   it('a stream whose error chunk reports usage after its text is billed that usage, not a count', async () => {
     env.upstream.faults.push({
       kind: 'error-event',

@@ -3,6 +3,9 @@ import { badRequest } from '../../errors/gateway-error.js';
 import type { JsonObject } from '../../json/json.js';
 import { parseBody } from '../shared/parse-body.js';
 
+/** Completions one chat request may ask for (`n`): OpenAI's own limit. */
+export const MAX_COMPLETIONS = 128;
+
 export const messageRoles = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
 
 const message = z.looseObject({
@@ -22,7 +25,7 @@ export const chatRequestSchema = z.looseObject({
   max_completion_tokens: z.number().int().positive().optional(),
   // Reserved against the cap as a multiple of the output limit: a string an upstream reads as a number
   // would be billed n times while reserved once.
-  n: z.number().int().positive().optional(),
+  n: z.number().int().positive().max(MAX_COMPLETIONS).optional(),
 });
 
 export type ChatMessage = z.infer<typeof message>;

@@ -100,26 +100,20 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
       // OpenRouter and others answer 200 with the error of a generation that failed once it had begun.
       const context = () => upstreamTextContext(secretsOf(call).secrets, sent);
       if (result.error !== undefined && result.error !== null)
-        throw upstreamStreamError(
-          provider.id,
-          result.error,
-          context(),
-          'in its answer',
-          billedUsage(result.usage),
-        );
+        throw upstreamStreamError(provider.id, result.error, context(), {
+          where: 'in its answer',
+          billedUsage: billedUsage(result.usage),
+        });
       const choices = arrayMember(result, 'choices');
       if (!choices) throw upstreamInvalid(provider.id, 'no choices in the chat completion');
       const finished = openAIFinishReasons(choices);
       if ('failed' in finished) {
         const { error, reason } = finished.failed;
         const vendorError = error ?? failedFinishError(reason);
-        throw upstreamStreamError(
-          provider.id,
-          vendorError,
-          context(),
-          'in its answer',
-          billedUsage(result.usage),
-        );
+        throw upstreamStreamError(provider.id, vendorError, context(), {
+          where: 'in its answer',
+          billedUsage: billedUsage(result.usage),
+        });
       }
       const answer =
         finished.choices === choices ? result : withMembers(result, { choices: finished.choices });
@@ -244,8 +238,7 @@ function chatChunkParts(
           providerId,
           chunk.error,
           upstreamTextContext(secretsOf(call).secrets, sent),
-          'mid-stream',
-          billedUsage(chunk.usage),
+          { billedUsage: billedUsage(chunk.usage) },
         );
       // Groq also reports streamed usage in `x_groq.usage`.
       const usage = chunk.usage ?? recordMember(chunk, 'x_groq')?.usage;
@@ -260,8 +253,7 @@ function chatChunkParts(
             providerId,
             error ?? failedFinishError(reason),
             upstreamTextContext(secretsOf(call).secrets, sent),
-            'mid-stream',
-            billedUsage(chunk.usage),
+            { billedUsage: billedUsage(chunk.usage) },
           );
         }
         if (finished.choices !== choices) {

@@ -98,16 +98,23 @@ export function upstreamStatusError(
   });
 }
 
+/** Where a failure reported inside a 2xx answer was found, and the usage the answer reported with it. */
+export interface InAnswerFailure {
+  /** `mid-stream` (the default): an `error` event or chunk; `in its answer`: a JSON answer's. */
+  where?: 'mid-stream' | 'in its answer';
+  /** Usage the failed answer reported, which its provider bills. */
+  billedUsage?: Usage | undefined;
+}
+
 /**
- * A vendor's error reported inside a 2xx answer (an `error` event or chunk of a stream, `where` `mid-stream`;
- * an `error` member or a failed finish of a JSON answer, `in its answer`): retryable, words made safe.
+ * A vendor's error reported inside a 2xx answer (an `error` event or chunk of a stream; an `error` member or a
+ * failed finish of a JSON answer): retryable, words made safe.
  */
 export function upstreamStreamError(
   providerId: string,
   vendorError: unknown,
   context: UpstreamTextContext,
-  where: 'mid-stream' | 'in its answer' = 'mid-stream',
-  billedUsage?: Usage,
+  { where = 'mid-stream', billedUsage }: InAnswerFailure = {},
 ): GatewayError {
   const raw =
     stringMember(vendorError, 'message') ??
