@@ -187,7 +187,9 @@ export async function finishCache(
     if (captured && cache && execution && !execution.untrusted && !execution.cached) {
       const { form, usage, warnings, streamable } = captured;
       const orgId = run.principal.org.id;
-      const { costNano, provider, model } = execution;
+      const { provider, model } = execution;
+      // What the answer itself cost (what a hit saves), without attempts that failed before it.
+      const costNano = Math.max(0, execution.costNano - (execution.failedNano ?? 0));
       text = encodeAnswer(
         { form, orgId, usage, costNano, provider, model, warnings, streamable },
         captured.bodyJson,

@@ -52,6 +52,8 @@ export interface ExecutionReport {
   cached?: { savedNano: number };
   /** The upstream's usage could not be believed (billed the worst case): such an answer is not cached. */
   untrusted?: boolean;
+  /** Of `costNano`, what attempts that failed before the answer were billed (not the answer's own cost). */
+  failedNano?: number;
 }
 
 /**
@@ -190,6 +192,7 @@ export function account(run: Run, served: Served<unknown>, reported: Usage, timi
     usage,
     costNano,
     ...(check.trusted ? {} : { untrusted: true }),
+    ...(failed > 0 ? { failedNano: failed } : {}),
   };
 }
 

@@ -46,6 +46,25 @@ const streamedText = (chunks: JsonObject[]) =>
     .join('');
 
 describe('chat completions', () => {
+  it('a hit saves what the answer cost, not the failed attempt billed before it', async () => {
+    const marker = randomUUID();
+    // The first provider fails after reporting usage (billed with the answer); the second answers.
+    const failed = {
+      id: 'chatcmpl-failed',
+      object: 'chat.completion',
+      created: 1,
+      model: 'chat-large-2026',
+      choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'error' }],
+      usage: { prompt_tokens: 10, completion_tokens: 100, total_tokens: 110 },
+    };
+    t.env.upstream.faults.push({ kind: 'status', status: 200, body: failed });
+    const miss = await t.post('/chat/completions', chatBody(marker));
+    const hit = await t.post('/chat/completions', chatBody(marker));
+    expect([miss.cache, hit.cache]).toEqual(['miss', 'hit']);
+    expect(json(miss).usage).toMatchObject({ cost: COST + 10 * 2_000 + 100 * 8_000 });
+    expect(await t.record(hit.genId)).toMatchObject({ cached: true, costSavedNanoUsd: COST, costNanoUsd: 0 });
+  });
+
   it('answers a repeated request from the cache: same content and tokens, new id, cost 0, record cached', async () => {
     const marker = randomUUID();
     const miss = await t.post('/chat/completions', chatBody(marker));
