@@ -255,17 +255,26 @@ describe('chatStreamToResponsesEvents', () => {
   });
 
   // Bug: a chat upstream's `"arguments": ""` (a tool without parameters) reached Responses clients as "" in
-  // `.done` and the item, where OpenAI always gives JSON: the openai SDK's strict tools threw on it.
-  it('gives a call that got no argument text {}: one delta, .done and the item agree', async () => {
+  // `.done` and the item, where OpenAI always gives JSON: the openai SDK's strict tools threw on it. Blanks
+  // streamed first (`" "`) made " {}": they now wait, and are dropped when nothing else comes.
+  it.each([
+    ['no argument text', ''],
+    ['only blanks', ' \n'],
+  ])('gives a call that got %s {}: one delta, .done and the item agree', async (_case, text) => {
     const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
       type: 'chunk',
       chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
     });
-    const call = { index: 0, id: 'call_t', type: 'function', function: { name: 'get_time', arguments: '' } };
+    const call = {
+      index: 0,
+      id: 'call_t',
+      type: 'function',
+      function: { name: 'get_time', arguments: text },
+    };
     const events = await translate([
       chunk({ role: 'assistant', content: null }),
       chunk({ tool_calls: [call] }),
-      chunk({ tool_calls: [{ index: 0, function: { arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: text } }] }),
       chunk({}, 'tool_calls'),
     ]);
 
@@ -280,6 +289,27 @@ describe('chatStreamToResponsesEvents', () => {
     expect(done).toMatchObject({ type: 'function_call', status: 'completed', arguments: '{}' });
     const completed = recordMember(events.at(-1), 'response');
     expect(arrayMember(completed, 'output')).toStrictEqual([done]);
+  });
+
+  it('sends blanks that came before the arguments with their first other text', async () => {
+    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
+      type: 'chunk',
+      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
+    });
+    const call = { index: 0, id: 'call_t', type: 'function', function: { name: 'f', arguments: ' ' } };
+    const events = await translate([
+      chunk({ role: 'assistant', content: null }),
+      chunk({ tool_calls: [call] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"a":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    expect(
+      ofType(events, 'response.function_call_arguments.delta').map((event) => event.delta),
+    ).toStrictEqual([' {"a":', '1}']);
+    expect(ofType(events, 'response.function_call_arguments.done')[0]).toMatchObject({
+      arguments: ' {"a":1}',
+    });
   });
 
   it('closes the text item before a tool call that follows it', async () => {

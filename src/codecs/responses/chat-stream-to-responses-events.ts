@@ -215,6 +215,7 @@ class StreamTranslator {
       name: '',
       arguments: '',
       pending: [],
+      blank: '',
       ...NEW_ITEM,
     });
     const { call, created, delta } = this.calls.add(toolCall, newCall);
@@ -304,7 +305,14 @@ class StreamTranslator {
   }
 
   private drainCall(item: CallState): void {
-    for (const delta of item.pending) {
+    for (const fragment of item.pending) {
+      // Blanks before any other text wait: arguments that stay blank become `{}` alone (see closeCall).
+      if (item.arguments === '' && isBlankArguments(fragment)) {
+        item.blank += fragment;
+        continue;
+      }
+      const delta = item.blank + fragment;
+      item.blank = '';
       item.arguments += delta;
       this.send(this.itemEvent(item, 'response.function_call_arguments.delta', { delta }));
     }
@@ -356,7 +364,8 @@ class StreamTranslator {
   private closeCall(item: CallState): JsonObject {
     // No argument text came, or only blanks (a tool without parameters, from many chat servers): the client
     // gets `{}` as one more delta, so that the deltas, `.done` and the item agree, and what it assembled parses.
-    if (isBlankArguments(item.arguments)) {
+    if (item.arguments === '') {
+      item.blank = '';
       item.pending.push(NO_ARGUMENTS);
       this.drainCall(item);
     }

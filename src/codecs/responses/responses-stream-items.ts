@@ -27,6 +27,8 @@ export interface CallState extends ItemBase {
   callId: string;
   name: string;
   arguments: string;
+  /** Blank argument text held while nothing else came (sent before the first other text, or never). */
+  blank: string;
 }
 
 /**
