@@ -56,6 +56,11 @@ const types = (events: JsonObject[]) => events.map((event) => event.type);
 const ofType = (events: JsonObject[], type: string) => events.filter((event) => event.type === type);
 const id = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix}_[0-9a-f]{32}$`));
 const repeat = (type: string, times: number) => Array.from({ length: times }, () => type);
+/** A chunk of one choice (index 0) with `delta` and `finish` (a creation time, as a chat upstream sends). */
+const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
+  type: 'chunk',
+  chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
+});
 
 describe('chatStreamToResponsesEvents', () => {
   it('streams text as one message item and completes with the usage', async () => {
@@ -261,10 +266,6 @@ describe('chatStreamToResponsesEvents', () => {
     ['no argument text', ''],
     ['only blanks', ' \n'],
   ])('gives a call that got %s {}: one delta, .done and the item agree', async (_case, text) => {
-    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
-      type: 'chunk',
-      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
-    });
     const call = {
       index: 0,
       id: 'call_t',
@@ -292,10 +293,6 @@ describe('chatStreamToResponsesEvents', () => {
   });
 
   it('sends blanks that came before the arguments with their first other text', async () => {
-    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
-      type: 'chunk',
-      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
-    });
     const call = { index: 0, id: 'call_t', type: 'function', function: { name: 'f', arguments: ' ' } };
     const events = await translate([
       chunk({ role: 'assistant', content: null }),
@@ -313,10 +310,6 @@ describe('chatStreamToResponsesEvents', () => {
   });
 
   it('closes the text item before a tool call that follows it', async () => {
-    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
-      type: 'chunk',
-      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
-    });
     const call = {
       index: 0,
       id: 'call_x',
@@ -358,10 +351,6 @@ describe('chatStreamToResponsesEvents', () => {
 
   // Bug (compat cell responses|anthropic|reasoning-tools): the streamed answer had no reasoning item either.
   it('sends Claude’s signed thinking as a reasoning item before the text and the call', async () => {
-    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
-      type: 'chunk',
-      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
-    });
     const thinking = { type: 'thinking', thinking: 'Call the tool.', signature: 'sig_1' };
     const call = { index: 0, id: 'toolu_1', type: 'function', function: { name: 'f', arguments: '{}' } };
     const events = await translate([
@@ -396,10 +385,6 @@ describe('chatStreamToResponsesEvents', () => {
   // dropped though the request asked for a summary: no reasoning item, no response.reasoning_summary_* events.
   describe('with a reasoning summary asked for', () => {
     const ASKED = { ...REQUEST, reasoning: { effort: 'low', summary: 'auto' } };
-    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
-      type: 'chunk',
-      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
-    });
 
     it('streams reasoning_content as the summary of a reasoning item, before the message, as OpenAI does', async () => {
       const events = await translate(
@@ -539,10 +524,6 @@ describe('chatStreamToResponsesEvents', () => {
   });
 
   it('sends no reasoning item for reasoning text without signed blocks (other providers)', async () => {
-    const chunk = (delta: JsonObject, finish: string | null = null): ChatStreamPart => ({
-      type: 'chunk',
-      chunk: { created: 1757936100, choices: [{ index: 0, delta, finish_reason: finish }] },
-    });
     const events = await translate([chunk({ reasoning_content: 'hmm' }), chunk({ content: 'Hi' }, 'stop')]);
     const completed = recordMember(events.at(-1), 'response');
     expect(arrayMember(completed, 'output')?.map((item) => stringMember(item, 'type'))).toStrictEqual([
