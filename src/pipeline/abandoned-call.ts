@@ -1,6 +1,5 @@
 import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage } from '../accounting/usage.js';
-import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import type { RequestKind } from '../codecs/request-kind.js';
 import type { JsonObject } from '../json/json.js';
 import { countRequestTokens } from '../optimizations/count-tokens.js';
@@ -8,32 +7,12 @@ import type { ExecutionReport } from './execute.js';
 import type { Reservation, Run } from './run.js';
 
 /**
- * Calls whose client went away while a provider was already at work on them (before any answer came): the
- * provider bills the prompt it received, so the request is billed it too, counted with the tokenizer
- * (contract: never 0). Clients that left before any provider had the request are billed nothing. The
- * executor's call and the planner's are noted apart (the planner's prompt is its own request).
+ * Calls whose client went away while a provider was already at work on them (before any answer came, noted
+ * in `run.abandonedCalls` by the execution step): the provider bills the prompt it received, so the request is
+ * billed it too, counted with the tokenizer (contract: never 0). Clients that left before any provider had
+ * the request are billed nothing. The executor's call and the planner's are apart (the planner's prompt is its
+ * own request).
  */
-const abandonedCalls = new WeakMap<
-  Run,
-  Map<AbandonedRole, { endpoint: ResolvedEndpoint; modelId: string }>
->();
-
-type AbandonedRole = Reservation['role'];
-
-/** The attempt of `role` under way at `endpoint` (of model `modelId`) lost its client. */
-export function noteAbandonedCall(
-  run: Run,
-  role: AbandonedRole,
-  endpoint: ResolvedEndpoint,
-  modelId: string,
-): void {
-  let calls = abandonedCalls.get(run);
-  if (!calls) {
-    calls = new Map();
-    abandonedCalls.set(run, calls);
-  }
-  calls.set(role, { endpoint, modelId });
-}
 
 /**
  * What an abandoned call is billed: the prompt `sent`, counted, at the endpoint's price (with a warning);
@@ -44,9 +23,9 @@ export async function abandonedCallReport(
   run: Run,
   sent: JsonObject,
   kind: RequestKind,
-  role: AbandonedRole = 'executor',
+  role: Reservation['role'] = 'executor',
 ): Promise<ExecutionReport | undefined> {
-  const call = abandonedCalls.get(run)?.get(role);
+  const call = run.abandonedCalls.findLast((abandoned) => abandoned.role === role);
   if (!call) return undefined;
   const { endpoint } = call;
   try {

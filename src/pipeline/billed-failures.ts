@@ -1,23 +1,16 @@
 import { checkUsage, type UsageLimits } from '../accounting/check-usage.js';
 import { computeCostNano } from '../accounting/compute-cost.js';
-import { emptyUsage, type Usage } from '../accounting/usage.js';
-import type { ResolvedEndpoint } from '../catalog/catalog.js';
+import { emptyUsage } from '../accounting/usage.js';
 import type { ExecutionReport } from './execute.js';
-import type { Reservation, Run } from './run.js';
+import type { BilledFailure, Reservation, Run } from './run.js';
 
 /**
  * Attempts that failed after their provider reported usage (a generation that failed once begun: an
- * OpenAI-compatible answer with an `error` member or a failed finish reason, and its usage): the provider
- * bills them, so the request is billed them too, with the answer of the provider that served it, or alone
- * when none did. Usage that cannot be believed (see `checkUsage`) is not billed.
+ * OpenAI-compatible answer with an `error` member or a failed finish reason, and its usage), kept in
+ * `run.billedFailures`: the provider bills them, so the request is billed them too, with the answer of the
+ * provider that served it, or alone when none did. Usage that cannot be believed (see `checkUsage`) is not
+ * billed.
  */
-const billedFailures = new WeakMap<Run, BilledFailure[]>();
-
-interface BilledFailure {
-  role: Reservation['role'];
-  endpoint: ResolvedEndpoint;
-  usage: Usage;
-}
 
 /**
  * The attempt of `role` at `endpoint` failed with usage its provider bills; `limits` are its model's, which
@@ -29,12 +22,7 @@ export function noteBilledFailure(run: Run, failure: BilledFailure & { limits: U
     run.warnings.push(`${endpoint.provider} failed with usage that cannot be believed; it is not billed`);
     return;
   }
-  let failures = billedFailures.get(run);
-  if (!failures) {
-    failures = [];
-    billedFailures.set(run, failures);
-  }
-  failures.push({ role, endpoint, usage });
+  run.billedFailures.push({ role, endpoint, usage });
 }
 
 /**
@@ -43,7 +31,7 @@ export function noteBilledFailure(run: Run, failure: BilledFailure & { limits: U
  */
 export function billedFailuresCost(run: Run, role: Reservation['role']): number {
   let total = 0;
-  for (const failure of billedFailures.get(run) ?? []) {
+  for (const failure of run.billedFailures) {
     if (failure.role !== role) continue;
     const cost = computeCostNano(failure.usage, failure.endpoint.compiledPricing);
     run.warnings.push(
@@ -65,7 +53,7 @@ export function withBilledFailures(
   role: Reservation['role'],
   report: ExecutionReport | undefined,
 ): ExecutionReport | undefined {
-  const failures = (billedFailures.get(run) ?? []).filter((failure) => failure.role === role);
+  const failures = run.billedFailures.filter((failure) => failure.role === role);
   const last = failures.at(-1);
   if (!last) return report;
   const reserved = run.reservations.find((reservation) => reservation.role === role);

@@ -10,7 +10,6 @@ import type { AttemptSpan } from '../observability/tracing.js';
 import { executeWithFallback, retryReason } from '../provider-routing/execute-with-fallback.js';
 import { sleepFor } from '../provider-routing/retry-policy.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
-import { noteAbandonedCall } from './abandoned-call.js';
 import { billedFailuresCost, noteBilledFailure } from './billed-failures.js';
 import { reserveSpend, worstCaseNano } from './reserve-spend.js';
 import type { Reservation, Run } from './run.js';
@@ -120,7 +119,11 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
   });
   const result = await executing.catch((error: unknown) => {
     if (ctx.signal.aborted && dispatched) {
-      noteAbandonedCall(run, target.role, dispatched, servedModel(target, dispatched).id);
+      run.abandonedCalls.push({
+        role: target.role,
+        endpoint: dispatched,
+        modelId: servedModel(target, dispatched).id,
+      });
     }
     throw error;
   });

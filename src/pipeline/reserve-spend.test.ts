@@ -38,6 +38,8 @@ function runWith(limiter: Limiter, who: Principal) {
     genId: 'gen_1',
     principal: who,
     reservations: [],
+    abandonedCalls: [],
+    billedFailures: [],
     deps: { limiter, log: (line: string) => logs.push(line) },
   } as unknown as Run;
   return { run, logs };

@@ -1,5 +1,7 @@
+import type { Usage } from '../accounting/usage.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
+import type { ResolvedEndpoint } from '../catalog/catalog.js';
 import type { CancelSignal } from '../http/cancellation.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { RequestSpan } from '../observability/tracing.js';
@@ -28,10 +30,25 @@ export interface Reservation {
   amountNano: number;
 }
 
+/** A provider call whose client went away while the provider worked on it (before any answer came). */
+export interface AbandonedCall {
+  role: Reservation['role'];
+  endpoint: ResolvedEndpoint;
+  /** The model the endpoint serves. */
+  modelId: string;
+}
+
+/** An attempt that failed after its provider reported usage (believable usage, which the provider bills). */
+export interface BilledFailure {
+  role: Reservation['role'];
+  endpoint: ResolvedEndpoint;
+  usage: Usage;
+}
+
 /**
- * One inference request as the pipeline's steps see it: who asks, its `gen_` id and start, and the three
- * lists steps append to as they go (warnings, provider attempts, reservations). Everything else a step
- * finds out, it returns.
+ * One inference request as the pipeline's steps see it: who asks, its `gen_` id and start, and the lists
+ * steps append to as they go (warnings, provider attempts, reservations, and the calls billed without an
+ * answer: abandoned ones and failed ones that reported usage). Everything else a step finds out, it returns.
  */
 export interface Run {
   readonly ctx: PipelineContext;
@@ -47,6 +64,10 @@ export interface Run {
   /** Every provider attempt, the executor's and the planner's, in the order they ran. */
   readonly attempts: AttemptRecord[];
   readonly reservations: Reservation[];
+  /** Calls a leaving client abandoned while a provider worked (see abandoned-call.ts). */
+  readonly abandonedCalls: AbandonedCall[];
+  /** Attempts that failed with usage their providers bill (see billed-failures.ts). */
+  readonly billedFailures: BilledFailure[];
   /** The request's trace span: steps and upstream attempts open child spans on it. */
   readonly span: RequestSpan;
 }
@@ -69,6 +90,8 @@ export function beginRun(ctx: PipelineContext, deps: AppDeps, principal: Princip
     warnings: [],
     attempts: [],
     reservations: [],
+    abandonedCalls: [],
+    billedFailures: [],
     span: deps.tracing.startRequest(operation, ctx.req.headers, arrivedAtMs),
   };
 }
