@@ -95,6 +95,12 @@ function largestOutputLimit(body: JsonObject): number | undefined {
   return limits.length > 0 ? Math.max(...limits) : undefined;
 }
 
+/** `tokens` with the prompt tokens an endpoint adds itself (its own instructions, e.g. a compaction's). */
+export function withAddedPrompt(tokens: WorstCaseTokens, added: number | undefined): WorstCaseTokens {
+  if (!added) return tokens;
+  return { ...tokens, promptTokens: Math.min(MAX, tokens.promptTokens + added) };
+}
+
 /**
  * The worst case in nano-USD at the endpoint's list prices: prompt tokens at the highest input price that
  * can apply (cache writes cost more than plain input; the tier of a prompt this large or any smaller one),

@@ -1,9 +1,7 @@
 import { emptyUsage, type Usage } from '../accounting/usage.js';
-import { outputTokenBound, type WorstCaseTokens, worstCaseTokens } from '../accounting/worst-case.js';
+import { outputTokenBound, withAddedPrompt, worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
-import { assertModelAllowed } from '../auth/model-access.js';
-import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
 import { faultForLog } from '../errors/fault-for-log.js';
@@ -11,19 +9,10 @@ import { type GatewayError, requestCancelled, toGatewayError } from '../errors/g
 import { type JsonObject, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
 import { operationName, promptForSpan } from '../observability/request-outcome.js';
-import { runOptimizations } from '../optimizations/run-optimizations.js';
-import { addSkills } from '../preparation/add-skills.js';
-import { chooseModel } from '../preparation/choose-model.js';
-import { imageTarget, readGeneratedImage, wantsImage } from '../preparation/image-fallback.js';
-import { latestPrompt } from '../preparation/latest-prompt.js';
-import { parseModelSpec } from '../preparation/model-spec.js';
-import { largestOutput, type ModelPlan, planRequestModels } from '../preparation/plan-models.js';
-import { withPlan } from '../preparation/planner-prompt.js';
-import { resolveModel } from '../preparation/resolve-model.js';
-import { type RoutingRequest, readRoutingRequest } from '../preparation/routing-request.js';
-import { plannerUsage, runPlanner } from '../preparation/run-planner.js';
-import { redactRequest } from '../privacy/redact-request.js';
-import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
+import { imageTarget, readGeneratedImage } from '../preparation/image-fallback.js';
+import { largestOutput } from '../preparation/plan-models.js';
+import { readRoutingRequest } from '../preparation/routing-request.js';
+import { plannerUsage } from '../preparation/run-planner.js';
 import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
 import { abandonedCallReport } from './abandoned-call.js';
 import { withBilledFailures } from './billed-failures.js';
@@ -31,14 +20,12 @@ import { type CacheStep, executeOrReplay, finishCache, lookUpCache } from './cac
 import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
 import { account, type ExecutionReport, type ExecutionTarget, execute } from './execute.js';
 import { openStream } from './open-stream.js';
+import { type Prepared, prepare } from './prepare-request.js';
 import { settleSpend } from './reserve-spend.js';
 import { beginRun, type PipelineContext, type Run } from './run.js';
 import { type Live, streamAnswer } from './stream-answer.js';
 import type { Transport } from './transport.js';
 import { warningsHeader } from './warnings.js';
-
-/** Planning triggers above this complexity when a pair is named without `planningTriggerScore`. */
-export const DEFAULT_PLANNING_TRIGGER = 0.5;
 
 /** A run with the transport its request came by and its answer leaves by. */
 interface Serving extends Run {
@@ -55,14 +42,6 @@ type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & {
   outputTokenBound: number;
   cache?: CacheStep;
 };
-
-/**
- * What preparation hands to execution: the models to try (the one asked for, then `models` fallbacks) with
- * their providers and the body to send, or an image.
- */
-type Prepared =
-  | { kind: 'model'; models: ModelPlan; body: JsonObject }
-  | { kind: 'image'; imageModel: string; prompt: string; choice: ProviderChoice };
 
 /**
  * THE request pipeline, the same for every inference endpoint (after authentication and the rate limit at
@@ -260,91 +239,6 @@ async function serve<R extends ParsedRequest, Part>(
   run.transport.json(200, answer, warningsHeader(ctx.headers, run.warnings));
 }
 
-/** The preparation steps, in order. Endpoints that are not conversations only choose a model and providers. */
-async function prepare<R extends ParsedRequest>(
-  run: Run,
-  endpoint: Endpoint<R, unknown>,
-  parsed: { request: R; routing: RoutingRequest },
-  facts: Facts,
-): Promise<Prepared> {
-  const { deps } = run;
-  const { request, routing } = parsed;
-  const { settings } = request;
-  const kind = endpoint.conversation;
-  const requested = stringMember(request.body, 'model') ?? routing.models[0];
-  if (!kind) {
-    const model = resolveModel(deps.catalog, requested, endpoint.kind);
-    facts.model = model.id;
-    assertModelAllowed(run.principal, model.id);
-    const models = planRequestModels(run, {
-      primary: model,
-      name: requested ?? '',
-      kind: endpoint.kind,
-      routing,
-    });
-    return { kind: 'model', models, body: request.body };
-  }
-  const scorer = deps.scorers();
-  try {
-    const redacted = redactRequest(kind, request.body, settings.redact);
-    // Only tags, the image fallback, skills and planning read the prompt's text: once, and only for them.
-    let promptText: string | undefined;
-    const prompt = () => {
-      promptText ??= latestPrompt(redacted, kind);
-      return promptText;
-    };
-    // The steps answer at once when the request does not use them, and are awaited only when they did not.
-    const choosing = chooseModel(requested, settings, prompt, scorer);
-    const choice = choosing instanceof Promise ? await choosing : choosing;
-    facts.choice = choice;
-    const spec = parseModelSpec(choice.slug, choice.param);
-    const model = resolveModel(deps.catalog, spec.executor, endpoint.kind);
-    facts.model = model.id;
-    assertModelAllowed(run.principal, model.id);
-    const imageModel = settings.imageGenerationModel;
-    if (endpoint.imageAnswer && imageModel && !model.capabilities.includes('image-generation')) {
-      if (await wantsImage(redacted, prompt(), scorer))
-        return { kind: 'image', imageModel, prompt: prompt(), choice: routing.choice };
-    }
-    const models = planRequestModels(run, {
-      primary: model,
-      name: choice.slug,
-      kind: endpoint.kind,
-      routing,
-    });
-    const optimizing = runOptimizations(redacted, kind, settings, scorer);
-    const optimized = optimizing instanceof Promise ? await optimizing : optimizing;
-    facts.optimization = optimized.report;
-    const adding = addSkills(deps.skills, kind, optimized.request, settings.skills, prompt, scorer);
-    const withSkills = adding instanceof Promise ? await adding : adding;
-    facts.skills = withSkills.skills;
-    let body = withSkills.body;
-    if (spec.planner) {
-      const score = choice.score ?? (await scorer.complexity(prompt()));
-      facts.planner = { status: 'none', score };
-      if (score > (settings.planningTriggerScore ?? DEFAULT_PLANNING_TRIGGER)) {
-        const messages = kind === 'chat' ? body.messages : responsesRequestToChat(body).body.messages;
-        const plannerModel = spec.planner;
-        const planned = await run.span.step('planner', () =>
-          runPlanner(run, {
-            plannerSlug: plannerModel,
-            messages: Array.isArray(messages) ? messages : [],
-            settings: routing.choice,
-            onAbandoned: (execution) => {
-              facts.planner = { status: 'failed', score, execution };
-            },
-          }),
-        );
-        facts.planner = { status: planned.plan ? 'used' : 'failed', score, execution: planned.execution };
-        if (planned.plan) body = withPlan(body, kind, planned.plan);
-      }
-    }
-    return { kind: 'model', models, body };
-  } finally {
-    facts.routingCostNano = scorer.spentNano();
-  }
-}
-
 /** The image fallback: the image model's call through the same execution step, answered in the endpoint's shape. */
 async function serveImage<R extends ParsedRequest, Part>(
   run: Serving,
@@ -408,9 +302,4 @@ function answerError<Part>(
   }
   live?.sse.stopKeepAlive();
   run.transport.error(error, run.ctx.headers, endpoint.writeError);
-}
-/** A worst case with the tokens the endpoint adds to the prompt itself (its own instructions). */
-function withAddedPrompt(tokens: WorstCaseTokens, added: number | undefined): WorstCaseTokens {
-  if (!added) return tokens;
-  return { ...tokens, promptTokens: Math.min(Number.MAX_SAFE_INTEGER, tokens.promptTokens + added) };
 }
