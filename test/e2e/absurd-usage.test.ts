@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completionBody } from '../../src/test-support/completion-body.js';
 import {
   startTestGateway,
   TEST_KEY,
@@ -20,14 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => gw.stop());
 
-const completion = (usage: unknown) => ({
-  id: 'chatcmpl-x',
-  object: 'chat.completion',
-  created: 1,
-  model: 'chat-large-2026',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-  usage,
-});
+const completion = (usage: unknown) => completionBody(usage);
 
 async function chat(): Promise<{ status: number; genId: string; cost: number; warnings: string }> {
   const response = await fetch(`${gw.baseURL}/chat/completions`, {

@@ -3,6 +3,7 @@ import { SUMMARY_PROMPT_TOKENS } from '../../src/codecs/responses/gateway-compac
 import { monthOf } from '../../src/limits/limiter.js';
 import { orgAccount } from '../../src/limits/spend-account.js';
 import { usdText } from '../../src/pipeline/reserve-spend.js';
+import { chatUsage, completionBody } from '../../src/test-support/completion-body.js';
 import { recordOf } from '../../src/test-support/record-of.js';
 import {
   startTestGateway,
@@ -57,15 +58,6 @@ const post = (path: string, body: Record<string, unknown>, key = CAPPED_KEY, sig
 
 const spentNano = async (org: string) =>
   (await env.gateway.deps.limiter.usage(orgAccount(org), monthOf(Date.now()))).spentNano;
-
-const completion = (completionTokens: number) => ({
-  id: 'chatcmpl-x',
-  object: 'chat.completion',
-  created: 1,
-  model: 'chat-large-2026',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 10, completion_tokens: completionTokens, total_tokens: 10 + completionTokens },
-});
 
 describe('what a request asks for is what is reserved', () => {
   it('n must be a whole positive number: a string an upstream reads as 5 is refused, nothing sent', async () => {
@@ -130,7 +122,7 @@ describe('what a request asks for is what is reserved', () => {
 describe('an upstream never bills past the reservation', () => {
   it('usage far past the request max_tokens is billed the reservation, with a warning; spend stays under the cap', async () => {
     const before = await spentNano('capped');
-    env.upstream.faults.push({ kind: 'status', status: 200, body: completion(16_000) });
+    env.upstream.faults.push({ kind: 'status', status: 200, body: completionBody(chatUsage(10, 16_000)) });
     const response = await post('/chat/completions', {
       model: 'acme/chat-large',
       max_tokens: 1,

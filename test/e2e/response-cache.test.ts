@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRecord, type JsonObject } from '../../src/json/json.js';
+import { chatUsage, completionBody } from '../../src/test-support/completion-body.js';
 import { parseSse } from '../conformance/sse-events.js';
 import {
   type Answer,
@@ -49,14 +50,7 @@ describe('chat completions', () => {
   it('a hit saves what the answer cost, not the failed attempt billed before it', async () => {
     const marker = randomUUID();
     // The first provider fails after reporting usage (billed with the answer); the second answers.
-    const failed = {
-      id: 'chatcmpl-failed',
-      object: 'chat.completion',
-      created: 1,
-      model: 'chat-large-2026',
-      choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'error' }],
-      usage: { prompt_tokens: 10, completion_tokens: 100, total_tokens: 110 },
-    };
+    const failed = completionBody(chatUsage(10, 100), 'error');
     t.env.upstream.faults.push({ kind: 'status', status: 200, body: failed });
     const miss = await t.post('/chat/completions', chatBody(marker));
     const hit = await t.post('/chat/completions', chatBody(marker));

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HealthTracker } from '../../src/provider-routing/health-tracker.js';
+import { chatUsage, completionBody } from '../../src/test-support/completion-body.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
 import { recordOf } from '../../src/test-support/record-of.js';
 import { refusedPort } from '../../src/test-support/refused-port.js';
@@ -275,14 +276,8 @@ describe("finish reasons that are not OpenAI's", () => {
     expect(record.costNanoUsd).toBeGreaterThan(0);
   });
 
-  const failedWithUsage = (completionTokens: number) => ({
-    id: 'chatcmpl-failed',
-    object: 'chat.completion',
-    created: 1,
-    model: 'duo-f',
-    choices: [{ index: 0, message: { role: 'assistant', content: 'part' }, finish_reason: 'error' }],
-    usage: { prompt_tokens: 10, completion_tokens: completionTokens, total_tokens: 10 + completionTokens },
-  });
+  const failedWithUsage = (completionTokens: number) =>
+    completionBody(chatUsage(10, completionTokens), 'error');
 
   it('a failed completion that reports usage is billed with the backup answer (its provider bills it)', async () => {
     env.upstream.faults.push({ kind: 'status', status: 200, body: failedWithUsage(500) });
@@ -314,7 +309,7 @@ describe("finish reasons that are not OpenAI's", () => {
 
   it('usage a failed answer reports that its model cannot have used is not billed', async () => {
     // More tokens than any model takes (these models name no context window: a billion is the bound).
-    const absurd = { ...failedWithUsage(5), usage: { prompt_tokens: 2_000_000_000, completion_tokens: 5 } };
+    const absurd = completionBody(chatUsage(2_000_000_000, 5), 'error');
     env.upstream.faults.push({ kind: 'status', status: 200, body: absurd });
     const response = await chat('acme/duo', first);
     expect(response.status).toBe(200);
