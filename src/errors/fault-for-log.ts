@@ -59,5 +59,5 @@ function stackFrames(error: Error): string[] {
     .map((line) => line.trim())
     .filter((line) => line.startsWith('at '))
     .slice(0, MAX_FRAMES)
-    .map((line) => (line.length > MAX_FRAME_CHARS ? `${line.slice(0, MAX_FRAME_CHARS)}…` : line));
+    .map((line) => cut(line, MAX_FRAME_CHARS));
 }
