@@ -4,13 +4,12 @@ import { withMembers } from '../../json/with-members.js';
 import type { ChatStreamPart, ResponsesStreamPart } from '../../providers/provider-adapter.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { reasoningText } from '../shared/reasoning-text.js';
+import { isBlankArguments, NO_ARGUMENTS } from '../shared/tool-arguments.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import {
   functionCallItem,
   incompleteReason,
-  isBlankArguments,
   messageItem,
-  NO_ARGUMENTS,
   newId,
   nowSeconds,
   responseObject,

@@ -4,6 +4,7 @@ import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } fr
 import { withMembers } from '../../json/with-members.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { reasoningText } from '../shared/reasoning-text.js';
+import { isBlankArguments, NO_ARGUMENTS } from '../shared/tool-arguments.js';
 import { reasoningItem, summaryRequested } from './reasoning-item.js';
 import { normalizeResponse } from './response-defaults.js';
 
@@ -57,17 +58,6 @@ export interface FunctionCallFields {
   arguments: string;
   status: string;
 }
-
-/**
- * The arguments of a call that got no argument text. OpenAI always sends a JSON string (`"{}"` for a tool
- * without parameters) and Responses clients parse it (the `openai` SDK's strict tools and `responses.parse`
- * throw on `""`), where OpenAI-compatible chat servers often send `""`. The Anthropic adapter gives such a
- * call `{}` too.
- */
-export const NO_ARGUMENTS = '{}';
-
-/** True when a call's argument text is no JSON at all (empty or blank). */
-export const isBlankArguments = (text: string): boolean => text.trim() === '';
 
 export const functionCallItem = (call: FunctionCallFields): JsonObject => ({
   id: call.id,
