@@ -12,22 +12,11 @@ export type CellNote =
   | { kind: 'bug'; why: string }
   | { kind: 'n/a'; why: string };
 
-const NO_SIGNATURE = /carries no Gemini thought signature .*sent skip_thought_signature_validator/;
-const signatureLost = (item: string): CellNote => ({
-  kind: 'warns',
-  warning: NO_SIGNATURE,
-  why: `${item} carry no Gemini thought signature; Google's documented placeholder is sent back`,
-});
-
 // Gateway bugs: each test asserts the correct behaviour and is expected to fail until the bug is fixed.
 // None are open.
 
 export const CELL_NOTES: Record<string, CellNote> = {
   'responses|*|stop': { kind: 'n/a', why: 'the Responses API has no stop sequences' },
-  'responses|gemini|tool-result': signatureLost('function_call items'),
-  'responses|gemini|reasoning-tools': signatureLost('function_call items'),
-  'messages|gemini|tool-result': signatureLost('tool_use blocks'),
-  'messages|gemini|reasoning-tools': signatureLost('tool_use blocks'),
 };
 
 export function noteFor(ingress: IngressId, provider: ProviderId, feature: string): CellNote | undefined {

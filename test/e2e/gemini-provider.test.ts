@@ -268,12 +268,13 @@ describe('responses on a Gemini provider (translated through chat by the gateway
     expect(lastSent()?.path).toBe('/v1beta/models/gem-x-001:streamGenerateContent?alt=sse');
   });
 
-  it('runs a function-call turn; without a signature the documented placeholder goes back, with a warning', async () => {
+  it('runs a function-call turn: the call_id carries the thought signature back to Gemini', async () => {
     const tools = [{ type: 'function' as const, ...WEATHER_TOOL.function, strict: false }];
     const first = await client.responses.create({ model: 'google/gem-x', input: 'Weather in Paris?', tools });
     const call = first.output.find((item) => item.type === 'function_call');
     if (call?.type !== 'function_call') throw new Error('no function call');
     expect(call).toMatchObject({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+    expect(call.call_id).toMatch(/^call_gs_/);
     const { data, response } = await client.responses
       .create({
         model: 'google/gem-x',
@@ -286,6 +287,27 @@ describe('responses on a Gemini provider (translated through chat by the gateway
       })
       .withResponse();
     expect(data.output_text).toBe('The tool said: {"temperature":21}');
+    expect(lastSent()?.body.contents).toMatchObject([
+      {},
+      { role: 'model', parts: [{ thoughtSignature: FAKE_THOUGHT_SIGNATURE }] },
+      { role: 'user', parts: [{ functionResponse: { name: 'get_weather' } }] },
+    ]);
+    expect(response.headers.get('x-gateway-warnings')).toBeNull();
+  });
+
+  it('sends the documented placeholder, with a warning, for a call whose id carries no signature', async () => {
+    const tools = [{ type: 'function' as const, ...WEATHER_TOOL.function, strict: false }];
+    const { response } = await client.responses
+      .create({
+        model: 'google/gem-x',
+        tools,
+        input: [
+          { role: 'user', content: 'Weather in Paris?' },
+          { type: 'function_call', call_id: 'call_own', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          { type: 'function_call_output', call_id: 'call_own', output: '{"temperature":21}' },
+        ],
+      })
+      .withResponse();
     expect(lastSent()?.body.contents).toMatchObject([
       {},
       { role: 'model', parts: [{ thoughtSignature: 'skip_thought_signature_validator' }] },

@@ -2,6 +2,7 @@ import { emptyUsage, type Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { ChatStreamPart } from '../../providers/provider-adapter.js';
 import { reasoningText } from '../shared/reasoning-text.js';
+import { thoughtSignatureOf } from '../shared/thought-signature.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import {
   type MessageMeta,
@@ -36,6 +37,8 @@ interface BlockState {
   /** tool_use only. */
   id: string;
   name: string;
+  /** tool_use only: the call's Gemini thought signature, carried in the id (see tool-use-id.ts). */
+  thoughtSignature: string | undefined;
   /** thinking: the signature, sent as a `signature_delta` before the block stops; redacted_thinking: data. */
   signature: string;
   data: string;
@@ -195,6 +198,7 @@ class StreamTranslator {
     }
     if (call.id === '' && delta.id) call.id = delta.id;
     if (call.name === '' && delta.name) call.name = delta.name;
+    call.thoughtSignature ??= thoughtSignatureOf(toolCall);
     if (delta.argumentsFragment && !call.sealed) call.pending.push(delta.argumentsFragment);
     this.pump();
   }
@@ -235,7 +239,7 @@ class StreamTranslator {
 }
 
 function newBlock(kind: BlockState['kind']): BlockState {
-  const fields = { id: '', name: '', signature: '', data: '' };
+  const fields = { id: '', name: '', thoughtSignature: undefined, signature: '', data: '' };
   return { kind, index: -1, started: false, sealed: false, pending: [], ...fields };
 }
 
@@ -243,7 +247,7 @@ function shellOf(block: BlockState): JsonObject {
   if (block.kind === 'text') return textBlock('');
   if (block.kind === 'thinking') return { type: 'thinking', thinking: '', signature: '' };
   if (block.kind === 'redacted_thinking') return { type: 'redacted_thinking', data: block.data };
-  return toolUseBlockOf(block.id, block.name, {});
+  return toolUseBlockOf(block.id, block.name, {}, block.thoughtSignature);
 }
 
 function deltaOf(block: BlockState, fragment: string): JsonObject {

@@ -10,6 +10,7 @@ import {
 } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import { reasoningText } from '../shared/reasoning-text.js';
+import { thoughtSignatureOf } from '../shared/thought-signature.js';
 import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
 import { replayableThinkingBlocks } from './thinking-blocks.js';
 import { toClientToolUseId } from './tool-use-id.js';
@@ -56,10 +57,18 @@ export const stopDetails = (stopReason: StopReason): JsonObject | null =>
 /** A text block as the published schema has it (`citations`, null: chat upstreams give none). */
 export const textBlock = (text: string): JsonObject => ({ type: 'text', text, citations: null });
 
-/** A tool_use block: the id in the `toolu_` form, called directly by the model (`caller`). */
-export const toolUseBlockOf = (id: string, name: string, input: JsonObject): JsonObject => ({
+/**
+ * A tool_use block: the id in the `toolu_` form (carrying the call's Gemini thought signature, if any), called
+ * directly by the model (`caller`).
+ */
+export const toolUseBlockOf = (
+  id: string,
+  name: string,
+  input: JsonObject,
+  thoughtSignature?: string,
+): JsonObject => ({
   type: 'tool_use',
-  id: toClientToolUseId(id),
+  id: toClientToolUseId(id, thoughtSignature),
   name,
   input,
   caller: { type: 'direct' },
@@ -169,7 +178,7 @@ function toolUseBlock(call: unknown, warnings: string[]): JsonObject {
   const fn = recordMember(call, 'function');
   const name = stringMember(fn, 'name') ?? '';
   const input = toolInput(stringMember(fn, 'arguments') ?? '', name, warnings);
-  return toolUseBlockOf(stringMember(call, 'id') ?? newToolUseId(), name, input);
+  return toolUseBlockOf(stringMember(call, 'id') ?? newToolUseId(), name, input, thoughtSignatureOf(call));
 }
 
 /** Tool-call arguments as the object `input`; empty arguments are `{}`. */

@@ -1,8 +1,9 @@
 import { badRequest } from '../../errors/gateway-error.js';
 import { clientText } from '../../json/client-text.js';
 import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { signatureContent } from '../shared/thought-signature.js';
 import { replayableThinkingBlocks } from './thinking-blocks.js';
-import { toUpstreamToolCallId } from './tool-use-id.js';
+import { toUpstreamToolCall, toUpstreamToolCallId } from './tool-use-id.js';
 
 /** Warnings raised while translating, each once, in the order first raised. */
 export type Warnings = Set<string>;
@@ -73,11 +74,14 @@ export function toAssistantMessage(content: unknown, path: string, warnings: War
 function toToolCall(block: JsonObject, at: string): JsonObject {
   const input = block.input ?? {};
   if (!isRecord(input)) throw badRequest(`${at}.input: must be an object`, `${at}.input`);
-  return {
-    id: toUpstreamToolCallId(requireString(block, 'id', at)),
+  const { id, thoughtSignature } = toUpstreamToolCall(requireString(block, 'id', at));
+  const call: JsonObject = {
+    id,
     type: 'function',
     function: { name: requireString(block, 'name', at), arguments: JSON.stringify(input) },
   };
+  if (thoughtSignature !== undefined) call.extra_content = signatureContent(thoughtSignature);
+  return call;
 }
 
 /**

@@ -6,6 +6,7 @@ import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { reasoningText } from '../shared/reasoning-text.js';
 import { isBlankArguments, NO_ARGUMENTS } from '../shared/tool-arguments.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
+import { clientCallId } from './call-id.js';
 import {
   functionCallItem,
   incompleteReason,
@@ -224,7 +225,7 @@ class StreamTranslator {
       this.endReasoning();
       this.endMessage();
     }
-    if (call.callId === '' && delta.id) call.callId = delta.id;
+    if (call.callId === '' && delta.id) call.callId = clientCallId(delta.id, toolCall);
     if (call.name === '' && delta.name) call.name = delta.name;
     if (delta.argumentsFragment && !call.sealed) call.pending.push(delta.argumentsFragment);
     this.pump();

@@ -5,6 +5,7 @@ import { withMembers } from '../../json/with-members.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { reasoningText } from '../shared/reasoning-text.js';
 import { isBlankArguments, NO_ARGUMENTS } from '../shared/tool-arguments.js';
+import { clientCallId } from './call-id.js';
 import { reasoningItem, summaryRequested } from './reasoning-item.js';
 import { normalizeResponse } from './response-defaults.js';
 
@@ -165,7 +166,7 @@ export function chatResultToResponse(chat: JsonObject, request: JsonObject, usag
     const args = stringMember(fn, 'arguments') ?? '';
     const fields = {
       id: newId('fc'),
-      callId: stringMember(toolCall, 'id') ?? newId('call'),
+      callId: clientCallId(stringMember(toolCall, 'id') ?? newId('call'), toolCall),
       name: stringMember(fn, 'name') ?? '',
       arguments: isBlankArguments(args) ? NO_ARGUMENTS : args,
       status: 'completed',

@@ -1,5 +1,7 @@
 import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { signatureContent } from '../shared/thought-signature.js';
+import { upstreamCall } from './call-id.js';
 import { gatewaySummary, summaryText } from './compaction-item.js';
 import { thinkingBlocksOf } from './reasoning-item.js';
 
@@ -214,11 +216,13 @@ function toContentPart(part: unknown, warnings: Warnings): JsonObject | undefine
  * tool calls in one message), so consecutive calls become one message with several tool calls.
  */
 function addFunctionCall(messages: JsonObject[], item: JsonObject): void {
-  const toolCall = {
-    id: item.call_id,
+  const { id, thoughtSignature } = chatCallOf(item.call_id);
+  const toolCall: JsonObject = {
+    id,
     type: 'function',
     function: { name: item.name, arguments: item.arguments },
   };
+  if (thoughtSignature !== undefined) toolCall.extra_content = signatureContent(thoughtSignature);
   const last = messages.at(-1);
   if (last?.role === 'assistant') {
     last.tool_calls = [...(arrayMember(last, 'tool_calls') ?? []), toolCall];
@@ -227,16 +231,22 @@ function addFunctionCall(messages: JsonObject[], item: JsonObject): void {
   messages.push({ role: 'assistant', content: null, tool_calls: [toolCall] });
 }
 
+/** The chat tool call id (and thought signature) of a `call_id` (see call-id.ts). */
+function chatCallOf(callId: unknown): { id: unknown; thoughtSignature?: string } {
+  return typeof callId === 'string' ? upstreamCall(callId) : { id: callId };
+}
+
 function toToolMessage(item: JsonObject, warnings: Warnings): JsonObject {
   const output = item.output;
-  if (typeof output === 'string') return { role: 'tool', tool_call_id: item.call_id, content: output };
+  if (typeof output === 'string')
+    return { role: 'tool', tool_call_id: chatCallOf(item.call_id).id, content: output };
   const parts: JsonObject[] = [];
   for (const part of Array.isArray(output) ? output : []) {
     if (stringMember(part, 'type') === 'input_text')
       parts.push({ type: 'text', text: stringMember(part, 'text') ?? '' });
     else warnings.add('function_call_output parts other than input_text are not supported; dropped');
   }
-  return { role: 'tool', tool_call_id: item.call_id, content: parts };
+  return { role: 'tool', tool_call_id: chatCallOf(item.call_id).id, content: parts };
 }
 
 /** Function tools in the chat shape; hosted tools (web_search, file_search, ...) are dropped with a warning. */

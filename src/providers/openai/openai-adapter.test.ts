@@ -153,6 +153,44 @@ describe('OpenAI adapter: thinking of another provider', () => {
   });
 });
 
+describe('OpenAI adapter: Gemini thought signatures of earlier answers', () => {
+  const signed = {
+    id: 'call_1',
+    type: 'function',
+    function: { name: 'f', arguments: '{}' },
+    extra_content: { google: { thought_signature: 'sig' } },
+  };
+  const messages = [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: null, tool_calls: [signed] },
+    { role: 'tool', tool_call_id: 'call_1', content: 'ok' },
+  ];
+
+  it('leaves them out for a server that is not Google, and says so', async () => {
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
+    const result = await createOpenAIAdapter(provider, client).chat(
+      { model: 'm', messages },
+      testCall(provider),
+    );
+    const sent = requests[0]?.json as { messages: { tool_calls?: unknown[] }[] };
+    expect(sent.messages[1]?.tool_calls).toEqual([
+      { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } },
+    ]);
+    expect(result.warnings).toEqual([
+      'Gemini thought signatures (tool_calls[].extra_content) are not sent to test-provider',
+    ]);
+    expect(messages[1]?.tool_calls?.[0]).toBe(signed);
+  });
+
+  it("sends them to Google's OpenAI-compatible endpoint, which reads them", async () => {
+    const google = testProvider({ baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai' });
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
+    const result = await createOpenAIAdapter(google, client).chat({ model: 'm', messages }, testCall(google));
+    expect(requests[0]?.json).toMatchObject({ messages });
+    expect(result.warnings).toEqual([]);
+  });
+});
+
 describe('OpenAI adapter: bodies in', () => {
   it('reads a tool-call completion and its cached-token usage', async () => {
     const { client } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));

@@ -37,6 +37,8 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
   const headers: Record<string, string> = { ...provider.headers };
   if (provider.apiKey && quirks.authHeader === 'api-key') headers['api-key'] = provider.apiKey;
   else if (provider.apiKey) headers.authorization = `Bearer ${provider.apiKey}`;
+  /** Google's OpenAI-compatible endpoint reads `extra_content` (thought signatures); no other server does. */
+  const readsThoughtSignatures = isGoogleEndpoint(provider.baseUrl);
   /** The chat body as this provider takes it. */
   const chatBody = (body: JsonObject): { body: JsonObject; warnings: string[] } => {
     let result = body;
@@ -54,6 +56,12 @@ export function createOpenAIAdapter(provider: ResolvedProvider, client: Upstream
       // Signed thinking of an Anthropic model's earlier answers means nothing to this provider.
       result = withMembers(result, { messages: messages.map(withoutThinkingBlocks) });
       warnings.push(`thinking_blocks of earlier answers are not sent to ${provider.id}`);
+    }
+    const turns = arrayMember(result, 'messages');
+    if (!readsThoughtSignatures && turns?.some(hasExtraContent)) {
+      // Gemini's thought signatures mean nothing elsewhere, and strict servers refuse unknown fields.
+      result = withMembers(result, { messages: turns.map(withoutExtraContent) });
+      warnings.push(`Gemini thought signatures (tool_calls[].extra_content) are not sent to ${provider.id}`);
     }
     return { body: result, warnings };
   };
@@ -224,6 +232,29 @@ function billed(response: JsonObject | undefined): boolean {
  */
 function vendorError(event: JsonObject): JsonObject {
   return recordMember(event, 'error') ?? { code: event.code, message: event.message };
+}
+
+function hasExtraContent(message: unknown): boolean {
+  return (arrayMember(message, 'tool_calls') ?? []).some((call) => isRecord(call) && 'extra_content' in call);
+}
+
+function withoutExtraContent(message: unknown): unknown {
+  const calls = arrayMember(message, 'tool_calls');
+  if (!isRecord(message) || !calls?.some((call) => isRecord(call) && 'extra_content' in call)) return message;
+  const toolCalls = calls.map((call) => {
+    if (!isRecord(call) || !('extra_content' in call)) return call;
+    const { extra_content: _extra, ...rest } = call;
+    return rest;
+  });
+  return { ...message, tool_calls: toolCalls };
+}
+
+function isGoogleEndpoint(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname.endsWith('generativelanguage.googleapis.com');
+  } catch {
+    return false;
+  }
 }
 
 function withoutThinkingBlocks(message: unknown): unknown {
