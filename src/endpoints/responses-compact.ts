@@ -1,3 +1,4 @@
+import { withUpstreamCallIds } from '../codecs/responses/call-id.js';
 import { newId, nowSeconds } from '../codecs/responses/chat-to-responses-result.js';
 import { expandGatewayCompactions } from '../codecs/responses/compaction-item.js';
 import {
@@ -55,7 +56,7 @@ async function callCompact(
   call: UpstreamCall,
 ): Promise<JsonResult> {
   if (adapter.compact && call.provider.supportsSet.has('responses')) {
-    return adapter.compact(expandGatewayCompactions(body), call);
+    return adapter.compact(withUpstreamCallIds(expandGatewayCompactions(body)), call);
   }
   const summary = summaryChatRequest(body);
   const result = await adapter.chat(summary.body, call);

@@ -1,3 +1,4 @@
+import { withUpstreamCallIds } from '../codecs/responses/call-id.js';
 import { chatStreamToResponsesEvents } from '../codecs/responses/chat-stream-to-responses-events.js';
 import { chatResultToResponse } from '../codecs/responses/chat-to-responses-result.js';
 import { expandGatewayCompactions } from '../codecs/responses/compaction-item.js';
@@ -107,7 +108,7 @@ async function callResponses(
   call: UpstreamCall,
 ): Promise<JsonResult> {
   if (adapter.responses && call.provider.supportsSet.has('responses')) {
-    const native = inForeground(expandGatewayCompactions(body));
+    const native = inForeground(withUpstreamCallIds(expandGatewayCompactions(body)));
     const result = await adapter.responses(native.body, call);
     return { ...result, warnings: [...native.warnings, ...result.warnings] };
   }
@@ -127,7 +128,7 @@ async function callResponsesStream(
   call: UpstreamCall,
 ): Promise<StreamResult<ResponsesStreamPart>> {
   if (adapter.responsesStream && call.provider.supportsSet.has('responses')) {
-    const native = inForeground(expandGatewayCompactions(body));
+    const native = inForeground(withUpstreamCallIds(expandGatewayCompactions(body)));
     const result = await adapter.responsesStream(native.body, call);
     return { ...result, warnings: [...native.warnings, ...result.warnings] };
   }

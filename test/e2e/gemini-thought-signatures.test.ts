@@ -17,9 +17,10 @@ let env: TestGateway;
 
 beforeAll(async () => {
   gemini = await startFakeGeminiUpstream();
-  env = await startTestGateway(() => ({
+  env = await startTestGateway((openaiUrl) => ({
     providers: [
       { id: 'gem-cloud', api: 'gemini', baseUrl: `${gemini.url}/v1beta`, apiKey: 'gem-test', retries: 0 },
+      { id: 'fake-cloud', api: 'openai', baseUrl: openaiUrl, apiKey: 'sk-upstream', retries: 0 },
     ],
     models: [
       {
@@ -29,6 +30,16 @@ beforeAll(async () => {
         api_compatibility: ['chat-completion', 'open-responses', 'vendor-messages'],
         endpoints: [
           { provider: 'gem-cloud', model: 'gem-x-001', pricing: { input: '0.0000003', output: '0.0000025' } },
+        ],
+      },
+      // Serves Responses natively (the OpenAI fake): where a conversation begun on Gemini may go on.
+      {
+        id: 'acme/native',
+        name: 'Acme Native',
+        capabilities: ['tool-use'],
+        api_compatibility: ['chat-completion', 'open-responses'],
+        endpoints: [
+          { provider: 'fake-cloud', model: 'native-1', pricing: { input: '0.000002', output: '0.000008' } },
         ],
       },
     ],
@@ -121,5 +132,23 @@ describe('Gemini thought signatures through clients whose protocol has no field 
     expect(second.status).toBe('completed');
     expect(response.headers.get('x-gateway-warnings')).toBeNull();
     expectSignedCallSentBack();
+
+    // The same conversation going on with a model served by native Responses: the provider gets the call's
+    // own id back (`call_` and 24 hex digits, as the Gemini adapter named it), not the gateway's long one.
+    await openai.responses.create({
+      model: 'acme/native',
+      tools,
+      input: [
+        user,
+        ...first.output.filter((item) => item.type === 'function_call'),
+        { type: 'function_call_output', call_id: call.call_id, output: '{"temperature":21}' },
+      ],
+    });
+    const sent = env.upstream.received.at(-1);
+    expect(sent?.path).toBe('/v1/responses');
+    const ids = (sent?.body.input as { call_id?: string }[]).flatMap((item) => item.call_id ?? []);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^call_[0-9a-f]{24}$/);
+    expect(ids[1]).toBe(ids[0]);
   });
 });

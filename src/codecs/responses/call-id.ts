@@ -1,3 +1,4 @@
+import { isRecord, type JsonObject } from '../../json/json.js';
 import { readSignedCallId, signedCallId, thoughtSignatureOf } from '../shared/thought-signature.js';
 
 /**
@@ -18,4 +19,22 @@ export function clientCallId(id: string, toolCall: unknown): string {
 export function upstreamCall(callId: string): { id: string; thoughtSignature?: string } {
   const signed = readSignedCallId(SIGNED_PREFIX, callId);
   return signed ? { id: signed.id, thoughtSignature: signed.signature } : { id: callId };
+}
+
+/**
+ * A Responses request for a provider that serves Responses natively: the `call_id`s this gateway made
+ * (`call_gs_…`, from a turn another provider answered over chat) as the provider's own ids again, short as
+ * upstreams expect them. `body` itself when it has none.
+ */
+export function withUpstreamCallIds(body: JsonObject): JsonObject {
+  const input = body.input;
+  if (!Array.isArray(input) || !input.some(signedItem)) return body;
+  const items = input.map((item) =>
+    signedItem(item) ? { ...item, call_id: upstreamCall(item.call_id).id } : item,
+  );
+  return { ...body, input: items };
+}
+
+function signedItem(item: unknown): item is JsonObject & { call_id: string } {
+  return isRecord(item) && typeof item.call_id === 'string' && item.call_id.startsWith(SIGNED_PREFIX);
 }
