@@ -33,9 +33,10 @@ export type Fault =
   /**
    * A stream that reports an error after its role chunk and `afterChunks` content chunks, as OpenRouter and
    * other OpenAI-compatible routers do: a chunk with `error` (and a choice finished with `error`), then the end.
-   * With `usage`, the error chunk reports the usage of the whole answer (which its provider bills).
+   * With `usage`, the error chunk reports the usage of the whole answer (which its provider bills); `code` is
+   * the error's numeric code (default 502).
    */
-  | { kind: 'error-event'; afterChunks: number; message: string; usage?: boolean }
+  | { kind: 'error-event'; afterChunks: number; message: string; usage?: boolean; code?: number }
   | { kind: 'invalid-json' }
   /**
    * The answer ends with this finish reason (no `error` member), streamed or not; a stream sends only its
@@ -304,7 +305,7 @@ function streamChat(
     }
     send({
       ...base,
-      error: { code: 502, message: fault.message },
+      error: { code: fault.code ?? 502, message: fault.message },
       choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
       ...(fault.usage ? { usage: chatCompletion(model, reply).usage } : {}),
     });

@@ -146,7 +146,8 @@ describe('Gemini thought signatures through clients whose protocol has no field 
     });
     const sent = env.upstream.received.at(-1);
     expect(sent?.path).toBe('/v1/responses');
-    const ids = (sent?.body.input as { call_id?: string }[]).flatMap((item) => item.call_id ?? []);
+    const input = (sent?.body.input ?? []) as { call_id?: string }[];
+    const ids = input.flatMap((item) => item.call_id ?? []);
     expect(ids).toHaveLength(2);
     expect(ids[0]).toMatch(/^call_[0-9a-f]{24}$/);
     expect(ids[1]).toBe(ids[0]);

@@ -184,6 +184,23 @@ describe('retries before failing over', () => {
     ]);
   });
 
+  it('a stream whose error chunk names a caller-fault code (400) answers that status, tried nowhere else', async () => {
+    env.upstream.faults.push({
+      kind: 'error-event',
+      afterChunks: 0,
+      message: 'Invalid tool schema',
+      code: 400,
+    });
+    const backupBefore = backup.received.length;
+    const response = await chat('acme/duo', { ...first, stream: true });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { type: string; message: string } };
+    expect(body.error.type).toBe('invalid_request_error');
+    expect(body.error.message).toContain('Invalid tool schema');
+    expect(backup.received.length).toBe(backupBefore);
+    expect(summary(await attempts(response))).toEqual([['flaky', 'error', 0, '']]);
+  });
+
   it('the openai SDK streams the backup answer whole when the first provider fails after announcing one', async () => {
     env.upstream.faults.push({ kind: 'error-event', afterChunks: 0, message: 'Provider disconnected' });
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: env.baseURL, maxRetries: 0 });

@@ -108,7 +108,9 @@ export interface InAnswerFailure {
 
 /**
  * A vendor's error reported inside a 2xx answer (an `error` event or chunk of a stream; an `error` member or a
- * failed finish of a JSON answer): retryable, words made safe.
+ * failed finish of a JSON answer): retryable, words made safe; but an error whose numeric `code` (or
+ * `status`) is a caller-fault status (OpenRouter reports `{"code": 400, …}` so) is that status, as the same
+ * error sent as an HTTP status would be: not retried elsewhere.
  */
 export function upstreamStreamError(
   providerId: string,
@@ -122,6 +124,18 @@ export function upstreamStreamError(
     stringMember(vendorError, 'type') ??
     'unknown error';
   const message = safeUpstreamText(raw, context);
+  const status = callerFaultStatus(vendorError);
+  if (status !== undefined) {
+    return new GatewayError(message, {
+      status,
+      code: 'BAD_REQUEST',
+      type: 'invalid_request_error',
+      provider: providerId,
+      upstreamType: upstreamErrorType(vendorError),
+      upstreamMessage: message,
+      billedUsage,
+    });
+  }
   return new GatewayError(`Provider ${providerId} failed ${where}: ${message}`, {
     status: 502,
     code: null,
@@ -132,6 +146,13 @@ export function upstreamStreamError(
     upstreamMessage: message,
     billedUsage,
   });
+}
+
+/** The caller-fault status an in-answer error names in a numeric `code` or `status`, if it names one. */
+function callerFaultStatus(vendorError: unknown): number | undefined {
+  if (!isRecord(vendorError)) return undefined;
+  const named = typeof vendorError.code === 'number' ? vendorError.code : vendorError.status;
+  return typeof named === 'number' && CALLER_FAULT.has(named) ? named : undefined;
 }
 
 /** `retry-after` in seconds or as an HTTP date, in milliseconds. */
