@@ -6,7 +6,7 @@ import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
 import { faultForLog } from '../errors/fault-for-log.js';
 import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
-import { type JsonObject, stringMember } from '../json/json.js';
+import type { JsonObject } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
 import { operationName, promptForSpan } from '../observability/request-outcome.js';
 import { imageTarget, readGeneratedImage } from '../preparation/image-fallback.js';

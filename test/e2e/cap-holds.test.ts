@@ -145,7 +145,7 @@ describe('an upstream never bills past the reservation', () => {
 
 describe('a client that leaves while the planner works', () => {
   it("is billed the planner's prompt, which its provider bills", async () => {
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });

@@ -338,7 +338,7 @@ describe("finish reasons that are not OpenAI's", () => {
   });
 
   it('a client that leaves while the backup works is billed the failed attempt too', async () => {
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });

@@ -1,10 +1,9 @@
-import { emptyUsage, type Usage } from '../../accounting/usage.js';
+import { emptyUsage } from '../../accounting/usage.js';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import { announcesResponse } from '../../codecs/responses/announcing-events.js';
 import { usageFromChat, usageFromResponses } from '../../codecs/shared/read-usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
-import type { PartStream } from '../part-stream.js';
 import type {
   ChatStreamPart,
   ChatWirePart,
@@ -22,8 +21,6 @@ import { choicesWithArguments } from './blank-arguments.js';
 import { billedUsage, chatChunkParts, secretsOf } from './chat-chunk-parts.js';
 import { DeltaRuns } from './delta-runs.js';
 import { failedFinishError, openAIFinishReasons } from './finish-reasons.js';
-import { plainDeltaPart } from './plain-delta.js';
-import { plainDeltaBytes } from './plain-delta-bytes.js';
 import { scrubResponsesErrorText } from './responses-error-text.js';
 
 /**
