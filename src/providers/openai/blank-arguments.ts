@@ -44,7 +44,7 @@ export interface ArgumentsReading {
  * followed): whether any argument text came. When a choice finishes, each of its calls that got none (or only
  * blanks) gets `{}` appended: in the finishing chunk's own delta of that call when it carries one (a call
  * opened and finished in one chunk), else in a chunk of its own just before it, so that clients that assemble
- * the fragments (the `openai` SDK's stream helpers, the AI SDK, the Agents SDK) get JSON they can parse.
+ * the fragments (the `openai` SDK's stream helpers, for one) get JSON they can parse.
  */
 export class StreamedArguments {
   /** Per choice index, per call index: true once the call got argument text that is not blank. */
