@@ -4,34 +4,19 @@ import { withMembers } from '../../json/with-members.js';
 import type { ChatStreamPart, ResponsesStreamPart } from '../../providers/provider-adapter.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { reasoningText } from '../shared/reasoning-text.js';
-import { isBlankArguments, NO_ARGUMENTS } from '../shared/tool-arguments.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import { clientCallId } from './call-id.js';
-import {
-  functionCallItem,
-  incompleteReason,
-  messageItem,
-  newId,
-  nowSeconds,
-  responseObject,
-} from './chat-to-responses-result.js';
-import { reasoningItem, summaryRequested, summaryTextPart } from './reasoning-item.js';
+import { incompleteReason, newId, nowSeconds, responseObject } from './chat-to-responses-result.js';
+import { summaryRequested } from './reasoning-item.js';
+import { ItemEvents, type Send } from './responses-item-events.js';
 import {
   type CallState,
-  contentPart,
   type ItemState,
   type MessageState,
   NEW_ITEM,
   type PartType,
   type ReasoningState,
 } from './responses-stream-items.js';
-
-/**
- * Sends one event. The terminal event always carries the `usage` key: the upstream's usage, or `undefined`
- * when the stream ended without any, so that the endpoint bills what it counted instead of reading the zeros
- * of the Response object as a bill (usage of in-progress Responses is zeros until the end).
- */
-type Send = (event: JsonObject, terminal?: { usage: Usage | undefined }) => void;
 
 /**
  * Turns a streamed chat completion (canonical chunks) into the standard Responses event sequence, for
@@ -83,7 +68,8 @@ class StreamTranslator {
   private openReasoning: ReasoningState | undefined;
   /** Whether reasoning text is returned (as a summary): only when the request asked for one. */
   private readonly summaryAsked: boolean;
-  private nextOutputIndex = 0;
+  /** Sends each item's events: added, its deltas, done. */
+  private readonly items: ItemEvents;
   private header: { id: string; createdAt: number; model: unknown } | undefined;
   private usage: Usage | undefined;
   private finishReason: unknown;
@@ -93,6 +79,7 @@ class StreamTranslator {
     private readonly send: Send,
   ) {
     this.summaryAsked = summaryRequested(request);
+    this.items = new ItemEvents(send);
   }
 
   receive(part: ChatStreamPart): void {
@@ -246,153 +233,11 @@ class StreamTranslator {
     for (let item = this.queue[0]; item; item = this.queue[0]) {
       // A call's item announces its name, so it waits for the name unless the stream is over.
       if (!item.added && item.kind === 'function_call' && item.name === '' && !item.sealed) return;
-      if (!item.added) this.addItem(item);
-      if (item.kind === 'message') this.drainMessage(item);
-      else if (item.kind === 'function_call') this.drainCall(item);
-      else this.drainReasoning(item);
+      if (!item.added) this.items.add(item);
+      this.items.drain(item);
       if (!item.sealed) return;
       this.queue.shift();
-      this.output.push(this.closeItem(item));
+      this.output.push(this.items.close(item));
     }
-  }
-
-  private addItem(item: ItemState): void {
-    item.added = true;
-    item.outputIndex = this.nextOutputIndex++;
-    const shell =
-      item.kind === 'message'
-        ? messageItem(item.id, 'in_progress', [])
-        : item.kind === 'function_call'
-          ? functionCallItem(withMembers(item, { arguments: '', status: 'in_progress' }))
-          : reasoningItem(item.id, item.blocks);
-    this.send({
-      type: 'response.output_item.added',
-      sequence_number: 0,
-      output_index: item.outputIndex,
-      item: shell,
-    });
-  }
-
-  private drainMessage(item: MessageState): void {
-    for (const { type, delta } of item.pending) {
-      if (item.parts.at(-1)?.type !== type) {
-        this.closePart(item);
-        item.parts.push({ type, text: '' });
-        this.send(this.partEvent(item, 'response.content_part.added', { part: contentPart(type, '') }));
-      }
-      const part = item.parts.at(-1);
-      if (part) part.text += delta;
-      const eventType = type === 'output_text' ? 'response.output_text.delta' : 'response.refusal.delta';
-      this.send(
-        this.partEvent(item, eventType, type === 'output_text' ? { delta, logprobs: [] } : { delta }),
-      );
-    }
-    item.pending = [];
-  }
-
-  /** Reasoning text as summary deltas; the summary's one part opens with the first. */
-  private drainReasoning(item: ReasoningState): void {
-    for (const delta of item.pending) {
-      if (item.summary === '') {
-        this.send(
-          this.summaryEvent(item, 'response.reasoning_summary_part.added', { part: summaryTextPart('') }),
-        );
-      }
-      item.summary += delta;
-      this.send(this.summaryEvent(item, 'response.reasoning_summary_text.delta', { delta }));
-    }
-    item.pending = [];
-  }
-
-  private drainCall(item: CallState): void {
-    for (const fragment of item.pending) {
-      // Blanks before any other text wait: arguments that stay blank become `{}` alone (see closeCall).
-      if (item.arguments === '' && isBlankArguments(fragment)) {
-        item.blank += fragment;
-        continue;
-      }
-      const delta = item.blank + fragment;
-      item.blank = '';
-      item.arguments += delta;
-      this.send(this.itemEvent(item, 'response.function_call_arguments.delta', { delta }));
-    }
-    item.pending = [];
-  }
-
-  /** Sends the done events of the message's last content part. */
-  private closePart(item: MessageState): void {
-    const part = item.parts.at(-1);
-    if (!part) return;
-    if (part.type === 'output_text') {
-      this.send(this.partEvent(item, 'response.output_text.done', { text: part.text, logprobs: [] }));
-    } else {
-      this.send(this.partEvent(item, 'response.refusal.done', { refusal: part.text }));
-    }
-    this.send(
-      this.partEvent(item, 'response.content_part.done', { part: contentPart(part.type, part.text) }),
-    );
-  }
-
-  private closeItem(item: ItemState): JsonObject {
-    if (item.kind === 'message') return this.closeMessage(item);
-    if (item.kind === 'function_call') return this.closeCall(item);
-    return this.closeReasoning(item);
-  }
-
-  private closeReasoning(item: ReasoningState): JsonObject {
-    const { summary } = item;
-    if (summary !== '') {
-      this.send(this.summaryEvent(item, 'response.reasoning_summary_text.done', { text: summary }));
-      this.send(
-        this.summaryEvent(item, 'response.reasoning_summary_part.done', { part: summaryTextPart(summary) }),
-      );
-    }
-    const done = reasoningItem(item.id, item.blocks, summary);
-    if (item.incomplete) done.status = 'incomplete';
-    this.sendItemDone(item, done);
-    return done;
-  }
-
-  private closeMessage(item: MessageState): JsonObject {
-    this.closePart(item);
-    const content = item.parts.map((part) => contentPart(part.type, part.text));
-    const done = messageItem(item.id, item.incomplete ? 'incomplete' : 'completed', content);
-    this.sendItemDone(item, done);
-    return done;
-  }
-
-  private closeCall(item: CallState): JsonObject {
-    // No argument text came, or only blanks (a tool without parameters, from many chat servers): the client
-    // gets `{}` as one more delta, so that the deltas, `.done` and the item agree, and what it assembled parses.
-    if (item.arguments === '') {
-      item.blank = '';
-      item.pending.push(NO_ARGUMENTS);
-      this.drainCall(item);
-    }
-    const { arguments: args, name } = item;
-    this.send(this.itemEvent(item, 'response.function_call_arguments.done', { arguments: args, name }));
-    const done = functionCallItem(
-      withMembers(item, { status: item.incomplete ? 'incomplete' : 'completed' }),
-    );
-    this.sendItemDone(item, done);
-    return done;
-  }
-
-  private sendItemDone(item: ItemState, done: JsonObject): void {
-    const event = { type: 'response.output_item.done', sequence_number: 0, output_index: item.outputIndex };
-    this.send(withMembers(event, { item: structuredClone(done) }));
-  }
-
-  private itemEvent(item: ItemState, type: string, fields: JsonObject): JsonObject {
-    return { type, sequence_number: 0, item_id: item.id, output_index: item.outputIndex, ...fields };
-  }
-
-  private partEvent(item: MessageState, type: string, fields: JsonObject): JsonObject {
-    return this.itemEvent(item, type, { content_index: item.parts.length - 1, ...fields });
-  }
-
-  /** An event of a reasoning item's summary, which has one part: the reasoning text. */
-  private summaryEvent(item: ReasoningState, type: string, fields: JsonObject): JsonObject {
-    return this.itemEvent(item, type, { summary_index: 0, ...fields });
   }
 }
