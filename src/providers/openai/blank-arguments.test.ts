@@ -44,6 +44,12 @@ describe('choicesWithArguments (a chat completion)', () => {
     expect(choices[0]?.message.tool_calls[0]).toEqual(fn('c0', ''));
   });
 
+  it('keeps an arguments object as its JSON text, never as {}', () => {
+    const choices = message([fn('c0', { city: 'Paris' })]);
+    const result = choicesWithArguments(choices) as { message: { tool_calls: { function: unknown }[] } }[];
+    expect(result[0]?.message.tool_calls[0]?.function).toEqual({ name: 'f', arguments: '{"city":"Paris"}' });
+  });
+
   it('answers the same array when every call has argument text', () => {
     const choices = message([fn('c0', '{}')]);
     expect(choicesWithArguments(choices)).toBe(choices);
@@ -104,6 +110,14 @@ describe('StreamedArguments (a chat stream)', () => {
       { index: 1, delta: { tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, finish_reason: null },
     ]);
     expect(calls.pending()).toEqual([]);
+  });
+
+  it('adds nothing to a streamed call whose arguments came as an object', () => {
+    const calls = new StreamedArguments();
+    calls.read([
+      deltaChoice([call(0, { id: 'c', type: 'function', function: { name: 'f', arguments: { a: 1 } } })]),
+    ]);
+    expect(calls.read([finishChoice()]).before).toBeUndefined();
   });
 
   it('follows only calls with an index and a function', () => {

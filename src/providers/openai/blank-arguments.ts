@@ -8,29 +8,34 @@ import { arrayMember, isRecord, type JsonObject, recordMember } from '../../json
  * (`custom.input`, free text) are left as they are.
  */
 
-/** The choices with `{}` for every function call without argument text; `choices` itself when none lacks it. */
+/**
+ * The choices with `{}` for every function call without argument text (and an arguments object, as a server
+ * may send one, as its JSON text); `choices` itself when every call has text.
+ */
 export function choicesWithArguments(choices: unknown[]): unknown[] {
   let changed: unknown[] | undefined;
   for (let i = 0; i < choices.length; i++) {
     const choice = choices[i];
     const message = recordMember(choice, 'message');
     const calls = arrayMember(message, 'tool_calls');
-    if (!isRecord(choice) || !message || !calls?.some(lacksArguments)) continue;
+    if (!isRecord(choice) || !message || !calls?.some(lacksText)) continue;
     changed ??= [...choices];
-    const toolCalls = calls.map((call) => (lacksArguments(call) ? withNoArguments(call) : call));
+    const toolCalls = calls.map((call) => (lacksText(call) ? withText(call) : call));
     changed[i] = { ...choice, message: { ...message, tool_calls: toolCalls } } satisfies JsonObject;
   }
   return changed ?? choices;
 }
 
-/** A function call whose `arguments` are absent, not text, or blank. */
-function lacksArguments(call: unknown): call is JsonObject {
+/** A function call whose `arguments` are not text (absent, null, an object) or blank. */
+function lacksText(call: unknown): call is JsonObject {
   const fn = recordMember(call, 'function');
   return fn !== undefined && (typeof fn.arguments !== 'string' || isBlankArguments(fn.arguments));
 }
 
-function withNoArguments(call: JsonObject): JsonObject {
-  return { ...call, function: { ...recordMember(call, 'function'), arguments: NO_ARGUMENTS } };
+function withText(call: JsonObject): JsonObject {
+  const fn = recordMember(call, 'function');
+  const args = isRecord(fn?.arguments) ? JSON.stringify(fn.arguments) : NO_ARGUMENTS;
+  return { ...call, function: { ...fn, arguments: args } };
 }
 
 /** A chunk's choices, and the choices of a chunk to send before it (the `{}` of calls it does not carry). */
@@ -98,7 +103,9 @@ export class StreamedArguments {
         calls = new Map();
         this.#calls.set(choice, calls);
       }
-      const text = typeof fn.arguments === 'string' && !isBlankArguments(fn.arguments);
+      // An arguments object (not text, but not nothing either) is left to the client as it came.
+      const text =
+        (typeof fn.arguments === 'string' && !isBlankArguments(fn.arguments)) || isRecord(fn.arguments);
       calls.set(index, text || calls.get(index) === true);
     }
   }
