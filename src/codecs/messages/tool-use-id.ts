@@ -26,17 +26,13 @@ export function toClientToolUseId(upstreamId: string, thoughtSignature?: string)
 export function toUpstreamToolCall(clientId: string): { id: string; thoughtSignature?: string } {
   const signed = readSignedCallId(SIGNED_PREFIX, clientId);
   if (signed) return { id: signed.id, thoughtSignature: signed.signature };
-  return { id: toUpstreamToolCallId(clientId) };
-}
-
-/** The upstream tool-call id of an id a client sent back; ids the gateway did not encode pass unchanged. */
-export function toUpstreamToolCallId(clientId: string): string {
-  const signed = readSignedCallId(SIGNED_PREFIX, clientId);
-  if (signed) return signed.id;
-  if (!clientId.startsWith(ENCODED_PREFIX)) return clientId;
+  if (!clientId.startsWith(ENCODED_PREFIX)) return { id: clientId };
   const encoded = clientId.slice(ENCODED_PREFIX.length);
   const decoded = Buffer.from(encoded, 'base64url').toString('utf8');
   // Only what `toClientToolUseId` wrote decodes back exactly; anything else is someone else's id.
   const ours = decoded !== '' && Buffer.from(decoded, 'utf8').toString('base64url') === encoded;
-  return ours ? decoded : clientId;
+  return { id: ours ? decoded : clientId };
 }
+
+/** The upstream tool-call id of an id a client sent back; ids the gateway did not encode pass unchanged. */
+export const toUpstreamToolCallId = (clientId: string): string => toUpstreamToolCall(clientId).id;

@@ -231,15 +231,17 @@ function vendorError(event: JsonObject): JsonObject {
   return recordMember(event, 'error') ?? { code: event.code, message: event.message };
 }
 
+/** A tool call with `extra_content` (Gemini's thought signature). */
+const carriesExtra = (call: unknown): call is JsonObject => isRecord(call) && 'extra_content' in call;
+
 function hasExtraContent(message: unknown): boolean {
-  return (arrayMember(message, 'tool_calls') ?? []).some((call) => isRecord(call) && 'extra_content' in call);
+  return arrayMember(message, 'tool_calls')?.some(carriesExtra) === true;
 }
 
 function withoutExtraContent(message: unknown): unknown {
-  const calls = arrayMember(message, 'tool_calls');
-  if (!isRecord(message) || !calls?.some((call) => isRecord(call) && 'extra_content' in call)) return message;
-  const toolCalls = calls.map((call) => {
-    if (!isRecord(call) || !('extra_content' in call)) return call;
+  if (!isRecord(message) || !hasExtraContent(message)) return message;
+  const toolCalls = (arrayMember(message, 'tool_calls') ?? []).map((call) => {
+    if (!carriesExtra(call)) return call;
     const { extra_content: _extra, ...rest } = call;
     return rest;
   });
