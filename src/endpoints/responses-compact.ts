@@ -1,6 +1,4 @@
-import { withUpstreamCallIds } from '../codecs/responses/call-id.js';
 import { newId, nowSeconds } from '../codecs/responses/chat-to-responses-result.js';
-import { expandGatewayCompactions } from '../codecs/responses/compaction-item.js';
 import {
   chatAnswerText,
   gatewayCompactOutput,
@@ -8,6 +6,7 @@ import {
   SUMMARY_PROMPT_TOKENS,
   summaryChatRequest,
 } from '../codecs/responses/gateway-compaction.js';
+import { forNativeProvider } from '../codecs/responses/native-request.js';
 import { normalizeOutputItem } from '../codecs/responses/response-defaults.js';
 import { responsesUsageBody } from '../codecs/shared/usage-body.js';
 import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
@@ -56,7 +55,7 @@ async function callCompact(
   call: UpstreamCall,
 ): Promise<JsonResult> {
   if (adapter.compact && call.provider.supportsSet.has('responses')) {
-    return adapter.compact(withUpstreamCallIds(expandGatewayCompactions(body)), call);
+    return adapter.compact(forNativeProvider(body), call);
   }
   const summary = summaryChatRequest(body);
   const result = await adapter.chat(summary.body, call);

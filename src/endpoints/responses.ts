@@ -1,8 +1,7 @@
-import { withUpstreamCallIds } from '../codecs/responses/call-id.js';
 import { chatStreamToResponsesEvents } from '../codecs/responses/chat-stream-to-responses-events.js';
 import { chatResultToResponse } from '../codecs/responses/chat-to-responses-result.js';
-import { expandGatewayCompactions } from '../codecs/responses/compaction-item.js';
 import { imageOutputItem, responseWithImage } from '../codecs/responses/image-answer.js';
+import { forNativeProvider } from '../codecs/responses/native-request.js';
 import { parseResponsesRequest } from '../codecs/responses/parse-responses-request.js';
 import { summaryWarnings } from '../codecs/responses/reasoning-item.js';
 import { responsesFailureEvents } from '../codecs/responses/responses-failure.js';
@@ -108,7 +107,7 @@ async function callResponses(
   call: UpstreamCall,
 ): Promise<JsonResult> {
   if (adapter.responses && call.provider.supportsSet.has('responses')) {
-    const native = inForeground(withUpstreamCallIds(expandGatewayCompactions(body)));
+    const native = inForeground(forNativeProvider(body));
     const result = await adapter.responses(native.body, call);
     return { ...result, warnings: [...native.warnings, ...result.warnings] };
   }
@@ -128,7 +127,7 @@ async function callResponsesStream(
   call: UpstreamCall,
 ): Promise<StreamResult<ResponsesStreamPart>> {
   if (adapter.responsesStream && call.provider.supportsSet.has('responses')) {
-    const native = inForeground(withUpstreamCallIds(expandGatewayCompactions(body)));
+    const native = inForeground(forNativeProvider(body));
     const result = await adapter.responsesStream(native.body, call);
     return { ...result, warnings: [...native.warnings, ...result.warnings] };
   }

@@ -58,11 +58,12 @@ export function chatChunkParts(
         finished = true;
         // Nothing was answered: an invalid answer (another provider may serve it; nothing reached the client).
         if (!sawChoice) throw upstreamInvalid(providerId, 'the stream ended without an answer');
-        // A stream that ends well but never said why (some servers leave finish_reason out): every choice
-        // gets the `stop` clients wait for (the openai SDK throws without one).
+        // Calls of a choice that never finished still get `{}` for no argument text (see blank-arguments.ts).
         const owed = calls.pending();
         if (owed.length > 0)
           emit({ type: 'chunk', chunk: { object: 'chat.completion.chunk', choices: owed } });
+        // A stream that ends well but never said why (some servers leave finish_reason out): every choice
+        // gets the `stop` clients wait for (the openai SDK throws without one).
         if (!sawFinishReason) {
           const choices = Array.from({ length: lastChoice + 1 }, (_, index) => ({
             index,
