@@ -124,6 +124,8 @@ export function interruptedRecord(stub: InterruptedRecordStub, progress?: Progre
     planningStatus: 'none',
     attempts: [],
     warnings: [`interrupted: ${stub.reservedNanoUsd} nano-USD had been reserved for this request`],
+    cached: false,
+    costSavedNanoUsd: 0,
   };
 }
 

@@ -1,7 +1,5 @@
 import { DatabaseError, type PoolClient } from 'pg';
 import { z } from 'zod';
-import type { GenerationRecord } from '../records/generation-record.js';
-import { generationRecordSchema } from '../records/generation-record-schema.js';
 import type { PostgresConnection } from './postgres-connection.js';
 import {
   createPartitionSql,
@@ -10,6 +8,7 @@ import {
   nextMonth,
   partitionName,
 } from './postgres-schema.js';
+import { recordOfRow, storedRecordColumns, storedRecordRow } from './record-body.js';
 import { RECORD_COLUMNS, type RecordRow } from './record-columns.js';
 import {
   type CheckedFilter,
@@ -30,7 +29,8 @@ export const POSTGRES_PRUNE_BATCH = 10_000;
 /** Key of the advisory lock that serialises partition creation and dropping across instances. */
 const PARTITION_LOCK_KEY = 7_204_117_734_002;
 
-const listedRow = z.object({ body: z.string(), created_ms: z.string().regex(/^\d+$/), gen_id: z.string() });
+/** The columns a record is read back from (record-body.ts), with the creation time in epoch ms. */
+export const STORED_RECORD_COLUMNS = storedRecordColumns('(extract(epoch FROM created_at) * 1000)::bigint');
 const nameRow = z.object({ name: z.string() });
 const countRow = z.object({ count: z.string().regex(/^\d+$/) });
 /** node-postgres returns SUM and BIGINT as decimal strings. */
@@ -199,17 +199,15 @@ export async function listRecordRows(
   const limit = checkLimit(page.limit);
   const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
   const { where, params } = recordConditions(checked, cursor);
-  const sql = `SELECT body, (extract(epoch FROM created_at) * 1000)::bigint AS created_ms, gen_id FROM records
+  const sql = `SELECT ${STORED_RECORD_COLUMNS} FROM records
     WHERE ${where} ORDER BY created_at DESC, gen_id DESC LIMIT ${limit + 1}`;
-  const rows = (await db.query(sql, params)).map((row) => listedRow.parse(row));
+  const rows = (await db.query(sql, params)).map((row) => storedRecordRow.parse(row));
   const more = rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;
   const last = shown.at(-1);
-  const records: GenerationRecord[] = shown.map((row) => generationRecordSchema.parse(JSON.parse(row.body)));
   return {
-    records,
-    nextCursor:
-      more && last ? encodeCursor({ createdMs: Number(last.created_ms), genId: last.gen_id }) : null,
+    records: shown.map(recordOfRow),
+    nextCursor: more && last ? encodeCursor({ createdMs: last.created_ms, genId: last.gen_id }) : null,
   };
 }
 

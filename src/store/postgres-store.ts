@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { DatabaseError } from 'pg';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
-import { generationRecordSchema } from '../records/generation-record-schema.js';
 import { postgresAdminTables } from './postgres-admin-tables.js';
 import { PostgresConnection, type Row } from './postgres-connection.js';
 import { ORG_COLUMNS, postgresOrganizations } from './postgres-organizations.js';
@@ -11,10 +10,12 @@ import {
   insertRecordRows,
   listRecordRows,
   pruneRecordRows,
+  STORED_RECORD_COLUMNS,
   spendReportRows,
 } from './postgres-records.js';
 import { holdsNul, refusingNul } from './postgres-refusals.js';
 import { migratePostgres, nextMonth } from './postgres-schema.js';
+import { storedRecord } from './record-body.js';
 import { type RecordRow, recordRow } from './record-columns.js';
 import { checkFilter } from './record-query.js';
 import type {
@@ -36,7 +37,6 @@ import type {
 import { InvalidRecordError, OrganizationMissingError } from './store-errors.js';
 import {
   apiKeyRow,
-  bodyRow,
   itemsRow,
   KEY_COLUMNS,
   keyLimitValues,
@@ -301,11 +301,9 @@ export class PostgresStore implements Store {
 
   async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
     if (holdsNul(genId, orgId)) return undefined;
-    const sql = 'SELECT body FROM records WHERE gen_id = $1 AND org_id = $2';
-    const row = bodyRow.optional().parse((await this.#query(sql, [genId, orgId]))[0]);
-    if (!row) return undefined;
-    const parsed: unknown = JSON.parse(row.body);
-    return generationRecordSchema.parse(parsed);
+    const sql = `SELECT ${STORED_RECORD_COLUMNS} FROM records WHERE gen_id = $1 AND org_id = $2`;
+    const row = (await this.#query(sql, [genId, orgId]))[0];
+    return row === undefined ? undefined : storedRecord(row);
   }
 
   async getMonthlySpend(orgId: string, month: string): Promise<number> {

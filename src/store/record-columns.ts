@@ -1,12 +1,13 @@
-import { type GenerationRecord, recordJson } from '../records/generation-record.js';
+import type { GenerationRecord } from '../records/generation-record.js';
+import { recordBody } from './record-body.js';
 import { createdMsOf, recordDayOf } from './record-query.js';
 import { checkInsertableCost } from './store-rows.js';
 
 /**
- * The columns of the `records` table, in one list both stores insert from. Each record is also kept whole as
- * JSON (`body`), which `getRecord` and `listRecords` return; the columns are what listings filter and sort
- * on. A new column is one migration step (`ALTER TABLE records ADD COLUMN …` in each store's migration list)
- * plus one entry here.
+ * The columns of the `records` table, in one list both stores insert from. The columns are what listings
+ * filter and sort on; `body` holds the rest of the record as JSON (record-body.ts), and the two together are
+ * what `getRecord` and `listRecords` return. A new column is one migration step (`ALTER TABLE records ADD
+ * COLUMN …` in each store's migration list) plus one entry here and one in record-body.ts.
  */
 export interface RecordColumn {
   name: string;
@@ -23,6 +24,7 @@ export interface RecordRow {
   month: string;
   /** `YYYY-MM-DD` (UTC): the daily rollup it adds to. */
   day: string;
+  /** The JSON of what the columns do not hold (recordBody). */
   body: string;
 }
 
@@ -60,7 +62,7 @@ export function recordRow(record: GenerationRecord): RecordRow {
   checkInsertableCost(record);
   const createdMs = createdMsOf(record);
   const day = recordDayOf(createdMs);
-  return { record, createdMs, month: day.slice(0, 7), day, body: recordJson(record) };
+  return { record, createdMs, month: day.slice(0, 7), day, body: recordBody(record, createdMs) };
 }
 
 /** One daily rollup's increments. */

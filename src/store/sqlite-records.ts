@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
-import { generationRecordSchema } from '../records/generation-record-schema.js';
+import { recordOfRow, storedRecord, storedRecordColumns, storedRecordRow } from './record-body.js';
 import { batchTotals, RECORD_COLUMNS, type RecordRow } from './record-columns.js';
 import {
   type CheckedFilter,
@@ -17,14 +17,16 @@ import {
 import { keySpendTotals } from './spend-sums.js';
 import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
 
+/** The columns a record is read back from (record-body.ts); `created_at` is already epoch ms. */
+const STORED = storedRecordColumns('created_at');
+
 /** A record by id (`@genId`) and organization (`@orgId`), through the id index. */
-export const SELECT_RECORD = `SELECT body FROM records INDEXED BY records_id
+export const SELECT_RECORD = `SELECT ${STORED} FROM records INDEXED BY records_id
   WHERE gen_id = @genId AND org_id = @orgId LIMIT 1`;
 
 /** Rows deleted per statement while pruning: each step holds the write lock for a few milliseconds only. */
 export const SQLITE_PRUNE_BATCH = 5_000;
 
-const listedRow = z.object({ body: z.string(), created_at: z.number().int(), gen_id: z.string() });
 const spendRow = z.object({
   grp: z.string(),
   requests: z.number(),
@@ -143,9 +145,10 @@ export class SqliteRecords {
     }
   }
 
-  /** The stored JSON of a record of this organization. */
-  body(genId: string, orgId: string): unknown {
-    return this.#selectRecord.get({ genId, orgId });
+  /** A record of this organization. */
+  get(genId: string, orgId: string): GenerationRecord | undefined {
+    const row = this.#selectRecord.get({ genId, orgId });
+    return row === undefined ? undefined : storedRecord(row);
   }
 
   list(filter: RecordFilter, page: { limit: number; cursor?: string }): RecordPage {
@@ -153,20 +156,17 @@ export class SqliteRecords {
     const limit = checkLimit(page.limit);
     const cursor = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
     const { where, params } = recordConditions(checked, cursor);
-    const sql = `SELECT body, created_at, gen_id FROM records INDEXED BY ${listingIndex(checked)}
+    const sql = `SELECT ${STORED} FROM records INDEXED BY ${listingIndex(checked)}
       WHERE ${where} ORDER BY created_at DESC, gen_id DESC LIMIT ?`;
     const rows = this.#statement(sql)
       .all(...params, limit + 1)
-      .map((row) => listedRow.parse(row));
+      .map((row) => storedRecordRow.parse(row));
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
     const last = shown.at(-1);
-    const records: GenerationRecord[] = shown.map((row) =>
-      generationRecordSchema.parse(JSON.parse(row.body)),
-    );
     return {
-      records,
-      nextCursor: more && last ? encodeCursor({ createdMs: last.created_at, genId: last.gen_id }) : null,
+      records: shown.map(recordOfRow),
+      nextCursor: more && last ? encodeCursor({ createdMs: last.created_ms, genId: last.gen_id }) : null,
     };
   }
 

@@ -4,7 +4,6 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
-import { generationRecordSchema } from '../records/generation-record-schema.js';
 import { OutageLog } from './outage-log.js';
 import { recordRow } from './record-columns.js';
 import { checkFilter } from './record-query.js';
@@ -32,7 +31,6 @@ import type {
 import { InvalidRecordError, OrganizationMissingError, StoreUnavailableError } from './store-errors.js';
 import {
   apiKeyRow,
-  bodyRow,
   itemsRow,
   KEY_COLUMNS,
   keyLimitValues,
@@ -302,10 +300,7 @@ export class SqliteStore implements Store {
   }
 
   async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
-    const row = bodyRow.optional().parse(this.#prepared().records.body(genId, orgId));
-    if (!row) return undefined;
-    const parsed: unknown = JSON.parse(row.body);
-    return generationRecordSchema.parse(parsed);
+    return this.#prepared().records.get(genId, orgId);
   }
 
   async listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage> {

@@ -53,6 +53,8 @@ export function makeRecord(overrides: Partial<GenerationRecord> = {}): Generatio
       { provider: 'fast-cloud', model: 'chat-large-2026', outcome: 'success', status: 200, durationMs: 900 },
     ],
     warnings: ['temperature not supported by fast-cloud', 'ü ✓ "quoted"'],
+    cached: true,
+    costSavedNanoUsd: 98_765,
     ...overrides,
   };
 }
@@ -273,6 +275,46 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.getRecord(ok.genId, 'acme')).toStrictEqual(ok);
         expect(await store.getRecord(failed.genId, 'acme')).toStrictEqual(failed);
         expect(await store.getRecord('gen_missing', 'acme')).toBeUndefined();
+      });
+
+      it('reads back a record whose other fields all hold their usual values, and exact times', async () => {
+        const plain = makeRecord({
+          reqCost: 0,
+          planningInputTokens: 0,
+          planningOutputTokens: 0,
+          planningCost: 0,
+          loadedTools: '',
+          routingCost: 0,
+          optimizationPercentage: 0,
+          skills: '',
+          cached: false,
+          costSavedNanoUsd: 0,
+          attempts: [],
+          warnings: [],
+          createdAt: '2026-03-14T15:09:26.000Z',
+        });
+        // Times the columns hold only to the millisecond, or written another way, come back as they were.
+        const fine = makeRecord({ createdAt: '2026-03-14T15:09:26.535678Z' });
+        const short = makeRecord({ createdAt: '2026-03-14T15:09:26Z', totalDurationMs: 0.1 + 0.2 });
+        await store.insertRecords([plain, fine, short]);
+        for (const record of [plain, fine, short]) {
+          expect(await store.getRecord(record.genId, 'acme')).toStrictEqual(record);
+        }
+        const window = { from: '2026-03-01T00:00:00.000Z', to: '2026-04-01T00:00:00.000Z' };
+        const listed = await store.listRecords({ orgId: 'acme', ...window }, { limit: 10 });
+        expect(new Map(listed.records.map((r) => [r.genId, r]))).toStrictEqual(
+          new Map([plain, fine, short].map((r) => [r.genId, r])),
+        );
+      });
+
+      it('reads a record stored without the cache fields as not cached, nothing saved', async () => {
+        const { cached: _cached, costSavedNanoUsd: _saved, ...older } = makeRecord();
+        await store.insertRecords([older]);
+        expect(await store.getRecord(older.genId, 'acme')).toStrictEqual({
+          ...older,
+          cached: false,
+          costSavedNanoUsd: 0,
+        });
       });
 
       it('does not return a record to another organization', async () => {

@@ -119,7 +119,6 @@ export const AUDIT_COLUMNS = 'id, at, actor, action, target, before, after';
 /** An audit cursor: the id of the last entry of the previous page, digits only. */
 export const AUDIT_ID = /^\d{1,19}$/;
 
-export const bodyRow = z.object({ body: z.string() });
 export const itemsRow = z.object({ items: z.string() });
 
 /** A calendar month as the stores key spend: `YYYY-MM`. */
