@@ -74,19 +74,13 @@ async function seedSqlite(args, dist, filename, endMs) {
     INSERT INTO records SELECT gen_id, org, key_id, model, provider, '/v1/chat/completions', status,
       CASE status WHEN 'error' THEN 502 WHEN 'cancelled' THEN 499 ELSE 200 END, i % 2, input, output, 0, 0, cost,
       duration, duration / 4, ms, '', 0, 'none',
-      json_object('genId', gen_id, 'orgId', org, 'apiKeyId', key_id, 'model', model, 'provider', provider,
-        'path', '/v1/chat/completions', 'status', status,
-        'httpStatus', CASE status WHEN 'error' THEN 502 WHEN 'cancelled' THEN 499 ELSE 200 END,
-        'errorCode', CASE status WHEN 'error' THEN 'upstream_error' END,
-        'errorMessage', CASE status WHEN 'error' THEN 'every provider failed' END,
-        'streamed', json(CASE i % 2 WHEN 1 THEN 'true' ELSE 'false' END), 'totalDurationMs', duration,
-        'durationMsToFirstToken', duration / 4, 'createdAt', created, 'reqCost', cost / 1e9, 'costNanoUsd', cost,
-        'inputTokens', input, 'outputTokens', output, 'cachedInputTokens', 0, 'reasoningTokens', 0,
-        'planningInputTokens', 0, 'planningOutputTokens', 0, 'planningCost', 0, 'loadedTools', '',
-        'routingCost', 0, 'optimizationPercentage', 0, 'score', 0, 'skills', '', 'tag', '',
-        'planningStatus', 'none', 'attempts', json_array(json_object('provider', provider, 'model', model,
-          'outcome', CASE status WHEN 'success' THEN 'success' ELSE 'error' END, 'status',
-          CASE status WHEN 'error' THEN 502 ELSE 200 END, 'durationMs', duration)), 'warnings', json_array())
+      -- The body: what no column holds, usual values left out (src/store/record-body.ts).
+      json_patch(CASE status WHEN 'error'
+          THEN json_object('errorCode', 'upstream_error', 'errorMessage', 'every provider failed')
+          ELSE '{}' END,
+        json_object('reqCost', cost / 1e9, 'attempts', json_array(json_object('provider', provider,
+          'model', model, 'outcome', CASE status WHEN 'success' THEN 'success' ELSE 'error' END, 'status',
+          CASE status WHEN 'error' THEN 502 ELSE 200 END, 'durationMs', duration))))
     FROM r`);
   // BigInt binds as INTEGER (a plain number would bind as REAL, and 'org-' || 1.0 is 'org-1.0').
   const int = BigInt;
@@ -153,20 +147,14 @@ async function seedPostgres(args, dist, url, endMs) {
           `INSERT INTO records
         SELECT gen_id, org, key_id, model, provider, '/v1/chat/completions', status, http, i % 2 = 1, input, output,
           0, 0, cost, duration, duration / 4, at, '', 0, 'none',
-          json_build_object('genId', gen_id, 'orgId', org, 'apiKeyId', key_id, 'model', model, 'provider', provider,
-            'path', '/v1/chat/completions', 'status', status, 'httpStatus', http,
-            'errorCode', CASE status WHEN 'error' THEN 'upstream_error' END,
-            'errorMessage', CASE status WHEN 'error' THEN 'every provider failed' END,
-            'streamed', i % 2 = 1, 'totalDurationMs', duration, 'durationMsToFirstToken', duration / 4,
-            'createdAt', to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'reqCost', cost / 1e9, 'costNanoUsd', cost, 'inputTokens', input, 'outputTokens', output,
-            'cachedInputTokens', 0, 'reasoningTokens', 0, 'planningInputTokens', 0, 'planningOutputTokens', 0,
-            'planningCost', 0, 'loadedTools', '', 'routingCost', 0, 'optimizationPercentage', 0, 'score', 0,
-            'skills', '', 'tag', '', 'planningStatus', 'none',
-            'attempts', json_build_array(json_build_object('provider', provider, 'model', model,
-              'outcome', CASE status WHEN 'success' THEN 'success' ELSE 'error' END,
-              'status', CASE status WHEN 'error' THEN 502 ELSE 200 END, 'durationMs', duration)),
-            'warnings', json_build_array())::text
+          -- The body: what no column holds, usual values left out (src/store/record-body.ts).
+          (CASE status WHEN 'error'
+              THEN jsonb_build_object('errorCode', 'upstream_error', 'errorMessage', 'every provider failed')
+              ELSE '{}'::jsonb END
+            || jsonb_build_object('reqCost', cost / 1e9,
+              'attempts', jsonb_build_array(jsonb_build_object('provider', provider, 'model', model,
+                'outcome', CASE status WHEN 'success' THEN 'success' ELSE 'error' END,
+                'status', CASE status WHEN 'error' THEN 502 ELSE 200 END, 'durationMs', duration))))::text
         FROM (SELECT *, input * 1000 + output * 4000 AS cost,
             CASE status WHEN 'error' THEN 502 WHEN 'cancelled' THEN 499 ELSE 200 END AS http,
             'gen_' || lpad(to_hex(i), 8, '0') || '-5eed-4000-8000-' || lpad(to_hex(i), 12, '0') AS gen_id,
