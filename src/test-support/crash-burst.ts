@@ -229,11 +229,10 @@ async function waitForRecords(store: Store, genIds: string[], into: Map<string, 
   }
 }
 
-/** Σ cost of every record of the organization in the store, read from its table. */
 /** The cost of every record of the organization in the store, by generation id. */
 async function recordCosts(databaseUrl: string): Promise<Map<string, number>> {
   const rows: unknown[] = [];
-  const query = "SELECT gen_id, body FROM records WHERE org_id = 'acme'";
+  const query = "SELECT gen_id, cost_nano FROM records WHERE org_id = 'acme'";
   const filename = sqliteFilename(databaseUrl);
   if (filename !== undefined) {
     const db = new Database(filename, { readonly: true });
@@ -259,11 +258,13 @@ async function recordCosts(databaseUrl: string): Promise<Map<string, number>> {
   return costs;
 }
 
+/** A row's `cost_nano` (node-postgres gives BIGINT as text); a row without one fails the measure loudly. */
 function costOfRow(row: unknown): number {
-  if (typeof row !== 'object' || row === null || !('body' in row) || typeof row.body !== 'string') return 0;
-  const body: unknown = JSON.parse(row.body);
-  if (typeof body !== 'object' || body === null || !('costNanoUsd' in body)) return 0;
-  return typeof body.costNanoUsd === 'number' ? body.costNanoUsd : 0;
+  const cost =
+    typeof row === 'object' && row !== null && 'cost_nano' in row ? Number(row.cost_nano) : Number.NaN;
+  if (!Number.isSafeInteger(cost))
+    throw new Error(`a record row without a whole cost_nano: ${JSON.stringify(row)}`);
+  return cost;
 }
 
 /** The month's spent amount as the gateway's Redis limiter sees it (rebuilt from the store if Redis lost it). */
