@@ -1,4 +1,5 @@
 import type { AppDeps } from '../app/app-deps.js';
+import { faultForLog } from '../errors/fault-for-log.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { RequestContext } from '../http/request-context.js';
 import { withMembers } from '../json/with-members.js';
@@ -47,8 +48,9 @@ export function observeRequest(
   try {
     observe(deps, ctx, edgeError);
   } catch (error) {
-    // Observing must never fail a request (nor, thrown from a promise callback, the process).
-    deps.log(`observing request ${ctx.requestId} failed: ${String(error)}`);
+    // Observing must never fail a request (nor, thrown from a promise callback, the process). Name, code and
+    // frames only: the message of an internal error may quote the request (faultForLog).
+    deps.log(`observing request ${ctx.requestId} failed: ${faultForLog(error)}`);
   }
 }
 

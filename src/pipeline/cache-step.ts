@@ -4,6 +4,7 @@ import { cacheKey } from '../cache/cache-key.js';
 import { type CachedAnswer, decodeAnswer, encodeAnswer } from '../cache/cached-answer.js';
 import { FORM_CAPABILITY, replayAdapter } from '../cache/replay-adapter.js';
 import type { ResponseCache } from '../cache/response-cache.js';
+import { faultForLog } from '../errors/fault-for-log.js';
 import { badRequest, internalError } from '../errors/gateway-error.js';
 import type { JsonObject } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
@@ -169,6 +170,11 @@ async function replay<T>(run: Run, target: ExecutionTarget<T>, answer: CachedAns
   return { value, endpoint, model: servedModel(target, endpoint), target, cached };
 }
 
+/** Name, code and frames only: what failed may hold the answer's text in its message (faultForLog). */
+function keepingFailed(run: Run, error: unknown): void {
+  run.deps.log(`response cache: keeping the answer of ${run.genId} failed: ${faultForLog(error)}`);
+}
+
 /**
  * Ends the cache step, whatever happened: a complete, trusted answer of a request that succeeded is kept, and
  * identical requests waiting for it get it; otherwise they are told to go upstream themselves. Never throws.
@@ -196,7 +202,7 @@ export async function finishCache(
       );
     }
   } catch (error) {
-    run.deps.log(`response cache: keeping the answer of ${run.genId} failed: ${String(error)}`);
+    keepingFailed(run, error);
   }
   // Identical requests waiting for this answer get it now, not after the store's round trip.
   step.finishFlight?.(text);
@@ -204,6 +210,6 @@ export async function finishCache(
   try {
     await cache.write(step.key, text, step.ttlMs);
   } catch (error) {
-    run.deps.log(`response cache: keeping the answer of ${run.genId} failed: ${String(error)}`);
+    keepingFailed(run, error);
   }
 }
