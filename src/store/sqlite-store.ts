@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { OutageLog } from './outage-log.js';
 import { recordRow } from './record-columns.js';
 import { checkFilter } from './record-query.js';
-import { prepareAdminStatements } from './sqlite-admin-tables.js';
+import { classifySqliteError, openSqlite } from './sqlite-connection.js';
 import { keepForLife } from './sqlite-kept.js';
-import { prepareOrganizationStatements } from './sqlite-organizations.js';
-import { SQLITE_PRUNE_BATCH, SqliteRecords } from './sqlite-records.js';
+import { SQLITE_PRUNE_BATCH } from './sqlite-records.js';
 import { migrateSqlite } from './sqlite-schema.js';
+import { prepareStatements, type Statements } from './sqlite-statements.js';
 import type {
   ApiKeyInfo,
   ApiKeyPatch,
@@ -28,111 +26,10 @@ import type {
   SpendRow,
   Store,
 } from './store.js';
-import { InvalidRecordError, OrganizationMissingError, StoreUnavailableError } from './store-errors.js';
-import {
-  apiKeyRow,
-  itemsRow,
-  KEY_COLUMNS,
-  keyLimitValues,
-  MONTH,
-  newKeyLimits,
-  organizationRow,
-} from './store-rows.js';
-
-/**
- * WAL pages after which a commit checkpoints (SQLite's default is 1,000). A batch of 500 records rewrites about
- * 600 pages, so the default checkpoints, with two fsyncs, after nearly every batch; 4,000 (a WAL of about 16 MB)
- * checkpoints every few batches and writes each page rewritten meanwhile once. Measured in the README.
- */
-export const SQLITE_WAL_CHECKPOINT_PAGES = 4_000;
-
-/**
- * SQLite's page cache, in KiB: 2 MiB, SQLite's own default (better-sqlite3 builds it with 16 MB). The cache
- * fills as the records grow and is memory the process keeps (it was a third of the C heap at the bench's
- * peak); the pages that inserts touch (the right edges of time-ordered indexes) fit in 2 MiB, and a query that
- * reads more reads it from the operating system's file cache. Measured in the README.
- */
-export const SQLITE_CACHE_KIB = 2_000;
+import { OrganizationMissingError, StoreUnavailableError } from './store-errors.js';
+import { apiKeyRow, itemsRow, keyLimitValues, MONTH, newKeyLimits, organizationRow } from './store-rows.js';
 
 const spendRow = z.object({ cost_nano: z.number().int() });
-
-function prepareKeyStatements(db: Database.Database) {
-  return {
-    /** Only into a live organization (no row otherwise). */
-    insertKey: db.prepare(
-      `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
-         requests_per_minute, models, expires_at)
-       SELECT @id, @orgId, @name, @prefix, @keyHash, @createdAt, NULL, @monthlyLimitUsd, @requestsPerMinute,
-         @models, @expiresAt
-       WHERE EXISTS (SELECT 1 FROM organizations WHERE id = @orgId AND deleted_at IS NULL)`,
-    ),
-    revokeOrgKeys: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE org_id = ? AND revoked_at IS NULL'),
-    keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`),
-    listKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`),
-    listOrgKeys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE org_id = ? ORDER BY created_at, id`),
-    revokeKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
-    replaceKeyHash: db.prepare('UPDATE api_keys SET key_hash = ? WHERE id = ? AND key_hash = ?'),
-  };
-}
-
-function prepareSpendStatements(db: Database.Database) {
-  return {
-    selectSpend: db.prepare('SELECT cost_nano FROM monthly_spend WHERE org_id = ? AND month = ?'),
-  };
-}
-
-function prepareConversationStatements(db: Database.Database) {
-  return {
-    saveConversation: db.prepare(
-      'INSERT OR REPLACE INTO conversations (gen_id, org_id, expires_at, items) VALUES (?, ?, ?, ?)',
-    ),
-    selectConversation: db.prepare(
-      'SELECT items FROM conversations WHERE gen_id = ? AND org_id = ? AND expires_at > ?',
-    ),
-    dropExpiredConversations: db.prepare('DELETE FROM conversations WHERE expires_at <= ?'),
-  };
-}
-
-/** Every statement and transaction of the store, prepared once per connection. */
-function prepareStatements(db: Database.Database) {
-  const organizations = prepareOrganizationStatements(db);
-  const keys = prepareKeyStatements(db);
-  return {
-    ...organizations,
-    ...keys,
-    /** Marks the organization deleted and revokes its keys, in one transaction. */
-    deleteOrgAndKeys: db.transaction((id: string, now: string): boolean => {
-      if (organizations.deleteOrg.run(now, id).changes === 0) return false;
-      keys.revokeOrgKeys.run(now, id);
-      return true;
-    }),
-    ...prepareSpendStatements(db),
-    records: new SqliteRecords(db),
-    ...prepareConversationStatements(db),
-    admin: prepareAdminStatements(db),
-  };
-}
-
-type Statements = ReturnType<typeof prepareStatements>;
-
-/** Result codes that say the database file is busy or its disk failing, not that the rows are wrong. */
-const TRANSIENT_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM)/;
-
-/** A failed write as the record queue needs to see it: wait (unavailable) or isolate (invalid rows). */
-function classifySqliteError(error: unknown): unknown {
-  if (!(error instanceof Database.SqliteError)) return error;
-  if (TRANSIENT_SQLITE.test(error.code)) {
-    return new StoreUnavailableError(`SQLite is unavailable: ${error.message}`, { cause: error });
-  }
-  if (
-    error.code.startsWith('SQLITE_CONSTRAINT') ||
-    error.code === 'SQLITE_MISMATCH' ||
-    error.code === 'SQLITE_TOOBIG'
-  ) {
-    return new InvalidRecordError(`SQLite refused the records: ${error.message}`, { cause: error });
-  }
-  return error;
-}
 
 export interface SqliteStoreOptions {
   /** Clock for `createdAt` / `deletedAt` / `revokedAt`; injectable for tests. */
@@ -163,22 +60,10 @@ export class SqliteStore implements Store {
 
   /** Opens (creating it and its directory when missing) the database at `filename`, or `:memory:`. */
   constructor(filename: string, options: SqliteStoreOptions = {}) {
-    if (filename !== ':memory:' && filename !== '') {
-      mkdirSync(dirname(resolve(filename)), { recursive: true });
-    }
-    this.#db = new Database(filename);
+    this.#db = openSqlite(filename, options.busyTimeoutMs ?? 5000);
     keepForLife(this);
     this.#now = options.now ?? (() => new Date());
     this.#outage = new OutageLog('SQLite', options.log ?? ((message) => process.emitWarning(message)));
-    // `exec`, not `pragma()`: no statement object to be collected later (sqlite-kept.ts).
-    this.#db.exec(
-      `PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))};
-       PRAGMA journal_mode = WAL;
-       PRAGMA synchronous = NORMAL;
-       PRAGMA wal_autocheckpoint = ${SQLITE_WAL_CHECKPOINT_PAGES};
-       PRAGMA foreign_keys = ON;
-       PRAGMA cache_size = -${SQLITE_CACHE_KIB};`,
-    );
     this.#ping = this.#db.prepare('SELECT 1');
   }
 
