@@ -1,3 +1,4 @@
+import { DatabaseError } from 'pg';
 import type { PostgresConnection, Row } from './postgres-connection.js';
 import type { ApiKeyInfo, ApiKeyPatch, AuditEntry, KeySecretHash, NewAuditEntry } from './store.js';
 import {
@@ -25,12 +26,58 @@ CREATE TABLE IF NOT EXISTS admin_audit (id BIGINT GENERATED ALWAYS AS IDENTITY P
 
 type Query = (sql: string, values?: unknown[]) => Promise<Row[]>;
 
-/** Keys' limits, per-key spend and the audit log on PostgreSQL; `query` checks the store is migrated. */
+/** API keys, their limits and spend, and the audit log on PostgreSQL; `query` checks the store is migrated. */
 export function postgresAdminTables(db: PostgresConnection, query: Query, assertReady: () => void) {
   const getKey = async (id: string): Promise<ApiKeyInfo | undefined> =>
     apiKeyRow.optional().parse((await query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`, [id]))[0]);
   return {
     getKey,
+    /** Inserts a key into a live organization; false when there is none of its id. */
+    async insertKey(info: ApiKeyInfo): Promise<boolean> {
+      const limits = keyLimitValues(info);
+      try {
+        // Only into a live organization, locked FOR SHARE until the insert commits: a deletion running meanwhile
+        // either waits for it and then revokes the key, or commits first and no key is written.
+        const inserted = await query(
+          `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
+             requests_per_minute, models, expires_at)
+           SELECT $1::text, id, $3::text, $4::text, $5::text, $6::text, NULL, $7::text, $8::integer, $9::text,
+             $10::text
+           FROM organizations WHERE id = $2::text AND deleted_at IS NULL FOR SHARE
+           RETURNING id`,
+          [
+            ...[info.id, info.orgId, info.name, info.prefix, info.keyHash, info.createdAt],
+            ...[limits.monthlyLimitUsd, limits.requestsPerMinute, limits.models, limits.expiresAt],
+          ],
+        );
+        return inserted.length > 0;
+      } catch (error) {
+        if (error instanceof DatabaseError && error.code === '23505') {
+          throw new Error('an API key with this hash already exists', { cause: error });
+        }
+        throw error;
+      }
+    },
+    async keyByHash(keyHash: string): Promise<ApiKeyInfo | undefined> {
+      const rows = await query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`, [keyHash]);
+      return apiKeyRow.optional().parse(rows[0]);
+    },
+    async replaceKeyHash(id: string, oldHash: string, newHash: string): Promise<boolean> {
+      const sql = 'UPDATE api_keys SET key_hash = $1 WHERE id = $2 AND key_hash = $3 RETURNING id';
+      return (await query(sql, [newHash, id, oldHash])).length > 0;
+    },
+    async listKeys(orgId: string | undefined): Promise<ApiKeyInfo[]> {
+      const order = 'ORDER BY created_at COLLATE "C", id COLLATE "C"';
+      const rows =
+        orgId === undefined
+          ? await query(`SELECT ${KEY_COLUMNS} FROM api_keys ${order}`)
+          : await query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE org_id = $1 ${order}`, [orgId]);
+      return rows.map((row) => apiKeyRow.parse(row));
+    },
+    async revokeKey(id: string, at: string): Promise<boolean> {
+      const sql = 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id';
+      return (await query(sql, [at, id])).length > 0;
+    },
     async updateKey(id: string, patch: ApiKeyPatch): Promise<ApiKeyInfo | undefined> {
       assertReady();
       let updated: ApiKeyInfo | undefined;

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DatabaseError } from 'pg';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { postgresAdminTables } from './postgres-admin-tables.js';
 import { PostgresConnection, type Row } from './postgres-connection.js';
 import { ORG_COLUMNS, postgresOrganizations } from './postgres-organizations.js';
+import { batchRows, insertRecordBatch } from './postgres-record-inserts.js';
 import {
   ensurePartitions,
-  insertRecordRows,
   listRecordRows,
   pruneRecordRows,
   STORED_RECORD_COLUMNS,
@@ -16,7 +15,7 @@ import {
 import { holdsNul, refusingNul } from './postgres-refusals.js';
 import { migratePostgres, nextMonth } from './postgres-schema.js';
 import { storedRecord } from './record-body.js';
-import { type RecordRow, recordRow } from './record-columns.js';
+import { recordRow } from './record-columns.js';
 import { checkFilter } from './record-query.js';
 import type {
   ApiKeyInfo,
@@ -34,21 +33,11 @@ import type {
   SpendRow,
   Store,
 } from './store.js';
-import { InvalidRecordError, OrganizationMissingError } from './store-errors.js';
-import {
-  apiKeyRow,
-  itemsRow,
-  KEY_COLUMNS,
-  keyLimitValues,
-  MONTH,
-  newKeyLimits,
-  organizationRow,
-} from './store-rows.js';
+import { OrganizationMissingError } from './store-errors.js';
+import { itemsRow, MONTH, newKeyLimits, organizationRow } from './store-rows.js';
 
 /** Key of the transaction-scoped advisory lock that serialises `migrate()` across gateway instances. */
 const MIGRATE_LOCK_KEY = 7_204_117_734_001;
-/** BEGIN of a record batch, with durable commit in the same round trip. */
-const DURABLE_BEGIN = 'BEGIN; SET LOCAL synchronous_commit TO on';
 
 /** node-postgres returns BIGINT as a decimal string. */
 const spendRow = z.object({ cost_nano: z.string().regex(/^-?\d+$/) });
@@ -160,57 +149,27 @@ export class PostgresStore implements Store {
       ...newKeyLimits(key),
     };
     if (holdsNul(key.orgId)) throw new OrganizationMissingError(`organization "${key.orgId}" does not exist`);
-    const limits = keyLimitValues(info);
-    let inserted: Row[];
-    try {
-      // Only into a live organization, locked FOR SHARE until the insert commits: a deletion running meanwhile
-      // either waits for it and then revokes the key, or commits first and no key is written.
-      inserted = await this.#query(
-        `INSERT INTO api_keys (id, org_id, name, prefix, key_hash, created_at, revoked_at, monthly_limit_usd,
-           requests_per_minute, models, expires_at)
-         SELECT $1::text, id, $3::text, $4::text, $5::text, $6::text, NULL, $7::text, $8::integer, $9::text,
-           $10::text
-         FROM organizations WHERE id = $2::text AND deleted_at IS NULL FOR SHARE
-         RETURNING id`,
-        [
-          ...[info.id, info.orgId, info.name, info.prefix, info.keyHash, info.createdAt],
-          ...[limits.monthlyLimitUsd, limits.requestsPerMinute, limits.models, limits.expiresAt],
-        ],
-      );
-    } catch (error) {
-      if (error instanceof DatabaseError && error.code === '23505') {
-        throw new Error('an API key with this hash already exists', { cause: error });
-      }
-      throw error;
-    }
-    if (inserted.length === 0)
+    if (!(await this.#admin.insertKey(info))) {
       throw new OrganizationMissingError(`organization "${key.orgId}" does not exist`);
+    }
     return info;
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyInfo | undefined> {
-    const rows = await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`, [keyHash]);
-    return apiKeyRow.optional().parse(rows[0]);
+    return this.#admin.keyByHash(keyHash);
   }
 
   async replaceApiKeyHash(id: string, oldHash: string, newHash: string): Promise<boolean> {
-    const sql = 'UPDATE api_keys SET key_hash = $1 WHERE id = $2 AND key_hash = $3 RETURNING id';
-    return (await this.#query(sql, [newHash, id, oldHash])).length > 0;
+    return this.#admin.replaceKeyHash(id, oldHash, newHash);
   }
 
   async listApiKeys(orgId?: string): Promise<ApiKeyInfo[]> {
     if (holdsNul(orgId)) return [];
-    const order = 'ORDER BY created_at COLLATE "C", id COLLATE "C"';
-    const rows =
-      orgId === undefined
-        ? await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys ${order}`)
-        : await this.#query(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE org_id = $1 ${order}`, [orgId]);
-    return rows.map((row) => apiKeyRow.parse(row));
+    return this.#admin.listKeys(orgId);
   }
 
   async revokeApiKey(id: string): Promise<boolean> {
-    const sql = 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id';
-    return (await this.#query(sql, [this.#timestamp(), id])).length > 0;
+    return this.#admin.revokeKey(id, this.#timestamp());
   }
 
   async getApiKey(id: string): Promise<ApiKeyInfo | undefined> {
@@ -241,35 +200,10 @@ export class PostgresStore implements Store {
 
   async insertRecords(records: GenerationRecord[]): Promise<void> {
     this.#assertReady();
-    // First occurrence of a repeated genId wins, as in the SQLite store; sorted, so that concurrent batches
-    // take row locks in the same order and cannot deadlock.
-    const byId = new Map<string, RecordRow>();
-    for (const record of records) {
-      const row = recordRow(record);
-      if (!byId.has(record.genId)) byId.set(record.genId, row);
-    }
-    if (byId.size === 0) return;
-    const rows = [...byId.values()].sort((a, b) => (a.record.genId < b.record.genId ? -1 : 1));
+    const rows = batchRows(records.map(recordRow));
+    if (rows.length === 0) return;
     await this.#ensureMonths(rows.map((row) => row.month));
-    try {
-      await this.#insertRows(rows, false).catch((error: unknown) => {
-        // 23505: a record of the batch is stored already (a retry); again, skipping those.
-        if (!(error instanceof DatabaseError && error.code === '23505')) throw error;
-        return this.#insertRows(rows, true);
-      });
-    } catch (error) {
-      // 22: data exception (a value out of range), 23: integrity constraint; the rows, not the server.
-      if (error instanceof DatabaseError && /^2[23]/.test(error.code ?? '')) {
-        throw new InvalidRecordError(`PostgreSQL refused the records: ${error.message}`, { cause: error });
-      }
-      throw error;
-    }
-  }
-
-  /** Records are money facts: acknowledged only once durable, even where the server trades durability for
-   * speed (`synchronous_commit = off` loses the last commits of a crash). */
-  #insertRows(rows: RecordRow[], skipStored: boolean): Promise<void> {
-    return this.#db.transaction((client) => insertRecordRows(client, rows, skipStored), DURABLE_BEGIN);
+    await insertRecordBatch(this.#db, rows);
   }
 
   async listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage> {
