@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../json/json.js';
-import { DEFAULT_MAX_TOKENS, JSON_OBJECT_INSTRUCTION, toMessagesRequest } from './anthropic-request.js';
+import { DEFAULT_MAX_TOKENS } from './anthropic-reasoning.js';
+import { JSON_OBJECT_INSTRUCTION, toMessagesRequest } from './anthropic-request.js';
 
 const LONG = 'z'.repeat(20_000);
 /** Every warning names the client's values cut short: none carries their whole length. */
