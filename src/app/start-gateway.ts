@@ -95,28 +95,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const log = options.log ?? ((message: string) => logger.warn(message));
   const { config } = options;
   const { keyHasher, store, firstKey, authenticate } = await openState(options, log);
-  const catalog = buildCatalog({
-    config,
-    bundled: bundledModels,
-    vars: options.vars,
-    supportedApis,
-    warn: log,
-  });
-  const dispatcher = options.dispatcher ?? createUpstreamDispatcher();
-  const upstreamLimits = {
-    idleTimeoutMs: config.server.upstreamIdleTimeoutMs,
-    maxResponseBytes: config.server.maxUpstreamResponseBytes,
-  };
-  const adapters = createAdapters(
-    catalog.providers.values(),
-    createUpstreamClient(dispatcher, upstreamLimits),
-  );
-  // Providers that list their own models are asked now (bounded by discovery.timeoutMs) and then regularly.
-  const discovery = await startDiscovery({
-    catalog,
-    list: (provider, signal) => fetchModelList(dispatcher, provider, { ...config.discovery, signal }),
-    log,
-  });
+  const { catalog, dispatcher, adapters, discovery } = await openUpstreams(options, log);
   const { journal, records } = openRecords(config, store, options.databaseUrl, log);
   const retention = startRecordRetention({
     store,
@@ -191,25 +170,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const server = createHttpServer(createApp(deps), config.server);
   const sockets = createResponsesSockets(deps);
   server.on('upgrade', sockets.upgrade);
-  const stop = async (): Promise<StopReport> => {
-    stopWatchingSkills();
-    discovery.stop();
-    const closing = closeServer(server, config.server.shutdownGraceMs);
-    await sockets.close(config.server.shutdownGraceMs);
-    await closing;
-    await tracing.shutdown(TRACE_FLUSH_TIMEOUT_MS);
-    await records.close(config.records.shutdownFlushMs);
-    const backlog = journal.close();
-    await deps.limiter.close();
-    await responseCache.close();
-    await stopHealthSync?.();
-    if (!options.dispatcher) await dispatcher.close();
-    await retention.stop();
-    await store.close();
-    // Buffered lines go now; what is left is written synchronously when the process exits (pino's exit hook).
-    logger.flush();
-    return { pendingRecords: backlog.unshipped + backlog.unfinished, journalDir: backlog.dir };
-  };
+  const stop = () =>
+    stopInOrder(config, {
+      stopWatchingSkills,
+      discovery,
+      server,
+      sockets,
+      journal,
+      retention,
+      stopHealthSync,
+      dispatcher: options.dispatcher ? undefined : dispatcher,
+      deps,
+    });
   try {
     if (config.server.preloadTokenizer) await deps.tokenCounter.load();
     await listen(server, options.port, options.host);
@@ -218,6 +190,72 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     throw error;
   }
   return { server, url: urlOf(server), deps, firstKey, openSockets: () => sockets.size, stop };
+}
+
+/** The model catalog, the upstream connection pool and an adapter per provider; discovery started. */
+async function openUpstreams(options: GatewayOptions, log: (message: string) => void) {
+  const { config } = options;
+  const catalog = buildCatalog({
+    config,
+    bundled: bundledModels,
+    vars: options.vars,
+    supportedApis,
+    warn: log,
+  });
+  const dispatcher = options.dispatcher ?? createUpstreamDispatcher();
+  const upstreamLimits = {
+    idleTimeoutMs: config.server.upstreamIdleTimeoutMs,
+    maxResponseBytes: config.server.maxUpstreamResponseBytes,
+  };
+  const adapters = createAdapters(
+    catalog.providers.values(),
+    createUpstreamClient(dispatcher, upstreamLimits),
+  );
+  // Providers that list their own models are asked now (bounded by discovery.timeoutMs) and then regularly.
+  const discovery = await startDiscovery({
+    catalog,
+    list: (provider, signal) => fetchModelList(dispatcher, provider, { ...config.discovery, signal }),
+    log,
+  });
+  return { catalog, dispatcher, adapters, discovery };
+}
+
+/** What a running gateway stops (the rest is in its deps); `dispatcher` only when the gateway made it. */
+interface RunningParts {
+  stopWatchingSkills: () => void;
+  discovery: Awaited<ReturnType<typeof startDiscovery>>;
+  server: Server;
+  sockets: ReturnType<typeof createResponsesSockets>;
+  journal: ReturnType<typeof openRecords>['journal'];
+  retention: ReturnType<typeof startRecordRetention>;
+  stopHealthSync: (() => Promise<void>) | undefined;
+  dispatcher: Dispatcher | undefined;
+  deps: AppDeps;
+}
+
+/**
+ * Shutdown, in order: no new requests, in-flight ones (streams and sockets included) finished within the
+ * grace period, the last spans and records written, then every connection closed.
+ */
+async function stopInOrder(config: GatewayConfig, parts: RunningParts): Promise<StopReport> {
+  const { deps } = parts;
+  parts.stopWatchingSkills();
+  parts.discovery.stop();
+  const closing = closeServer(parts.server, config.server.shutdownGraceMs);
+  await parts.sockets.close(config.server.shutdownGraceMs);
+  await closing;
+  await deps.tracing.shutdown(TRACE_FLUSH_TIMEOUT_MS);
+  await deps.records.close(config.records.shutdownFlushMs);
+  const backlog = parts.journal.close();
+  await deps.limiter.close();
+  await deps.responseCache?.close();
+  await parts.stopHealthSync?.();
+  await parts.dispatcher?.close();
+  await parts.retention.stop();
+  await deps.store.close();
+  // Buffered lines go now; what is left is written synchronously when the process exits (pino's exit hook).
+  deps.logger.flush();
+  return { pendingRecords: backlog.unshipped + backlog.unfinished, journalDir: backlog.dir };
 }
 
 /**
