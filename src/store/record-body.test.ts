@@ -58,6 +58,16 @@ describe('a stored record body', () => {
     expect(body.length).toBeLessThan(recordJson(typical).length / 4);
   });
 
+  it('keeps a field no column holds whatever its name, so a field added to records later is stored too', () => {
+    const later = { ...typical, servedRegion: 'eu-west', attemptsBudget: 0 } as typeof typical;
+    expect(JSON.parse(recordBody(later, Date.parse(typical.createdAt)))).toStrictEqual({
+      reqCost: 0.000064,
+      attempts: typical.attempts,
+      servedRegion: 'eu-west',
+      attemptsBudget: 0,
+    });
+  });
+
   it('keeps the creation time as written when the column cannot give it back', () => {
     const ms = Date.parse('2026-03-14T15:09:26.535Z');
     expect(

@@ -3,13 +3,13 @@ import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
 
 /**
- * A `records` row's `body`: the fields of its record that no column holds, each left out while it has the
- * value below, so a typical row's body is its cost in USD and its attempts (about 170 bytes where the whole
- * record is 860). Columns and body together give the record back field for field, in the record's own key
- * order. A body that holds `genId` is a whole record, written before bodies were cut down, and is read as it
- * is.
+ * A `records` row's `body`: every field of its record that no column holds, each left out while it has its
+ * usual value (below), so a typical row's body is its cost in USD and its attempts (about 120 bytes where the
+ * whole record is 770). A field added to records later lands in the body without a change here. Columns and
+ * body together give the record back field for field. A body that holds `genId` is a whole record, written
+ * before bodies were cut down, and is read as it is.
  */
-const LEFT_OUT = {
+const USUAL = {
   errorCode: null,
   errorMessage: null,
   reqCost: 0,
@@ -24,19 +24,47 @@ const LEFT_OUT = {
   costSavedNanoUsd: 0,
 } as const;
 
-type LeftOut = keyof typeof LEFT_OUT;
-const LEFT_OUT_NAMES = Object.keys(LEFT_OUT) as LeftOut[];
+/** Lists left out while empty. */
+const EMPTY_LISTS = new Set(['attempts', 'warnings']);
+
+/** The record's fields its row's columns hold (record-columns.ts); `createdAt` only to the millisecond. */
+const IN_COLUMNS = new Set([
+  'genId',
+  'orgId',
+  'apiKeyId',
+  'model',
+  'provider',
+  'path',
+  'status',
+  'httpStatus',
+  'streamed',
+  'totalDurationMs',
+  'durationMsToFirstToken',
+  'costNanoUsd',
+  'inputTokens',
+  'outputTokens',
+  'cachedInputTokens',
+  'reasoningTokens',
+  'tag',
+  'score',
+  'planningStatus',
+]);
+
+function isUsual(name: string, value: unknown): boolean {
+  if (EMPTY_LISTS.has(name)) return Array.isArray(value) && value.length === 0;
+  return name in USUAL && USUAL[name as keyof typeof USUAL] === value;
+}
 
 /** The body of a record's row; `createdMs` is its `created_at` column (createdAt is kept when that loses it). */
 export function recordBody(record: GenerationRecord, createdMs: number): string {
   const body: Record<string, unknown> = {};
   if (new Date(createdMs).toISOString() !== record.createdAt) body.createdAt = record.createdAt;
-  for (const name of LEFT_OUT_NAMES) {
-    const value = record[name];
-    if (value !== undefined && value !== LEFT_OUT[name]) body[name] = value;
+  const fields: Record<string, unknown> = record as unknown as Record<string, unknown>;
+  for (const name in fields) {
+    const value = fields[name];
+    if (name === 'createdAt' || IN_COLUMNS.has(name) || value === undefined || isUsual(name, value)) continue;
+    body[name] = value;
   }
-  if (record.attempts.length > 0) body.attempts = record.attempts;
-  if (record.warnings.length > 0) body.warnings = record.warnings;
   return JSON.stringify(body);
 }
 
@@ -99,8 +127,13 @@ export function recordOfRow(row: StoredRecordRow): GenerationRecord {
     throw new Error(`record ${row.gen_id}: its stored body is not a JSON object`);
   }
   if ('genId' in body) return generationRecordSchema.parse(body);
-  const field = (name: LeftOut) => (name in body ? body[name] : LEFT_OUT[name]);
+  // The schema gives the fields back in the record's own order.
   return generationRecordSchema.parse({
+    ...USUAL,
+    attempts: [],
+    warnings: [],
+    createdAt: new Date(row.created_ms).toISOString(),
+    ...body,
     genId: row.gen_id,
     orgId: row.org_id,
     apiKeyId: row.key_id,
@@ -109,31 +142,16 @@ export function recordOfRow(row: StoredRecordRow): GenerationRecord {
     path: row.path,
     status: row.status,
     httpStatus: row.http_status,
-    errorCode: field('errorCode'),
-    errorMessage: field('errorMessage'),
     streamed: row.streamed,
     totalDurationMs: row.total_duration_ms,
     durationMsToFirstToken: row.first_token_ms,
-    createdAt: 'createdAt' in body ? body.createdAt : new Date(row.created_ms).toISOString(),
-    reqCost: field('reqCost'),
     costNanoUsd: row.cost_nano,
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
     cachedInputTokens: row.cached_input_tokens,
     reasoningTokens: row.reasoning_tokens,
-    planningInputTokens: field('planningInputTokens'),
-    planningOutputTokens: field('planningOutputTokens'),
-    planningCost: field('planningCost'),
-    loadedTools: field('loadedTools'),
-    routingCost: field('routingCost'),
-    optimizationPercentage: field('optimizationPercentage'),
     score: row.score,
-    skills: field('skills'),
     tag: row.tag,
     planningStatus: row.planning_status,
-    attempts: body.attempts ?? [],
-    warnings: body.warnings ?? [],
-    cached: field('cached'),
-    costSavedNanoUsd: field('costSavedNanoUsd'),
   });
 }
