@@ -90,7 +90,7 @@ export async function listRecordRows(
   const { where, params } = recordConditions(checked, cursor);
   const sql = `SELECT ${STORED_RECORD_COLUMNS} FROM records
     WHERE ${where} ORDER BY created_at DESC, gen_id DESC LIMIT ${limit + 1}`;
-  const rows = (await db.query(sql, params)).map((row) => storedRecordRow.parse(row));
+  const rows = (await db.query(sql, params)).map((row) => storedRecordRow(row));
   const more = rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;
   const last = shown.at(-1);

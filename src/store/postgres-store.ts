@@ -14,8 +14,7 @@ import {
 } from './postgres-records.js';
 import { holdsNul, refusingNul } from './postgres-refusals.js';
 import { migratePostgres, nextMonth } from './postgres-schema.js';
-import { storedRecord } from './record-body.js';
-import { recordRow } from './record-columns.js';
+import { recordRow, storedRecord } from './record-body.js';
 import { checkFilter } from './record-query.js';
 import type {
   ApiKeyInfo,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordJson } from '../records/generation-record.js';
-import { recordBody, storedRecord } from './record-body.js';
-import { recordRow } from './record-columns.js';
+import { recordBody, recordRow, storedRecord } from './record-body.js';
 import { makeRecord } from './store-contract.js';
 
 /** A successful request's record as the gateway makes it: one attempt, every other field at its usual value. */

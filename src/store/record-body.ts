@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { generationRecordSchema } from '../records/generation-record-schema.js';
+import { RECORD_COLUMNS, type RecordColumn, type RecordRow } from './record-columns.js';
+import { createdMsOf, recordDayOf } from './record-query.js';
+import { checkInsertableCost } from './store-rows.js';
 
 /**
- * A `records` row's `body`: every field of its record that no column holds, each left out while it has its
+ * A record as a `records` row and back. The row's columns (record-columns.ts) hold some fields; its `body`,
+ * JSON, holds every field of its record that no column holds, each left out while it has its
  * usual value (below), so a typical row's body is its cost in USD and its attempts (about 120 bytes where the
  * whole record is 770). A field added to records later lands in the body without a change here. Columns and
  * body together give the record back field for field. A body that holds `genId` is a whole record, written
@@ -27,32 +31,25 @@ const USUAL = {
 /** Lists left out while empty. */
 const EMPTY_LISTS = new Set(['attempts', 'warnings']);
 
-/** The record's fields its row's columns hold (record-columns.ts); `createdAt` only to the millisecond. */
-const IN_COLUMNS = new Set([
-  'genId',
-  'orgId',
-  'apiKeyId',
-  'model',
-  'provider',
-  'path',
-  'status',
-  'httpStatus',
-  'streamed',
-  'totalDurationMs',
-  'durationMsToFirstToken',
-  'costNanoUsd',
-  'inputTokens',
-  'outputTokens',
-  'cachedInputTokens',
-  'reasoningTokens',
-  'tag',
-  'score',
-  'planningStatus',
-]);
+/** Columns that hold a record field, and the fields they hold but `createdAt` (its column keeps milliseconds). */
+const FIELD_COLUMNS = RECORD_COLUMNS.filter((column) => column.field !== undefined);
+const IN_COLUMNS = new Set<string>(
+  FIELD_COLUMNS.flatMap((column) =>
+    column.field === undefined || column.field === 'createdAt' ? [] : [column.field],
+  ),
+);
 
 function isUsual(name: string, value: unknown): boolean {
   if (EMPTY_LISTS.has(name)) return Array.isArray(value) && value.length === 0;
   return name in USUAL && USUAL[name as keyof typeof USUAL] === value;
+}
+
+/** Checks a record and derives its row; throws InvalidRecordError for a cost or time no store can hold. */
+export function recordRow(record: GenerationRecord): RecordRow {
+  checkInsertableCost(record);
+  const createdMs = createdMsOf(record);
+  const day = recordDayOf(createdMs);
+  return { record, createdMs, month: day.slice(0, 7), day, body: recordBody(record, createdMs) };
 }
 
 /** The body of a record's row; `createdMs` is its `created_at` column (createdAt is kept when that loses it). */
@@ -78,46 +75,45 @@ const integer = z.union([
 ]);
 /** SQLite keeps booleans as 0 and 1. */
 const flag = z.union([z.boolean(), z.number().transform((n) => n !== 0)]);
+const COLUMN_VALUE = {
+  text: z.string(),
+  bigint: integer,
+  'double precision': z.number(),
+  boolean: flag,
+} as const;
 
-/**
- * The columns a stored record is read from, under the names the stores select them as: `created_ms` is the
- * creation time in epoch milliseconds.
- */
-export const storedRecordRow = z.object({
-  gen_id: z.string(),
-  org_id: z.string(),
-  key_id: z.string(),
-  model: z.string(),
-  provider: z.string(),
-  path: z.string(),
-  status: z.string(),
-  http_status: integer,
-  streamed: flag,
-  input_tokens: integer,
-  output_tokens: integer,
-  cached_input_tokens: integer,
-  reasoning_tokens: integer,
-  cost_nano: integer,
-  total_duration_ms: z.number(),
-  first_token_ms: z.number(),
-  created_ms: integer,
-  tag: z.string(),
-  score: z.number(),
-  planning_status: z.string(),
-  body: z.string(),
-});
-export type StoredRecordRow = z.infer<typeof storedRecordRow>;
+/** The name a column is selected as: the creation time as epoch milliseconds, whatever the store keeps. */
+const selectedName = (column: RecordColumn) => (column.name === 'created_at' ? 'created_ms' : column.name);
 
-/** The select list of storedRecordRow's columns, with the creation time as each store writes it in ms. */
+/** A row as the stores select it (storedRecordColumns), every column checked against its type. */
+export interface StoredRecordRow {
+  readonly gen_id: string;
+  /** The creation time, epoch milliseconds. */
+  readonly created_ms: number;
+  readonly body: string;
+  readonly [column: string]: string | number | boolean;
+}
+
+const storedRowSchema = z.object(
+  Object.fromEntries(RECORD_COLUMNS.map((column) => [selectedName(column), COLUMN_VALUE[column.pgType]])),
+);
+
+/** Checks a row the store returned; throws (a zod error) for one no record could have written. */
+export function storedRecordRow(raw: unknown): StoredRecordRow {
+  // Every column is checked by its type, `gen_id` and `body` as text and `created_ms` as an integer among them.
+  return storedRowSchema.parse(raw) as StoredRecordRow;
+}
+
+/** The select list of every column, with `createdMs` the SQL of the creation time in epoch milliseconds. */
 export function storedRecordColumns(createdMs: string): string {
-  return `gen_id, org_id, key_id, model, provider, path, status, http_status, streamed, input_tokens,
-    output_tokens, cached_input_tokens, reasoning_tokens, cost_nano, total_duration_ms, first_token_ms,
-    ${createdMs} AS created_ms, tag, score, planning_status, body`;
+  return RECORD_COLUMNS.map((c) => (c.name === 'created_at' ? `${createdMs} AS created_ms` : c.name)).join(
+    ', ',
+  );
 }
 
 /** The record a row stands for; throws (a zod error) for a row no record could have written. */
 export function storedRecord(raw: unknown): GenerationRecord {
-  return recordOfRow(storedRecordRow.parse(raw));
+  return recordOfRow(storedRecordRow(raw));
 }
 
 /** The record of a row already checked against storedRecordRow. */
@@ -127,31 +123,17 @@ export function recordOfRow(row: StoredRecordRow): GenerationRecord {
     throw new Error(`record ${row.gen_id}: its stored body is not a JSON object`);
   }
   if ('genId' in body) return generationRecordSchema.parse(body);
-  // The schema gives the fields back in the record's own order.
-  return generationRecordSchema.parse({
+  const fields: Record<string, unknown> = {
     ...USUAL,
     attempts: [],
     warnings: [],
     createdAt: new Date(row.created_ms).toISOString(),
     ...body,
-    genId: row.gen_id,
-    orgId: row.org_id,
-    apiKeyId: row.key_id,
-    model: row.model,
-    provider: row.provider,
-    path: row.path,
-    status: row.status,
-    httpStatus: row.http_status,
-    streamed: row.streamed,
-    totalDurationMs: row.total_duration_ms,
-    durationMsToFirstToken: row.first_token_ms,
-    costNanoUsd: row.cost_nano,
-    inputTokens: row.input_tokens,
-    outputTokens: row.output_tokens,
-    cachedInputTokens: row.cached_input_tokens,
-    reasoningTokens: row.reasoning_tokens,
-    score: row.score,
-    tag: row.tag,
-    planningStatus: row.planning_status,
-  });
+  };
+  // What a column holds wins over the body.
+  for (const column of FIELD_COLUMNS) {
+    if (column.field !== 'createdAt') fields[column.field as string] = row[selectedName(column)];
+  }
+  // The schema checks the whole and gives the fields back in the record's own order.
+  return generationRecordSchema.parse(fields);
 }

@@ -1,18 +1,18 @@
 import type { GenerationRecord } from '../records/generation-record.js';
-import { recordBody } from './record-body.js';
-import { createdMsOf, recordDayOf } from './record-query.js';
-import { checkInsertableCost } from './store-rows.js';
 
 /**
- * The columns of the `records` table, in one list both stores insert from. The columns are what listings
- * filter and sort on; `body` holds the rest of the record as JSON (record-body.ts), and the two together are
- * what `getRecord` and `listRecords` return. A new column is one migration step (`ALTER TABLE records ADD
- * COLUMN …` in each store's migration list) plus one entry here and one in record-body.ts.
+ * The columns of the `records` table, in one list both stores insert from and read back from. The columns are
+ * what listings filter and sort on; `body` holds the rest of the record as JSON (record-body.ts), and the two
+ * together are what `getRecord` and `listRecords` return. A new column is one migration step (`ALTER TABLE
+ * records ADD COLUMN …` in each store's migration list, filled from `body` for the rows before it) plus one
+ * entry here; its field then leaves the body.
  */
 export interface RecordColumn {
   name: string;
   /** PostgreSQL type of the value the column is inserted from (creation time: epoch ms, stored as timestamptz). */
   pgType: 'text' | 'bigint' | 'double precision' | 'boolean';
+  /** The record field the column holds, read back from it (`createdAt` as epoch ms; none for `body`). */
+  field?: keyof GenerationRecord;
   value: (row: RecordRow) => string | number | boolean;
 }
 
@@ -28,42 +28,49 @@ export interface RecordRow {
   body: string;
 }
 
+type Scalar = string | number | boolean;
+
+/** A column that holds one record field as it is. */
+const holds = (
+  name: string,
+  pgType: RecordColumn['pgType'],
+  field: keyof GenerationRecord,
+): RecordColumn => ({
+  name,
+  pgType,
+  field,
+  value: (row) => row.record[field] as Scalar,
+});
+
 export const RECORD_COLUMNS: readonly RecordColumn[] = [
-  { name: 'gen_id', pgType: 'text', value: (row) => row.record.genId },
-  { name: 'org_id', pgType: 'text', value: (row) => row.record.orgId },
-  { name: 'key_id', pgType: 'text', value: (row) => row.record.apiKeyId },
-  { name: 'model', pgType: 'text', value: (row) => row.record.model },
-  { name: 'provider', pgType: 'text', value: (row) => row.record.provider },
-  { name: 'path', pgType: 'text', value: (row) => row.record.path },
-  { name: 'status', pgType: 'text', value: (row) => row.record.status },
-  { name: 'http_status', pgType: 'bigint', value: (row) => row.record.httpStatus },
-  { name: 'streamed', pgType: 'boolean', value: (row) => row.record.streamed },
-  { name: 'input_tokens', pgType: 'bigint', value: (row) => row.record.inputTokens },
-  { name: 'output_tokens', pgType: 'bigint', value: (row) => row.record.outputTokens },
-  { name: 'cached_input_tokens', pgType: 'bigint', value: (row) => row.record.cachedInputTokens },
-  { name: 'reasoning_tokens', pgType: 'bigint', value: (row) => row.record.reasoningTokens },
-  { name: 'cost_nano', pgType: 'bigint', value: (row) => row.record.costNanoUsd },
-  { name: 'total_duration_ms', pgType: 'double precision', value: (row) => row.record.totalDurationMs },
-  { name: 'first_token_ms', pgType: 'double precision', value: (row) => row.record.durationMsToFirstToken },
-  { name: 'created_at', pgType: 'bigint', value: (row) => row.createdMs },
-  { name: 'tag', pgType: 'text', value: (row) => row.record.tag },
-  { name: 'score', pgType: 'double precision', value: (row) => row.record.score },
+  holds('gen_id', 'text', 'genId'),
+  holds('org_id', 'text', 'orgId'),
+  holds('key_id', 'text', 'apiKeyId'),
+  holds('model', 'text', 'model'),
+  holds('provider', 'text', 'provider'),
+  holds('path', 'text', 'path'),
+  holds('status', 'text', 'status'),
+  holds('http_status', 'bigint', 'httpStatus'),
+  holds('streamed', 'boolean', 'streamed'),
+  holds('input_tokens', 'bigint', 'inputTokens'),
+  holds('output_tokens', 'bigint', 'outputTokens'),
+  holds('cached_input_tokens', 'bigint', 'cachedInputTokens'),
+  holds('reasoning_tokens', 'bigint', 'reasoningTokens'),
+  holds('cost_nano', 'bigint', 'costNanoUsd'),
+  holds('total_duration_ms', 'double precision', 'totalDurationMs'),
+  holds('first_token_ms', 'double precision', 'durationMsToFirstToken'),
+  { name: 'created_at', pgType: 'bigint', field: 'createdAt', value: (row) => row.createdMs },
+  holds('tag', 'text', 'tag'),
+  holds('score', 'double precision', 'score'),
   {
     name: 'planning_status',
     pgType: 'text',
+    field: 'planningStatus',
     // Records written before planning existed lack it.
     value: (row) => row.record.planningStatus ?? 'none',
   },
   { name: 'body', pgType: 'text', value: (row) => row.body },
 ];
-
-/** Checks a record and derives its row; throws InvalidRecordError for a cost or time no store can hold. */
-export function recordRow(record: GenerationRecord): RecordRow {
-  checkInsertableCost(record);
-  const createdMs = createdMsOf(record);
-  const day = recordDayOf(createdMs);
-  return { record, createdMs, month: day.slice(0, 7), day, body: recordBody(record, createdMs) };
-}
 
 /** One daily rollup's increments. */
 export interface RollupDelta {

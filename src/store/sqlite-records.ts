@@ -160,7 +160,7 @@ export class SqliteRecords {
       WHERE ${where} ORDER BY created_at DESC, gen_id DESC LIMIT ?`;
     const rows = this.#statement(sql)
       .all(...params, limit + 1)
-      .map((row) => storedRecordRow.parse(row));
+      .map((row) => storedRecordRow(row));
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
     const last = shown.at(-1);

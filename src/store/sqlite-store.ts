@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { OutageLog } from './outage-log.js';
-import { recordRow } from './record-columns.js';
+import { recordRow } from './record-body.js';
 import { checkFilter } from './record-query.js';
 import { classifySqliteError, openSqlite } from './sqlite-connection.js';
 import { keepForLife } from './sqlite-kept.js';
