@@ -41,33 +41,24 @@ export function serveResponsesSocket(ws: WebSocket, req: IncomingMessage, deps: 
   const openedAt = deps.now();
   let busy = false;
   let closing = false;
-  let last: { id: string; items: unknown[] } | undefined;
-  const memory: SocketConversation = {
-    recall: (id) => (last?.id === id ? last.items : undefined),
-    remember: (id, items) => {
-      last = { id, items };
-    },
-  };
-  let idle: NodeJS.Timeout | undefined;
-  const armIdle = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => ws.close(1000, 'idle timeout'), limits.idleTimeoutMs);
-  };
+  const memory = new LastConversation();
+  const idle = new IdleTimeout(ws, limits.idleTimeoutMs);
   const turn = new AbortController();
   const sendError = boundedErrorEvents(ws, deps.config.server.stalledClientTimeoutMs, () => {
-    clearTimeout(idle);
+    idle.stop();
     turn.abort();
   });
   // A protocol error (a message over maxMessageBytes, a bad frame) closes the socket with its code (1009, 1002).
   ws.on('error', () => undefined);
   ws.on('close', () => {
-    clearTimeout(idle);
+    idle.stop();
     turn.abort();
   });
   ws.on('message', (data, isBinary) => {
     // Closing (1008 below, the idle timeout, the connection limit): what still arrives is not answered.
     if (ws.readyState !== ws.OPEN) return;
-    armIdle();
+    // No idle timeout runs during a turn: a message refused meanwhile must not start one (it closed the socket
+    // mid-turn); the turn's end arms it again.
     if (busy) {
       sendError(alreadyInFlight());
       return;
@@ -78,19 +69,18 @@ export function serveResponsesSocket(ws: WebSocket, req: IncomingMessage, deps: 
       return;
     }
     busy = true;
-    clearTimeout(idle);
-    const before = last;
+    idle.stop();
+    memory.turnStarted();
     runTurn({ ws, req, deps, memory, signal: turn.signal, sendError }, data, isBinary)
       .catch((error: unknown) => sendError(toGatewayError(error)))
       .finally(() => {
         busy = false;
-        // A turn that did not complete forgets the conversation: continuing it would be stale.
-        if (last === before) last = undefined;
+        memory.turnEnded();
         if (closing) ws.close(1001, 'server shutting down');
-        else if (ws.readyState === ws.OPEN) armIdle();
+        else if (ws.readyState === ws.OPEN) idle.arm();
       });
   });
-  armIdle();
+  idle.arm();
   return {
     get busy() {
       return busy;
@@ -100,6 +90,51 @@ export function serveResponsesSocket(ws: WebSocket, req: IncomingMessage, deps: 
       if (!busy) ws.close(1001, 'server shutting down');
     },
   };
+}
+
+/** The socket's last completed conversation, kept for `previous_response_id`. */
+class LastConversation implements SocketConversation {
+  private last: { id: string; items: unknown[] } | undefined;
+  private rememberedInTurn = false;
+
+  recall(id: string): unknown[] | undefined {
+    return this.last?.id === id ? this.last.items : undefined;
+  }
+
+  remember(id: string, items: unknown[]): void {
+    this.last = { id, items };
+    this.rememberedInTurn = true;
+  }
+
+  turnStarted(): void {
+    this.rememberedInTurn = false;
+  }
+
+  turnEnded(): void {
+    // A turn that did not complete (it remembered nothing) forgets the conversation: continuing it would be
+    // stale.
+    if (!this.rememberedInTurn) this.last = undefined;
+  }
+}
+
+/** The socket's idle timeout: closes it (1000) `ms` after it was last armed, unless stopped before. */
+class IdleTimeout {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly ms: number,
+  ) {}
+
+  /** Starts the countdown again. */
+  arm(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.ws.close(1000, 'idle timeout'), this.ms);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
 }
 
 interface TurnScope {
