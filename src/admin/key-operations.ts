@@ -35,13 +35,40 @@ function keyPatch(input: {
   };
 }
 
+/** The stored key of an id; 404 when there is none. */
+async function findKey(store: Store, id: string): Promise<ApiKeyInfo> {
+  const key = await store.getApiKey(id);
+  if (!key) throw missing(`there is no API key "${id}"`);
+  return key;
+}
+
+/** Stores a new key of an organization; 404 when the organization does not exist (or no longer does). */
+function insertKey(
+  store: Store,
+  orgId: string,
+  input: CreateKey,
+  secret: { prefix: string; keyHash: string },
+): Promise<ApiKeyInfo> {
+  // The store writes the key only into a live organization, atomically with respect to its deletion.
+  return store
+    .createApiKey({
+      orgId,
+      name: input.name,
+      prefix: secret.prefix,
+      keyHash: secret.keyHash,
+      monthlyLimitUsd: input.monthlyLimit ?? null,
+      requestsPerMinute: input.rateLimit?.requestsPerMinute ?? null,
+      models: input.models ?? null,
+      expiresAt: input.expiresAt ?? null,
+    })
+    .catch((error: unknown) => {
+      if (error instanceof OrganizationMissingError) throw missing(`there is no organization "${orgId}"`);
+      throw error;
+    });
+}
+
 /** API keys: create (the secret answered once), list, read, update limits, revoke, rotate. Writes are audited. */
 export function keyOperations({ store, keyHasher, audit, changed }: KeyOperationsDeps) {
-  const find = async (id: string): Promise<ApiKeyInfo> => {
-    const key = await store.getApiKey(id);
-    if (!key) throw missing(`there is no API key "${id}"`);
-    return key;
-  };
   return {
     /** One page of the keys of an organization (every organization's when `orgId` is undefined), oldest first. */
     async listKeys(orgId: string | undefined, query: unknown) {
@@ -50,28 +77,13 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
       return pageOf(keys, (key) => key.id, page.limit ?? 100, page.cursor);
     },
 
-    getKey: async (id: string): Promise<KeyView> => keyView(await find(id)),
+    getKey: async (id: string): Promise<KeyView> => keyView(await findKey(store, id)),
 
     /** Creates a key for an organization; the answer holds the secret, which is never shown again. */
     async createKey(actor: string, orgId: string, body: unknown): Promise<KeyWithSecret> {
       const input: CreateKey = parseInput(createKeySchema, body, 'body');
       const { key, prefix, keyHash } = generateApiKey(keyHasher());
-      // The store writes the key only into a live organization, atomically with respect to its deletion.
-      const stored = await store
-        .createApiKey({
-          orgId,
-          name: input.name,
-          prefix,
-          keyHash,
-          monthlyLimitUsd: input.monthlyLimit ?? null,
-          requestsPerMinute: input.rateLimit?.requestsPerMinute ?? null,
-          models: input.models ?? null,
-          expiresAt: input.expiresAt ?? null,
-        })
-        .catch((error: unknown) => {
-          if (error instanceof OrganizationMissingError) throw missing(`there is no organization "${orgId}"`);
-          throw error;
-        });
+      const stored = await insertKey(store, orgId, input, { prefix, keyHash });
       const created = keyView(stored);
       await audit(actor, 'key.create', `key:${created.id}`, null, created);
       return { ...created, key };
@@ -79,7 +91,7 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
 
     async updateKey(actor: string, id: string, body: unknown): Promise<KeyView> {
       const patch = keyPatch(parseInput(updateKeySchema, body, 'body'));
-      const before = keyView(await find(id));
+      const before = keyView(await findKey(store, id));
       const updated = await store.updateApiKey(id, patch);
       if (!updated) throw missing(`there is no API key "${id}"`);
       const after = keyView(updated);
@@ -90,9 +102,9 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
 
     /** Revokes a key: it stops working at once on this instance (within a second on others). */
     async revokeKey(actor: string, id: string): Promise<KeyView> {
-      const before = keyView(await find(id));
+      const before = keyView(await findKey(store, id));
       if (!(await store.revokeApiKey(id))) throw missing(`there is no unrevoked API key "${id}"`);
-      const after = keyView(await find(id));
+      const after = keyView(await findKey(store, id));
       await audit(actor, 'key.revoke', `key:${id}`, before, after);
       changed();
       return after;
@@ -100,7 +112,7 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
 
     /** A new secret for the same key id (limits and spend stay); the old secret stops working at once. */
     async rotateKey(actor: string, id: string): Promise<KeyWithSecret> {
-      const before = keyView(await find(id));
+      const before = keyView(await findKey(store, id));
       if (before.revokedAt !== null) throw conflict(`API key "${id}" is revoked; create a new one instead`);
       const { key, prefix, keyHash } = generateApiKey(keyHasher());
       const rotated = await store.rotateApiKey(id, { prefix, keyHash });

@@ -1,8 +1,9 @@
-import type { Store } from '../store/store.js';
+import type { NewOrganization, Store } from '../store/store.js';
 import {
   type CreateOrganization,
   createOrganizationSchema,
   pageQuerySchema,
+  type UpdateOrganization,
   updateOrganizationSchema,
 } from './admin-schemas.js';
 import {
@@ -23,13 +24,27 @@ export interface OrganizationOperationsDeps {
   changed: () => void;
 }
 
+/** The organization of an id; 404 when there is none. */
+async function findOrganization(store: Store, id: string): Promise<OrganizationView> {
+  const org = await store.getOrganization(id);
+  if (!org) throw missing(`there is no organization "${id}"`);
+  return organizationView(org);
+}
+
+/** The store's update of a validated change (absent: keep; null: clear). */
+function organizationPatch(id: string, input: UpdateOrganization): NewOrganization {
+  return {
+    id,
+    name: input.name,
+    monthlyLimitUsd: input.monthlyLimit,
+    requestsPerMinute:
+      input.rateLimit === undefined ? undefined : (input.rateLimit?.requestsPerMinute ?? null),
+    cacheTtlSeconds: input.cache === undefined ? undefined : (input.cache?.ttlSeconds ?? null),
+  };
+}
+
 /** Organizations: list, read, create, update, delete (which revokes its keys). Every write is audited. */
 export function organizationOperations({ store, audit, changed }: OrganizationOperationsDeps) {
-  const find = async (id: string): Promise<OrganizationView> => {
-    const org = await store.getOrganization(id);
-    if (!org) throw missing(`there is no organization "${id}"`);
-    return organizationView(org);
-  };
   return {
     async listOrganizations(query: unknown) {
       const page = parseInput(pageQuerySchema, query, 'query');
@@ -37,7 +52,7 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
       return pageOf(orgs, (org) => org.id, page.limit ?? 100, page.cursor);
     },
 
-    getOrganization: find,
+    getOrganization: (id: string): Promise<OrganizationView> => findOrganization(store, id),
 
     /** Creates an organization; 409 when one with this id exists. */
     async createOrganization(actor: string, body: unknown): Promise<OrganizationView> {
@@ -59,16 +74,9 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
     /** Changes name, cap, rate limit or response cache: an absent member keeps its value, null clears it. */
     async updateOrganization(actor: string, id: string, body: unknown): Promise<OrganizationView> {
       const input = parseInput(updateOrganizationSchema, body, 'body');
-      const before = await find(id);
-      const updated = await store.updateOrganization({
-        id,
-        name: input.name,
-        monthlyLimitUsd: input.monthlyLimit,
-        requestsPerMinute:
-          input.rateLimit === undefined ? undefined : (input.rateLimit?.requestsPerMinute ?? null),
-        cacheTtlSeconds: input.cache === undefined ? undefined : (input.cache?.ttlSeconds ?? null),
-      });
-      // Deleted since `find`: the update wrote nothing.
+      const before = await findOrganization(store, id);
+      const updated = await store.updateOrganization(organizationPatch(id, input));
+      // Deleted since `findOrganization`: the update wrote nothing.
       if (!updated) throw missing(`there is no organization "${id}"`);
       const org = organizationView(updated);
       await audit(actor, 'organization.update', `organization:${id}`, before, org);
@@ -81,7 +89,7 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
      * so that an organization created again with the same id never brings old keys back.
      */
     async deleteOrganization(actor: string, id: string): Promise<OrganizationView> {
-      const before = await find(id);
+      const before = await findOrganization(store, id);
       if (!(await store.deleteOrganizationAndKeys(id))) throw missing(`there is no organization "${id}"`);
       await audit(actor, 'organization.delete', `organization:${id}`, before, null);
       changed();

@@ -24,14 +24,7 @@ export interface ResponsesSockets {
  */
 export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
   const limits = deps.config.server.webSocket;
-  // `ws` is loaded with the first upgrade: a gateway whose clients never use the mode does not pay for it (about
-  // 7 MB of resident memory).
-  let loading: Promise<WebSocketServer> | undefined;
-  const webSocketServer = () =>
-    (loading ??= import('ws').then(
-      ({ WebSocketServer }) =>
-        new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, perMessageDeflate: false }),
-    ));
+  const wsServer = new LazyWebSocketServer(limits.maxMessageBytes);
   const open = new Set<ResponsesSocket>();
   /** Called once no socket is open (shutdown waits on it). */
   const onEmpty: Array<() => void> = [];
@@ -45,7 +38,7 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
     let upgrader: WebSocketServer;
     try {
       await deps.authenticate(req);
-      upgrader = await webSocketServer();
+      upgrader = await wsServer.get();
     } finally {
       pending -= 1;
     }
@@ -74,21 +67,48 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
     async close(graceMs) {
       stopping = true;
       for (const socket of open) socket.closeWhenIdle();
-      if (open.size > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, graceMs);
-          onEmpty.push(() => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
-      const server = await loading?.catch(() => undefined);
-      if (!server) return;
-      for (const client of server.clients) client.terminate();
-      server.close();
+      if (open.size > 0) await emptiedWithin(onEmpty, graceMs);
+      await wsServer.close();
     },
   };
+}
+
+/**
+ * The `ws` server that upgrades the sockets, made at the first upgrade: `ws` is loaded with it, so a gateway
+ * whose clients never use the mode does not pay for it (about 7 MB of resident memory).
+ */
+class LazyWebSocketServer {
+  private loading: Promise<WebSocketServer> | undefined;
+
+  constructor(private readonly maxMessageBytes: number) {}
+
+  /** The server, loaded and made on the first call. */
+  get(): Promise<WebSocketServer> {
+    this.loading ??= import('ws').then(
+      ({ WebSocketServer }) =>
+        new WebSocketServer({ noServer: true, maxPayload: this.maxMessageBytes, perMessageDeflate: false }),
+    );
+    return this.loading;
+  }
+
+  /** Cuts the server's sockets and closes it; nothing when it was never made (or failed to load). */
+  async close(): Promise<void> {
+    const server = await this.loading?.catch(() => undefined);
+    if (!server) return;
+    for (const client of server.clients) client.terminate();
+    server.close();
+  }
+}
+
+/** Resolves once a callback pushed on `onEmpty` is called (the last socket closed), or after `graceMs`. */
+function emptiedWithin(onEmpty: Array<() => void>, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, graceMs);
+    onEmpty.push(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 function tooManySockets(maxSockets: number): GatewayError {

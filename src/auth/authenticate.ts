@@ -81,74 +81,121 @@ export interface Authenticator extends Authenticate {
  * with the store's error (503 at the edge).
  */
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
-  const { store, hasher, throttle, cacheTtlMs = 1_000, cacheSize = 10_000, now = Date.now } = options;
-  const knownGoodMs = options.knownGoodMs ?? 3_600_000;
-  const outageGraceMs = options.outageGraceMs ?? 0;
-  const cache = new Map<string, { principal: Principal; expires: number; seenAt: number }>();
-  /** Keyed hashes of keys that authenticated recently, with when that stops counting. */
-  const knownGood = new Map<string, number>();
-  const address = (req: IncomingMessage) => req.socket?.remoteAddress ?? 'unknown';
-  const refuseIfThrottled = (req: IncomingMessage) => {
-    const retryAfter = throttle?.retryAfterSeconds(address(req));
-    if (retryAfter !== undefined) throw throttled(retryAfter);
-  };
-
-  const resolve = (req: IncomingMessage, key: string | undefined): Principal | Promise<Principal> => {
-    if (!key) {
-      refuseIfThrottled(req);
-      throw unauthorized('Missing API key: send Authorization: Bearer <key>.');
-    }
-    // Cached by the key as presented (held in memory only, as the request itself is), so a hit costs no hash.
-    const cached = cache.get(key);
-    if (cached && cached.expires > now()) return unexpired(cached.principal, Date.now());
-    return resolveFromStore(req, key, cached);
-  };
-
-  const resolveFromStore = async (
-    req: IncomingMessage,
-    key: string,
-    cached: { principal: Principal; seenAt: number } | undefined,
-  ): Promise<Principal> => {
-    const keyHash = hasher.hash(key);
-    if ((knownGood.get(keyHash) ?? 0) <= now()) refuseIfThrottled(req);
-    let principal: Principal;
-    try {
-      principal = await lookUp(store, key, keyHash);
-    } catch (error) {
-      if (error instanceof StoreUnavailableError && cached && cached.seenAt + outageGraceMs > now()) {
-        return cached.principal;
-      }
-      if (!(error instanceof StoreUnavailableError)) cache.delete(key);
-      throw error;
-    }
-    if (cache.size >= cacheSize) cache.clear();
-    cache.set(key, { principal, expires: now() + cacheTtlMs, seenAt: now() });
-    if (knownGood.size >= cacheSize) knownGood.clear();
-    knownGood.set(keyHash, now() + knownGoodMs);
-    return unexpired(principal, Date.now());
-  };
-
-  /** Counts a failed authentication against the client address; returns the error to reject with. */
-  const failure = (req: IncomingMessage, error: unknown): unknown => {
-    if (throttle && error instanceof GatewayError && error.code === 'UNAUTHORIZED') {
-      throttle.recordFailure(address(req));
-    }
-    return error;
-  };
+  const resolver = new PrincipalResolver(options);
   // A failure always comes as a rejection, whichever path found it.
   const authenticate = (req: IncomingMessage): Principal | Promise<Principal> => {
     let principal: Principal | Promise<Principal>;
     try {
-      principal = resolve(req, presentedKey(req));
+      principal = resolver.resolve(req, presentedKey(req));
     } catch (error) {
-      return Promise.reject(failure(req, error));
+      return Promise.reject(resolver.failure(req, error));
     }
     if (!(principal instanceof Promise)) return principal;
     return principal.catch((error: unknown) => {
-      throw failure(req, error);
+      throw resolver.failure(req, error);
     });
   };
-  return Object.assign(authenticate, { forgetAll: () => cache.clear() });
+  return Object.assign(authenticate, { forgetAll: () => resolver.forgetAll() });
+}
+
+/** A successful lookup, reused until `expires`; `seenAt` counts for the outage grace. */
+interface CachedLookup {
+  principal: Principal;
+  expires: number;
+  seenAt: number;
+}
+
+/**
+ * What one authenticator keeps between requests (successful lookups, keys known good, the failure throttle)
+ * and the steps of resolving a presented key against it. One instance per authenticator: a request costs
+ * method calls on it, no allocation.
+ */
+class PrincipalResolver {
+  private readonly store: Store;
+  private readonly hasher: KeyHasher;
+  private readonly throttle: AuthFailureThrottle | undefined;
+  private readonly cacheTtlMs: number;
+  private readonly cacheSize: number;
+  private readonly knownGoodMs: number;
+  private readonly outageGraceMs: number;
+  private readonly now: () => number;
+  private readonly cache = new Map<string, CachedLookup>();
+  /** Keyed hashes of keys that authenticated recently, with when that stops counting. */
+  private readonly knownGood = new Map<string, number>();
+
+  constructor(options: AuthenticatorOptions) {
+    const { store, hasher, throttle, cacheTtlMs = 1_000, cacheSize = 10_000, now = Date.now } = options;
+    this.store = store;
+    this.hasher = hasher;
+    this.throttle = throttle;
+    this.cacheTtlMs = cacheTtlMs;
+    this.cacheSize = cacheSize;
+    this.knownGoodMs = options.knownGoodMs ?? 3_600_000;
+    this.outageGraceMs = options.outageGraceMs ?? 0;
+    this.now = now;
+  }
+
+  /** The principal of a presented key: at once from the cache, else once the store answered. */
+  resolve(req: IncomingMessage, key: string | undefined): Principal | Promise<Principal> {
+    if (!key) {
+      this.refuseIfThrottled(req);
+      throw unauthorized('Missing API key: send Authorization: Bearer <key>.');
+    }
+    // Cached by the key as presented (held in memory only, as the request itself is), so a hit costs no hash.
+    const cached = this.cache.get(key);
+    if (cached && cached.expires > this.now()) return unexpired(cached.principal, Date.now());
+    return this.resolveFromStore(req, key, cached);
+  }
+
+  /** Counts a failed authentication against the client address; returns the error to reject with. */
+  failure(req: IncomingMessage, error: unknown): unknown {
+    if (this.throttle && error instanceof GatewayError && error.code === 'UNAUTHORIZED') {
+      this.throttle.recordFailure(clientAddress(req));
+    }
+    return error;
+  }
+
+  /** Forgets every cached lookup (keys known good stay known). */
+  forgetAll(): void {
+    this.cache.clear();
+  }
+
+  private async resolveFromStore(
+    req: IncomingMessage,
+    key: string,
+    cached: { principal: Principal; seenAt: number } | undefined,
+  ): Promise<Principal> {
+    const keyHash = this.hasher.hash(key);
+    if ((this.knownGood.get(keyHash) ?? 0) <= this.now()) this.refuseIfThrottled(req);
+    let principal: Principal;
+    try {
+      principal = await lookUp(this.store, key, keyHash);
+    } catch (error) {
+      if (
+        error instanceof StoreUnavailableError &&
+        cached &&
+        cached.seenAt + this.outageGraceMs > this.now()
+      ) {
+        return cached.principal;
+      }
+      if (!(error instanceof StoreUnavailableError)) this.cache.delete(key);
+      throw error;
+    }
+    if (this.cache.size >= this.cacheSize) this.cache.clear();
+    this.cache.set(key, { principal, expires: this.now() + this.cacheTtlMs, seenAt: this.now() });
+    if (this.knownGood.size >= this.cacheSize) this.knownGood.clear();
+    this.knownGood.set(keyHash, this.now() + this.knownGoodMs);
+    return unexpired(principal, Date.now());
+  }
+
+  private refuseIfThrottled(req: IncomingMessage): void {
+    const retryAfter = this.throttle?.retryAfterSeconds(clientAddress(req));
+    if (retryAfter !== undefined) throw throttled(retryAfter);
+  }
+}
+
+function clientAddress(req: IncomingMessage): string {
+  return req.socket?.remoteAddress ?? 'unknown';
 }
 
 /** The principal, or 401 when its key has expired (checked on every request, cached or not). */

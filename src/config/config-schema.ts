@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { normalizeCapUsd } from '../accounting/usd-amount.js';
 import { modelSchema, providerSchema } from './catalog-schema.js';
 import { aliasesSchema, discoverySchema, routingSchema } from './routing-schema.js';
+import { boundedServerSchema, serverSchema } from './server-schema.js';
 
 export {
   type EndpointKind,
@@ -11,28 +12,7 @@ export {
   pricingSchema,
   quirksSchema,
 } from './catalog-schema.js';
-
-/**
- * The config file's schema (contract §2). Strict: an unknown key is an error naming its path.
- */
-/** Responses WebSocket mode: every bound of a socket (README "WebSocket mode"). */
-const webSocketSchema = z.strictObject({
-  /** `false`: upgrades on `/v1/responses` are refused (404), as on any other path. */
-  enabled: z.boolean().default(true),
-  /** Largest client message (one `response.create`), bytes; a larger one closes the socket with 1009. */
-  maxMessageBytes: z
-    .number()
-    .int()
-    .min(1_024)
-    .max(1024 * 1024 * 1024)
-    .default(20 * 1024 * 1024),
-  /** A socket with no response running that receives nothing for this long is closed (1000). */
-  idleTimeoutMs: z.number().int().min(100).max(86_400_000).default(300_000),
-  /** Open sockets at most (all keys); further upgrades get 429 `websocket_connection_limit_reached`. */
-  maxSockets: z.number().int().min(1).max(1_000_000).default(1_000),
-  /** A socket's lifetime; past it, the next `response.create` gets `websocket_connection_limit_reached`. */
-  maxConnectionMs: z.number().int().min(1_000).max(86_400_000).default(3_600_000),
-});
+export type { ServerConfig } from './server-schema.js';
 
 /**
  * A monthly cap in USD, in any decimal form (YAML number or string: 25, "25.10", 0.0000005, 1e-7, 1e9), kept
@@ -94,87 +74,6 @@ const cacheSchema = z
     message: 'maxEntryBytes must not exceed maxBytes',
     path: ['maxEntryBytes'],
   });
-
-const serverSchema = z.strictObject({
-  /** Largest accepted request body. */
-  maxBodyBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(20 * 1024 * 1024),
-  /** Deepest nesting of arrays and objects accepted in a request body (checked before parsing). */
-  maxJsonDepth: z.number().int().min(8).max(10_000).default(100),
-  /** A connection must have sent its request headers within this (slowloris, silent sockets). */
-  headersTimeoutMs: z.number().int().positive().default(30_000),
-  /** A request, body included, must have arrived within this; the response is not bounded by it. */
-  requestTimeoutMs: z.number().int().positive().default(300_000),
-  /** An idle keep-alive connection is closed after this; keep it above a load balancer's idle timeout. */
-  keepAliveTimeoutMs: z.number().int().positive().default(65_000),
-  /**
-   * How far V8 may grow its heap past what the last full collection kept, in percent (V8's
-   * `--heap-growing-percent`, set at start). Bursts of garbage (streams flowing, large bodies) are then
-   * collected before the heap doubles, at the price of more frequent full collections. 0 leaves V8's own
-   * heuristic (growth by 1.1 to 4 times). Default: 30 on Node 20 and 22, 0 on Node 24 (app/heap-growth.ts).
-   */
-  heapGrowthPercent: z.number().int().min(0).max(300).optional(),
-  /**
-   * The least room, in MB, the heap gets past what the last full collection kept when
-   * `heapGrowthPercent` is in force: on a small heap the factor is raised (up to 300 %) until there is this
-   * much, so a gateway at rest is not collected in full every few requests. 0 applies the percentage alone.
-   */
-  heapHeadroomMb: z.number().int().min(0).max(4096).default(16),
-  /**
-   * Loads the tokenizer before listening (about 0.2 s of start-up and 40 MB of memory) instead of on first
-   * use (a count, a stream cut off before its usage), where loading it holds the event loop as long while
-   * requests are in flight.
-   */
-  preloadTokenizer: z.boolean().default(false),
-  /** Open client connections at most; sockets beyond it are closed as soon as they are accepted. */
-  maxConnections: z.number().int().positive().default(1_000),
-  /** Failed authentications per client address: `burst` in `windowSeconds`, then 429 for a window. */
-  authFailures: z
-    .strictObject({
-      burst: z.number().int().positive().default(20),
-      windowSeconds: z.number().int().positive().default(10),
-      /** Client addresses tracked at most (the oldest are forgotten first). */
-      maxAddresses: z.number().int().positive().default(10_000),
-    })
-    .default({ burst: 20, windowSeconds: 10, maxAddresses: 10_000 }),
-  /** How long `GET /health/ready` waits for each dependency before calling it down. */
-  healthCheckTimeoutMs: z.number().int().positive().default(1_000),
-  /** SIGTERM grace period for in-flight requests and streams. */
-  shutdownGraceMs: z.number().int().nonnegative().default(10_000),
-  /** Interval of `: keep-alive` comments while a stream waits for its first token. */
-  keepAliveIntervalMs: z.number().int().positive().default(2_000),
-  /** Default time to the first byte of an upstream answer, when a provider sets no `timeoutMs`. */
-  upstreamTimeoutMs: z.number().int().positive().default(60_000),
-  /** A stream whose client read nothing for this long is ended and its upstream cancelled. */
-  stalledClientTimeoutMs: z.number().int().positive().default(120_000),
-  /** Default silence allowed between two bytes of an upstream answer, when a provider sets no `idleTimeoutMs`. */
-  upstreamIdleTimeoutMs: z.number().int().positive().default(60_000),
-  /** Largest upstream answer body; larger ones are cut off as they arrive and fail over (502 when none is left). */
-  maxUpstreamResponseBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(64 * 1024 * 1024),
-  /**
-   * Keep Responses conversations (prompt and completion text) so that `previous_response_id` works. Off by
-   * default: the gateway stores no text unless the operator turns this on.
-   */
-  conversationState: z
-    .strictObject({ enabled: z.boolean().default(false), ttlHours: z.number().positive().default(720) })
-    .default({ enabled: false, ttlHours: 720 }),
-  /**
-   * `b64_json` of image answers: `data-uri` (the spec's `data:image/png;base64,…`) or `raw` (plain base64, as
-   * OpenAI sends it and OpenAI-style clients such as `@ai-sdk/openai` decode it).
-   */
-  images: z
-    .strictObject({ b64Json: z.enum(['data-uri', 'raw']).default('data-uri') })
-    .default({ b64Json: 'data-uri' }),
-  /** Responses WebSocket mode (`ws://…/v1/responses`): its bounds. */
-  webSocket: webSocketSchema.default(webSocketSchema.parse({})),
-});
 
 /**
  * Which scorer judges relevance, context dependence, complexity and image intent: the local one (default, no
@@ -268,15 +167,6 @@ const tracingSchema = z.strictObject({
   maxContentChars: z.number().int().min(1).max(1_000_000).default(16_384),
 });
 
-/** Node refuses a headers timeout longer than the request timeout; say so at start instead. */
-const boundedServerSchema = serverSchema.refine(
-  (server) => server.headersTimeoutMs <= server.requestTimeoutMs,
-  {
-    message: 'headersTimeoutMs must not exceed requestTimeoutMs',
-    path: ['headersTimeoutMs'],
-  },
-);
-
 /** The operator dashboard at `/dashboard` (on only when `GATEWAY_ADMIN_TOKEN` is set). */
 const dashboardSchema = z.strictObject({
   /** How long a dashboard login lasts. */
@@ -299,6 +189,9 @@ const dashboardSchema = z.strictObject({
   secureCookie: z.boolean().default(false),
 });
 
+/**
+ * The config file's schema (contract §2). Strict: an unknown key is an error naming its path.
+ */
 export const configSchema = z.strictObject({
   server: boundedServerSchema.default(serverSchema.parse({})),
   providers: z.array(providerSchema).default([]),
@@ -320,7 +213,6 @@ export const configSchema = z.strictObject({
 
 export type GatewayConfig = z.infer<typeof configSchema>;
 export type OrganizationConfig = z.infer<typeof organizationSchema>;
-export type ServerConfig = z.infer<typeof serverSchema>;
 export type ScoringConfig = z.infer<typeof scoringSchema>;
 export type RecordsConfig = z.infer<typeof recordsSchema>;
 export type LimitsConfig = z.infer<typeof limitsSchema>;

@@ -1,5 +1,9 @@
 import type { Usage } from '../accounting/usage.js';
-import { chatChunkWriter, finalizeChatCompletion } from '../codecs/chat/chat-response.js';
+import {
+  type ChatChunkWriter,
+  chatChunkWriter,
+  finalizeChatCompletion,
+} from '../codecs/chat/chat-response.js';
 import { chatImageChunks, chatImageCompletion } from '../codecs/chat/image-answer.js';
 import { type ChatRequest, parseChatRequest } from '../codecs/chat/parse-chat-request.js';
 import { chatChunkText } from '../codecs/shared/streamed-text.js';
@@ -38,7 +42,7 @@ export const chatCompletions: Endpoint<ChatParsed, ChatWirePart> = {
 
 /** `data: {chat.completion.chunk}` frames; the usage chunk (with cost) and `[DONE]` close the stream. */
 function chatFramer(scope: StreamScope<ChatParsed>): StreamFramer<ChatWirePart> {
-  let writer: ReturnType<typeof chatChunkWriter> | undefined;
+  let writer: ChatChunkWriter | undefined;
   const chunks = () => {
     writer ??= chatChunkWriter(scope.run.genId, scope.model());
     return writer;

@@ -27,6 +27,7 @@ import type {
   StreamScope,
 } from '../pipeline/endpoint.js';
 import { preliminaryResponsesEvent } from '../pipeline/preliminary-parts.js';
+import type { GeneratedImage } from '../preparation/image-fallback.js';
 import { asWebStream } from '../providers/part-stream.js';
 import type {
   JsonResult,
@@ -198,29 +199,32 @@ function responsesFramer(
     error: (error) => failureFrames(write, error, settled?.(undefined)),
     failed: () => failure,
     partial: () => ({ usage: undefined, text: texts }),
-    image(image, meta) {
-      const item = imageOutputItem(image.base64, image.revisedPrompt);
-      const response = responseWithImage(meta.genId, meta.model, item, meta);
-      const inProgress = withMembers(response, {
-        status: 'in_progress',
-        output: [],
-        usage: null,
-        completed_at: null,
-      });
-      const events = [
-        { type: 'response.created', response: inProgress },
-        { type: 'response.in_progress', response: inProgress },
-        {
-          type: 'response.output_item.added',
-          output_index: 0,
-          item: withMembers(item, { status: 'in_progress', result: null }),
-        },
-        { type: 'response.output_item.done', output_index: 0, item },
-      ];
-      const frames = events.map((event) => write(event)).join('');
-      return `${frames}${write({ type: 'response.completed', response }, meta)}data: [DONE]\n\n`;
-    },
+    image: (image, meta) => imageFrames(write, image, meta),
   };
+}
+
+/** The image fallback's answer as a whole Responses stream: one finished image item, then the completion. */
+function imageFrames(write: ResponsesEventWriter, image: GeneratedImage, meta: AnswerMeta): string {
+  const item = imageOutputItem(image.base64, image.revisedPrompt);
+  const response = responseWithImage(meta.genId, meta.model, item, meta);
+  const inProgress = withMembers(response, {
+    status: 'in_progress',
+    output: [],
+    usage: null,
+    completed_at: null,
+  });
+  const events = [
+    { type: 'response.created', response: inProgress },
+    { type: 'response.in_progress', response: inProgress },
+    {
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: withMembers(item, { status: 'in_progress', result: null }),
+    },
+    { type: 'response.output_item.done', output_index: 0, item },
+  ];
+  const frames = events.map((event) => write(event)).join('');
+  return `${frames}${write({ type: 'response.completed', response }, meta)}data: [DONE]\n\n`;
 }
 
 /**

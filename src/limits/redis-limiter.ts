@@ -1,5 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error.js';
 import { GuardedRedis } from './guarded-redis.js';
 import {
@@ -11,7 +10,12 @@ import {
   type SpendSource,
   spendToBigInt,
 } from './limiter.js';
+import type { RedisLimiterOptions } from './redis-limiter-options.js';
+import { replyStrings, toBigInt, toNumber } from './redis-script-reply.js';
 import { limiterScripts, runScript } from './redis-scripts.js';
+import { decodeMonth, encodeMonth, newEpoch } from './reservation-id.js';
+
+export type { RedisLimiterOptions } from './redis-limiter-options.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -24,27 +28,6 @@ const MONTH_TTL_MS = 35 * DAY;
 const RENEW_BATCH = 500;
 /** Settles kept for a retry while Redis is down, at most (beyond, the oldest are dropped, with a log line). */
 const MAX_PENDING_SETTLES = 100_000;
-
-export interface RedisLimiterOptions {
-  /** A connection to share (left open by `close()`), or a `redis://` URL to connect to (closed by `close()`). */
-  redis: Redis | string;
-  /** Settled spend of a month from durable storage, read when Redis does not hold the month (first use, flush). */
-  spendSource: SpendSource;
-  /** Clock of the rate buckets and reservation leases; tests inject theirs. */
-  now?: () => number;
-  /** Prefix of every key, so that several gateways (or tests) can share one server. */
-  keyPrefix?: string;
-  /**
-   * Lease of a reservation (config `limits.redis.reservationLeaseMs`, default 15 s). The instance holding it
-   * renews it every third of the lease while the request runs (long streams included); when the instance
-   * crashes or loses Redis, the lease ends and the amount is released on the next use of the month.
-   */
-  reservationLeaseMs?: number;
-  /** How long a Redis command may take before the request gets 503 (config `limits.redis.commandTimeoutMs`, 1 s). */
-  commandTimeoutMs?: number;
-  /** Where the one-line outage notices go. */
-  log?: (line: string) => void;
-}
 
 interface OpenMonth {
   keys: string[];
@@ -289,31 +272,4 @@ export class RedisLimiter implements Limiter {
     this.seeding.set(monthKey, seed);
     return seed;
   }
-}
-
-const newEpoch = (): string => randomBytes(6).toString('hex');
-
-function replyStrings(reply: unknown): string[] {
-  if (!Array.isArray(reply)) throw new Error(`Unexpected script reply: ${String(reply)}`);
-  return reply.map((item: unknown) =>
-    typeof item === 'string' || typeof item === 'number' ? String(item) : '',
-  );
-}
-
-function toBigInt(value: string | undefined): bigint {
-  if (value === undefined || !/^-?\d+$/.test(value)) throw new Error(`Unexpected amount in Redis: ${value}`);
-  return BigInt(value);
-}
-
-const toNumber = (value: string | undefined): number => Number(toBigInt(value));
-
-/** The reservation id carries its organization and month, so that `settle` finds them without a lookup. */
-function encodeMonth(orgId: string, month: string): string {
-  return Buffer.from(`${orgId}\u0000${month}`).toString('base64url');
-}
-
-function decodeMonth(encoded: string): { orgId: string; month: string } | undefined {
-  const [orgId, month, extra] = Buffer.from(encoded, 'base64url').toString().split('\u0000');
-  if (orgId === undefined || month === undefined || extra !== undefined) return undefined;
-  return { orgId, month };
 }

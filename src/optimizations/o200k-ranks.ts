@@ -134,25 +134,64 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * Merged pieces' counts are remembered, least recently used first out, up to `cacheWords`.
  */
 export function o200kCounter(table: RankTable, cacheWords: number): (text: string) => number {
-  const split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
-  const encoder = new TextEncoder();
-  const merged = new Map<string, number>();
-  let piece = new Uint8Array(1024);
-  let parts = new Int32Array(1025);
-  let ranks = new Int32Array(1025);
+  const counter = new O200kCounter(table, cacheWords);
+  return (text) => counter.count(text);
+}
 
-  /** Parts `i` and `i + 1` joined: their rank, or `NONE`. */
-  const pairRank = (i: number, count: number): number =>
-    i + 2 < count ? rankOrNone(rankOf(table, piece, parts[i] as number, parts[i + 2] as number)) : NONE;
+/** The counter's state: the split pattern, the merged words it remembers, and buffers reused per piece. */
+class O200kCounter {
+  readonly #table: RankTable;
+  readonly #cacheWords: number;
+  readonly #split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
+  readonly #encoder = new TextEncoder();
+  readonly #merged = new Map<string, number>();
+  #piece = new Uint8Array(1024);
+  #parts = new Int32Array(1025);
+  #ranks = new Int32Array(1025);
 
-  const mergeCount = (length: number): number => {
-    if (parts.length < length + 1) {
-      parts = new Int32Array(length + 1);
-      ranks = new Int32Array(length + 1);
+  constructor(table: RankTable, cacheWords: number) {
+    this.#table = table;
+    this.#cacheWords = cacheWords;
+  }
+
+  count(text: string): number {
+    let tokens = 0;
+    const split = this.#split;
+    split.lastIndex = 0;
+    for (let match = split.exec(text); match !== null; match = split.exec(text))
+      tokens += this.#countPiece(match[0]);
+    return tokens;
+  }
+
+  #countPiece(text: string): number {
+    const merged = this.#merged;
+    const known = merged.get(text);
+    if (known !== undefined) {
+      merged.delete(text);
+      merged.set(text, known);
+      return known;
     }
+    if (this.#piece.length < text.length * 3) this.#piece = new Uint8Array(text.length * 3);
+    const length = this.#encoder.encodeInto(text, this.#piece).written;
+    if (rankOf(this.#table, this.#piece, 0, length) !== -1 && !LONE_SURROGATE.test(text)) return 1;
+    const tokens = this.#mergeCount(length);
+    if (this.#cacheWords === 0) return tokens;
+    if (merged.size >= this.#cacheWords) merged.delete(merged.keys().next().value as string);
+    merged.set(text, tokens);
+    return tokens;
+  }
+
+  /** The piece's bytes merged pair by pair, lowest rank first: how many parts are left. */
+  #mergeCount(length: number): number {
+    if (this.#parts.length < length + 1) {
+      this.#parts = new Int32Array(length + 1);
+      this.#ranks = new Int32Array(length + 1);
+    }
+    const parts = this.#parts;
+    const ranks = this.#ranks;
     let count = length + 1;
     for (let i = 0; i < count; i++) parts[i] = i;
-    for (let i = 0; i < count; i++) ranks[i] = pairRank(i, count);
+    for (let i = 0; i < count; i++) ranks[i] = this.#pairRank(i, count);
     while (count > 1) {
       let lowest = NONE;
       let at = -1;
@@ -167,36 +206,19 @@ export function o200kCounter(table: RankTable, cacheWords: number): (text: strin
       parts.copyWithin(at + 1, at + 2, count);
       ranks.copyWithin(at, at + 1, count);
       count--;
-      ranks[at] = pairRank(at, count);
-      if (at > 0) ranks[at - 1] = pairRank(at - 1, count);
+      ranks[at] = this.#pairRank(at, count);
+      if (at > 0) ranks[at - 1] = this.#pairRank(at - 1, count);
     }
     return count - 1;
-  };
+  }
 
-  const countPiece = (text: string): number => {
-    const known = merged.get(text);
-    if (known !== undefined) {
-      merged.delete(text);
-      merged.set(text, known);
-      return known;
-    }
-    if (piece.length < text.length * 3) piece = new Uint8Array(text.length * 3);
-    const length = encoder.encodeInto(text, piece).written;
-    if (rankOf(table, piece, 0, length) !== -1 && !LONE_SURROGATE.test(text)) return 1;
-    const tokens = mergeCount(length);
-    if (cacheWords === 0) return tokens;
-    if (merged.size >= cacheWords) merged.delete(merged.keys().next().value as string);
-    merged.set(text, tokens);
-    return tokens;
-  };
-
-  return (text) => {
-    let tokens = 0;
-    split.lastIndex = 0;
-    for (let match = split.exec(text); match !== null; match = split.exec(text))
-      tokens += countPiece(match[0]);
-    return tokens;
-  };
+  /** Parts `i` and `i + 1` joined: their rank, or `NONE`. */
+  #pairRank(i: number, count: number): number {
+    const parts = this.#parts;
+    return i + 2 < count
+      ? rankOrNone(rankOf(this.#table, this.#piece, parts[i] as number, parts[i + 2] as number))
+      : NONE;
+  }
 }
 
 const rankOrNone = (rank: number): number => (rank === -1 ? NONE : rank);

@@ -4,9 +4,10 @@ import type { Usage } from '../accounting/usage.js';
 import type { WorstCaseTokens } from '../accounting/worst-case.js';
 import { assertModelAllowed } from '../auth/model-access.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
-import { internalError } from '../errors/gateway-error.js';
+import { type GatewayError, internalError } from '../errors/gateway-error.js';
 import { withMembers } from '../json/with-members.js';
 import type { AttemptSpan } from '../observability/tracing.js';
+import type { AttemptRecord } from '../provider-routing/attempt-record.js';
 import { executeWithFallback, retryReason } from '../provider-routing/execute-with-fallback.js';
 import { sleepFor } from '../provider-routing/retry-policy.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
@@ -97,24 +98,7 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
     onAttempt: (attempt, error) => {
       span?.end(attempt, error?.retryable ? retryReason(error) : undefined);
       span = undefined;
-      if (error?.billedUsage && dispatched) {
-        const model = servedModel(target, dispatched);
-        noteBilledFailure(run, {
-          role: target.role,
-          endpoint: dispatched,
-          usage: error.billedUsage,
-          limits: usageLimits(model, target, dispatched),
-        });
-      }
-      run.attempts.push(target.role === 'planner' ? withMembers(attempt, { role: 'planner' }) : attempt);
-      // One failure per provider per request counts towards its cool-down: retries of the same provider
-      // within one request must not cool it down for all traffic on their own.
-      if (error && error.type !== 'request_cancelled' && error.retryable && attempt.retry === undefined) {
-        deps.health.observe(attempt.model, attempt.provider, {
-          ok: false,
-          retryAfterMs: error.retryAfterMs,
-        });
-      }
+      attemptEnded(run, target, { attempt, error, endpoint: dispatched });
     },
   });
   const result = await executing.catch((error: unknown) => {
@@ -133,6 +117,36 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
     model: servedModel(target, result.endpoint),
     target,
   };
+}
+
+/**
+ * What an attempt's end leaves behind: usage a failed attempt's provider bills, the attempt in the run's list,
+ * and (for a retryable failure) the provider's health.
+ */
+function attemptEnded<T>(
+  run: Run,
+  target: ExecutionTarget<T>,
+  ended: { attempt: AttemptRecord; error: GatewayError | undefined; endpoint: ResolvedEndpoint | undefined },
+): void {
+  const { attempt, error, endpoint } = ended;
+  if (error?.billedUsage && endpoint) {
+    const model = servedModel(target, endpoint);
+    noteBilledFailure(run, {
+      role: target.role,
+      endpoint,
+      usage: error.billedUsage,
+      limits: usageLimits(model, target, endpoint),
+    });
+  }
+  run.attempts.push(target.role === 'planner' ? withMembers(attempt, { role: 'planner' }) : attempt);
+  // One failure per provider per request counts towards its cool-down: retries of the same provider
+  // within one request must not cool it down for all traffic on their own.
+  if (error && error.type !== 'request_cancelled' && error.retryable && attempt.retry === undefined) {
+    run.deps.health.observe(attempt.model, attempt.provider, {
+      ok: false,
+      retryAfterMs: error.retryAfterMs,
+    });
+  }
 }
 
 /** Which of the target's models an endpoint belongs to (a fallback model may have served). */

@@ -1,5 +1,7 @@
 import { assertModelAllowed } from '../auth/model-access.js';
+import type { RequestKind } from '../codecs/request-kind.js';
 import { responsesRequestToChat } from '../codecs/responses/responses-request-to-chat.js';
+import type { EndpointKind } from '../config/catalog-schema.js';
 import { type JsonObject, stringMember } from '../json/json.js';
 import { runOptimizations } from '../optimizations/run-optimizations.js';
 import { addSkills } from '../preparation/add-skills.js';
@@ -15,6 +17,7 @@ import { runPlanner } from '../preparation/run-planner.js';
 import { redactRequest } from '../privacy/redact-request.js';
 import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
 import type { RecordFacts } from '../records/build-record.js';
+import type { RequestScorer } from '../scoring/scorer.js';
 import type { Endpoint, ParsedRequest } from './endpoint.js';
 import type { Run } from './run.js';
 
@@ -42,80 +45,134 @@ export async function prepare<R extends ParsedRequest>(
   parsed: { request: R; routing: RoutingRequest },
   facts: PreparationFacts,
 ): Promise<Prepared> {
-  const { deps } = run;
   const { request, routing } = parsed;
-  const { settings } = request;
   const kind = endpoint.conversation;
   const requested = stringMember(request.body, 'model') ?? routing.models[0];
-  if (!kind) {
-    const model = resolveModel(deps.catalog, requested, endpoint.kind);
-    facts.model = model.id;
-    assertModelAllowed(run.principal, model.id);
-    const models = planRequestModels(run, {
-      primary: model,
-      name: requested ?? '',
-      kind: endpoint.kind,
-      routing,
-    });
-    return { kind: 'model', models, body: request.body };
-  }
-  const scorer = deps.scorers();
+  if (!kind) return chooseOnly(run, endpoint.kind, { request, routing, requested }, facts);
+  const scorer = run.deps.scorers();
   try {
-    const redacted = redactRequest(kind, request.body, settings.redact);
-    // Only tags, the image fallback, skills and planning read the prompt's text: once, and only for them.
-    let promptText: string | undefined;
-    const prompt = () => {
-      promptText ??= latestPrompt(redacted, kind);
-      return promptText;
-    };
-    // The steps answer at once when the request does not use them, and are awaited only when they did not.
-    const choosing = chooseModel(requested, settings, prompt, scorer);
-    const choice = choosing instanceof Promise ? await choosing : choosing;
-    facts.choice = choice;
-    const spec = parseModelSpec(choice.slug, choice.param);
-    const model = resolveModel(deps.catalog, spec.executor, endpoint.kind);
-    facts.model = model.id;
-    assertModelAllowed(run.principal, model.id);
-    const imageModel = settings.imageGenerationModel;
-    if (endpoint.imageAnswer && imageModel && !model.capabilities.includes('image-generation')) {
-      if (await wantsImage(redacted, prompt(), scorer))
-        return { kind: 'image', imageModel, prompt: prompt(), choice: routing.choice };
-    }
-    const models = planRequestModels(run, {
-      primary: model,
-      name: choice.slug,
-      kind: endpoint.kind,
-      routing,
-    });
-    const optimizing = runOptimizations(redacted, kind, settings, scorer);
-    const optimized = optimizing instanceof Promise ? await optimizing : optimizing;
-    facts.optimization = optimized.report;
-    const adding = addSkills(deps.skills, kind, optimized.request, settings.skills, prompt, scorer);
-    const withSkills = adding instanceof Promise ? await adding : adding;
-    facts.skills = withSkills.skills;
-    let body = withSkills.body;
-    if (spec.planner) {
-      const score = choice.score ?? (await scorer.complexity(prompt()));
-      facts.planner = { status: 'none', score };
-      if (score > (settings.planningTriggerScore ?? DEFAULT_PLANNING_TRIGGER)) {
-        const messages = kind === 'chat' ? body.messages : responsesRequestToChat(body).body.messages;
-        const plannerModel = spec.planner;
-        const planned = await run.span.step('planner', () =>
-          runPlanner(run, {
-            plannerSlug: plannerModel,
-            messages: Array.isArray(messages) ? messages : [],
-            settings: routing.choice,
-            onAbandoned: (execution) => {
-              facts.planner = { status: 'failed', score, execution };
-            },
-          }),
-        );
-        facts.planner = { status: planned.plan ? 'used' : 'failed', score, execution: planned.execution };
-        if (planned.plan) body = withPlan(body, kind, planned.plan);
-      }
-    }
-    return { kind: 'model', models, body };
+    return await prepareConversation(run, endpoint, { request, routing, requested, kind, scorer }, facts);
   } finally {
     facts.routingCostNano = scorer.spentNano();
   }
+}
+
+/** A conversation request as preparation reads it, with the scorer whose spending is its routing cost. */
+interface Conversation<R extends ParsedRequest> {
+  request: R;
+  routing: RoutingRequest;
+  /** The model the body (or the `models` list) names, if any. */
+  requested: string | undefined;
+  kind: RequestKind;
+  scorer: RequestScorer;
+}
+
+/**
+ * A conversation's steps: redact → choose the model (tags, scoring) → the image fallback → its providers →
+ * optimizations → skills → the planner.
+ */
+async function prepareConversation<R extends ParsedRequest>(
+  run: Run,
+  endpoint: Endpoint<R, unknown>,
+  conversation: Conversation<R>,
+  facts: PreparationFacts,
+): Promise<Prepared> {
+  const { deps } = run;
+  const { request, routing, requested, kind, scorer } = conversation;
+  const { settings } = request;
+  const redacted = redactRequest(kind, request.body, settings.redact);
+  // Only tags, the image fallback, skills and planning read the prompt's text: once, and only for them.
+  let promptText: string | undefined;
+  const prompt = () => {
+    promptText ??= latestPrompt(redacted, kind);
+    return promptText;
+  };
+  // The steps answer at once when the request does not use them, and are awaited only when they did not.
+  const choosing = chooseModel(requested, settings, prompt, scorer);
+  const choice = choosing instanceof Promise ? await choosing : choosing;
+  facts.choice = choice;
+  const spec = parseModelSpec(choice.slug, choice.param);
+  const model = resolveModel(deps.catalog, spec.executor, endpoint.kind);
+  facts.model = model.id;
+  assertModelAllowed(run.principal, model.id);
+  const imageModel = settings.imageGenerationModel;
+  if (endpoint.imageAnswer && imageModel && !model.capabilities.includes('image-generation')) {
+    if (await wantsImage(redacted, prompt(), scorer))
+      return { kind: 'image', imageModel, prompt: prompt(), choice: routing.choice };
+  }
+  const models = planRequestModels(run, {
+    primary: model,
+    name: choice.slug,
+    kind: endpoint.kind,
+    routing,
+  });
+  const optimizing = runOptimizations(redacted, kind, settings, scorer);
+  const optimized = optimizing instanceof Promise ? await optimizing : optimizing;
+  facts.optimization = optimized.report;
+  const adding = addSkills(deps.skills, kind, optimized.request, settings.skills, prompt, scorer);
+  const withSkills = adding instanceof Promise ? await adding : adding;
+  facts.skills = withSkills.skills;
+  const planner = spec.planner;
+  const step = planner && { body: withSkills.body, planner, score: choice.score, prompt };
+  const body = step ? await plan(run, conversation, step, facts) : withSkills.body;
+  return { kind: 'model', models, body };
+}
+
+/** Endpoints that are not conversations (embeddings, images) only choose a model and its providers. */
+function chooseOnly(
+  run: Run,
+  kind: EndpointKind,
+  asked: { request: ParsedRequest; routing: RoutingRequest; requested: string | undefined },
+  facts: PreparationFacts,
+): Prepared {
+  const model = resolveModel(run.deps.catalog, asked.requested, kind);
+  facts.model = model.id;
+  assertModelAllowed(run.principal, model.id);
+  const models = planRequestModels(run, {
+    primary: model,
+    name: asked.requested ?? '',
+    kind,
+    routing: asked.routing,
+  });
+  return { kind: 'model', models, body: asked.request.body };
+}
+
+/** What the planner step reads besides the request: the body so far, the pair's planner, the score routing gave. */
+interface PlanStep {
+  body: JsonObject;
+  planner: string;
+  /** The prompt's complexity when routing already scored it. */
+  score: number | undefined;
+  prompt: () => string;
+}
+
+/**
+ * The planner step of a `planner:executor` spec: scores the prompt (unless routing already did) and, above
+ * the trigger, asks the planner model for a plan that the executor's body then carries. A planner that fails
+ * or is abandoned leaves the body as it was; the record says which.
+ */
+async function plan<R extends ParsedRequest>(
+  run: Run,
+  conversation: Conversation<R>,
+  step: PlanStep,
+  facts: PreparationFacts,
+): Promise<JsonObject> {
+  const { body, planner } = step;
+  const { kind, request, scorer } = conversation;
+  const score = step.score ?? (await scorer.complexity(step.prompt()));
+  facts.planner = { status: 'none', score };
+  if (!(score > (request.settings.planningTriggerScore ?? DEFAULT_PLANNING_TRIGGER))) return body;
+  const messages = kind === 'chat' ? body.messages : responsesRequestToChat(body).body.messages;
+  const planned = await run.span.step('planner', () =>
+    runPlanner(run, {
+      plannerSlug: planner,
+      messages: Array.isArray(messages) ? messages : [],
+      settings: conversation.routing.choice,
+      onAbandoned: (execution) => {
+        facts.planner = { status: 'failed', score, execution };
+      },
+    }),
+  );
+  facts.planner = { status: planned.plan ? 'used' : 'failed', score, execution: planned.execution };
+  return planned.plan ? withPlan(body, kind, planned.plan) : body;
 }

@@ -1,47 +1,23 @@
-import { emptyUsage, type Usage } from '../accounting/usage.js';
-import { outputTokenBound, withAddedPrompt, worstCaseTokens } from '../accounting/worst-case.js';
 import type { AppDeps } from '../app/app-deps.js';
 import type { Principal } from '../auth/authenticate.js';
-import { upstreamBody } from '../codecs/shared/parse-body.js';
 import { textMeter } from '../codecs/shared/streamed-text.js';
 import { faultForLog } from '../errors/fault-for-log.js';
 import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
-import type { JsonObject } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
 import { operationName, promptForSpan } from '../observability/request-outcome.js';
-import { imageTarget, readGeneratedImage } from '../preparation/image-fallback.js';
-import { largestOutput } from '../preparation/plan-models.js';
 import { readRoutingRequest } from '../preparation/routing-request.js';
-import { plannerUsage } from '../preparation/run-planner.js';
-import { buildRecord, type RecordFacts, totalCostNano } from '../records/build-record.js';
+import { buildRecord, totalCostNano } from '../records/build-record.js';
 import { abandonedCallReport } from './abandoned-call.js';
 import { withBilledFailures } from './billed-failures.js';
-import { type CacheStep, executeOrReplay, finishCache, lookUpCache } from './cache-step.js';
-import type { AnswerMeta, Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
-import { account, type ExecutionReport, type ExecutionTarget, execute } from './execute.js';
-import { openStream } from './open-stream.js';
-import { type Prepared, prepare } from './prepare-request.js';
+import { finishCache, lookUpCache } from './cache-step.js';
+import type { Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
+import { prepare } from './prepare-request.js';
 import { settleSpend } from './reserve-spend.js';
 import { beginRun, type PipelineContext, type Run } from './run.js';
-import { type Live, streamAnswer } from './stream-answer.js';
+import { type Answering, executionTargets, serveImage, serveJson, serveStream } from './serve-answer.js';
+import type { Facts, ServeState, Serving } from './serving.js';
+import type { Live } from './stream-answer.js';
 import type { Transport } from './transport.js';
-import { warningsHeader } from './warnings.js';
-
-/** A run with the transport its request came by and its answer leaves by. */
-interface Serving extends Run {
-  readonly transport: Transport;
-}
-
-/**
- * The step results gathered so far: the record is built from them whatever happened. `sent` is the body sent
- * upstream (for a span's content, when the operator opts in).
- */
-type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & {
-  sent?: JsonObject;
-  /** The most output tokens the request can be billed for, known once it is prepared. */
-  outputTokenBound: number;
-  cache?: CacheStep;
-};
 
 /**
  * THE request pipeline, the same for every inference endpoint (after authentication and the rate limit at
@@ -86,7 +62,7 @@ export async function runRequest<R extends ParsedRequest, Part>(
   let succeeded = false;
   try {
     // A stream may end as its protocol says with a failure the answer reported (`StreamFramer.failed`).
-    await serve(run, endpoint, facts, live, (failure) => record(200, failure));
+    await serve(run, endpoint, { facts, live, beforeLastByte: (failure) => record(200, failure) });
     succeeded = true;
   } catch (thrown) {
     const failure = ctx.signal.aborted ? requestCancelled() : toGatewayError(thrown);
@@ -126,162 +102,82 @@ function journalStub(run: Run) {
   };
 }
 
+/** The steps in their order, from the codec's parse to the answer; see `runRequest` for what surrounds them. */
 async function serve<R extends ParsedRequest, Part>(
   run: Serving,
   endpoint: Endpoint<R, Part>,
-  facts: Facts,
-  live: { stream?: Live<Part> },
-  beforeLastByte: (failure?: GatewayError) => Promise<void>,
+  state: ServeState<Part>,
 ): Promise<void> {
-  const { ctx, deps } = run;
-  // Parse: the endpoint's codec.
-  // Codecs parse and answer at once, but may return a promise: awaited only then.
-  const parsing = endpoint.parse(await run.transport.body(deps.config.server), run);
-  const request = parsing instanceof Promise ? await parsing : parsing;
-  facts.streamed = request.stream;
+  const { deps } = run;
+  const { facts } = state;
+  const request = await parse(run, endpoint, facts);
   // The `models` list and the `provider` object (OpenRouter's habits), merged with the `gateway` members.
   const routing = readRoutingRequest(request.body, request.settings, deps.config.routing.maxModels);
   if (routing.choice.zdr !== request.settings.zdr)
     request.settings = withMembers(request.settings, { zdr: routing.choice.zdr });
   facts.zdr = request.settings.zdr === true;
   facts.requestBody = request.body;
-  let sent: JsonObject = request.body;
-  const codec = endpoint.stream;
-  let scope: StreamScope<R> | undefined;
-  if (request.stream && codec) {
-    // Opened before preparation, so that keep-alive comments flow while routing and planning work.
-    const sse = run.transport.events(ctx.headers, deps.config.server.keepAliveIntervalMs);
-    const counter = deps.tokenCounter;
-    scope = {
-      run,
-      request,
-      model: () => facts.model,
-      sent: () => sent,
-      meter: () =>
-        textMeter(
-          () => counter.ready(),
-          () => facts.outputTokenBound,
-        ),
-    };
-    live.stream = { sse, framer: codec.framer(scope) };
-    deps.metrics?.streamOpened();
-  }
-  // Prepare.
+  const scope = openLiveStream(run, endpoint, request, state);
   const prepared = await run.span.step('prepare', () => prepare(run, endpoint, { request, routing }, facts));
   deps.records.progress(run.genId, { model: facts.model, streamed: request.stream });
   if (prepared.kind === 'image') {
-    return serveImage(run, endpoint, prepared, facts, live.stream, beforeLastByte);
+    return serveImage(run, endpoint, prepared, state);
   }
   const { models, body } = prepared;
-  const { primary: model, fallbacks, plan } = models;
-  sent = body;
   facts.sent = body;
-  const maxTokens = largestOutput([model, ...fallbacks]);
-  facts.outputTokenBound = outputTokenBound(endpoint.kind, body, { max_tokens: maxTokens });
+  const target = executionTargets(endpoint, models, body, facts);
   // Undefined at once when the request does not use the cache.
-  const lookingUp = lookUpCache(run, endpoint.cacheName, request, { model: model.id, body });
+  const lookingUp = lookUpCache(run, endpoint.cacheName, request, { model: models.primary.id, body });
   const cache = lookingUp && (await lookingUp);
   facts.cache = cache;
-  const worstCase = () =>
-    withAddedPrompt(
-      worstCaseTokens(endpoint.kind, body, { max_tokens: maxTokens }),
-      endpoint.addedPromptTokens,
-    );
-  const completions = typeof body.n === 'number' ? body.n : undefined;
-  // A literal per target (members after a spread cost a hidden class per object on Node 20).
-  const target = <T>(attempt: ExecutionTarget<T>['attempt']): ExecutionTarget<T> => ({
-    role: 'executor',
-    model,
-    fallbacks,
-    plan,
-    worstCase,
-    completions,
-    attempt,
-  });
-  // Execute, then answer or stream; account.
-  if (live.stream && codec && scope) {
-    const opening = scope;
-    const served = await executeOrReplay(
-      run,
-      target((adapter, endpoint, call) =>
-        openStream(
-          codec.open(adapter, upstreamBody(body, endpoint.model), call, opening),
-          call,
-          codec.preliminary,
-        ),
-      ),
-      cache,
-    );
-    // A fallback model may have served: the stream's chunks and the record carry the one that did.
-    facts.model = served.model.id;
-    return streamAnswer(run, served, live.stream, {
-      facts,
-      meta: () => answerMeta(run, facts),
-      sent: body,
-      kind: endpoint.conversation ?? 'chat',
-      beforeLastByte,
-    });
-  }
-  const served = await executeOrReplay(
-    run,
-    target((adapter, provider, call) => endpoint.call(adapter, upstreamBody(body, provider.model), call)),
-    cache,
-  );
-  facts.firstTokenAt = deps.now();
-  run.warnings.push(...served.value.warnings);
-  facts.execution = account(run, served, served.value.usage, {
-    firstTokenAt: facts.firstTokenAt,
-    startedAt: run.startedAt,
-  });
-  const answering = endpoint.answer(served.value, answerMeta(run, facts), { run, request, sent: body });
-  const answer = answering instanceof Promise ? await answering : answering;
-  await beforeLastByte();
-  run.transport.json(200, answer, warningsHeader(ctx.headers, run.warnings));
+  const answering: Answering<R, Part> = { endpoint, request, state, body, cache, target };
+  if (scope) return serveStream(run, answering, scope);
+  return serveJson(run, answering);
 }
 
-/** The image fallback: the image model's call through the same execution step, answered in the endpoint's shape. */
-async function serveImage<R extends ParsedRequest, Part>(
+/** The endpoint's codec reads the body; codecs parse at once but may return a promise, awaited only then. */
+async function parse<R extends ParsedRequest, Part>(
   run: Serving,
   endpoint: Endpoint<R, Part>,
-  prepared: Extract<Prepared, { kind: 'image' }>,
   facts: Facts,
-  live: Live<Part> | undefined,
-  beforeLastByte: () => Promise<void>,
-): Promise<void> {
-  const target = imageTarget(run, prepared.imageModel, prepared.prompt, prepared.choice);
-  facts.model = target.model.id;
-  const served = await execute(run, target);
-  facts.firstTokenAt = run.deps.now();
-  run.warnings.push(...served.value.warnings);
-  facts.execution = account(run, served, served.value.usage, {
-    firstTokenAt: facts.firstTokenAt,
-    startedAt: run.startedAt,
-  });
-  const image = readGeneratedImage(served.value, target.model.id);
-  const meta = answerMeta(run, facts);
-  await beforeLastByte();
-  if (live?.framer.image) {
-    Object.assign(run.ctx.headers, warningsHeader({}, run.warnings));
-    live.sse.raw(live.framer.image(image, meta));
-    live.sse.end();
-    return;
-  }
-  if (!endpoint.imageAnswer) throw new Error('unreachable: the image fallback runs only where an image fits');
-  run.transport.json(200, endpoint.imageAnswer(image, meta), warningsHeader(run.ctx.headers, run.warnings));
+): Promise<R> {
+  const parsing = endpoint.parse(await run.transport.body(run.deps.config.server), run);
+  const request = parsing instanceof Promise ? await parsing : parsing;
+  facts.streamed = request.stream;
+  return request;
 }
 
-/** Usage and cost as answers carry them: the executor's usage, the whole cost, the planner's part. */
-function answerMeta(run: Run, facts: Facts): AnswerMeta {
-  const execution: ExecutionReport | undefined = facts.execution;
-  const planning: Usage | undefined = plannerUsage(facts.planner);
-  return {
-    genId: run.genId,
-    model: execution?.model ?? facts.model,
-    usage: execution?.usage ?? emptyUsage(),
-    costNano: totalCostNano(execution, facts.planner),
-    planningUsage: planning,
-    planningCostNano: facts.planner?.execution?.costNano ?? 0,
+/**
+ * A streamed request's event stream, opened before preparation so that keep-alive comments flow while routing
+ * and planning work; undefined when the request does not stream (or the endpoint cannot).
+ */
+function openLiveStream<R extends ParsedRequest, Part>(
+  run: Serving,
+  endpoint: Endpoint<R, Part>,
+  request: R,
+  state: ServeState<Part>,
+): StreamScope<R> | undefined {
+  const { facts, live } = state;
+  const codec = endpoint.stream;
+  if (!request.stream || !codec) return undefined;
+  const { ctx, deps } = run;
+  const sse = run.transport.events(ctx.headers, deps.config.server.keepAliveIntervalMs);
+  const counter = deps.tokenCounter;
+  const scope: StreamScope<R> = {
+    run,
+    request,
+    model: () => facts.model,
+    // The request as the client sent it until preparation gives the body that goes upstream.
+    sent: () => facts.sent ?? request.body,
+    meter: () =>
+      textMeter(
+        () => counter.ready(),
+        () => facts.outputTokenBound,
+      ),
   };
+  live.stream = { sse, framer: codec.framer(scope) };
+  deps.metrics?.streamOpened();
+  return scope;
 }
 
 /** An error before anything was streamed gets a proper status; after that, the endpoint's in-stream frames. */

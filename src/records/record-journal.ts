@@ -1,13 +1,4 @@
-import {
-  appendFileSync,
-  closeSync,
-  fdatasync,
-  fdatasyncSync,
-  openSync,
-  readFileSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { appendFileSync, closeSync, fdatasync, fdatasyncSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { OutageLog } from '../store/outage-log.js';
 import type { GenerationRecord } from './generation-record.js';
@@ -16,13 +7,12 @@ import {
   beginLine,
   finishLine,
   type InterruptedRecordStub,
-  type JournalLine,
   type ProgressEntry,
-  parseLine,
   progressLine,
   type RecordProgress,
   recordsOfLines,
 } from './journal-entries.js';
+import { readSegmentLines, writeFully } from './journal-segment-files.js';
 
 export interface RecordJournalOptions {
   /** Journal root, shared by the instances of one machine; each writes in its own subdirectory. */
@@ -49,13 +39,6 @@ interface OpenRequest {
   stub: InterruptedRecordStub;
   progress: ProgressEntry | undefined;
   dirty: boolean;
-}
-
-/** Writes all of `text`; `writeSync` may write less than asked. */
-function writeFully(fd: number, text: string): number {
-  const bytes = Buffer.from(text);
-  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
-  return bytes.length;
 }
 
 /**
@@ -109,16 +92,7 @@ export class RecordJournal {
     corrupt: number;
   } {
     const instance = new InstanceDirectory(options.dir, options.staleMs ?? 60_000);
-    const lines: JournalLine[] = [];
-    let corrupt = 0;
-    for (const file of instance.segmentsToReplay()) {
-      for (const text of readFileSync(file, 'utf8').split('\n')) {
-        if (text === '') continue;
-        const line = parseLine(text);
-        if (line) lines.push(line);
-        else corrupt += 1;
-      }
-    }
+    const { lines, corrupt } = readSegmentLines(instance.segmentsToReplay());
     const journal = new RecordJournal(options, instance);
     const replayed = recordsOfLines(lines);
     for (const record of replayed) journal.#append(finishLine(record), record.genId);

@@ -56,16 +56,20 @@ export interface SkillCommand {
   ): Promise<number>;
 }
 
+/** The configured skills directory, as an absolute path; fails when none is configured. */
+function skillsDirectory(options: { skillsDir?: () => string }): string {
+  if (options.skillsDir === undefined) throw new Error('no skills directory is configured');
+  return resolve(options.skillsDir());
+}
+
+/** `id` when it is a valid skill id, else a usage error naming `what` gave it. */
+function checkedSkillId(tools: SkillCommandTools, id: string, what: string): string {
+  if (isSkillId(id)) return id;
+  throw tools.usageError(`${what} must be 1-64 lowercase letters, digits and single hyphens, got "${id}"`);
+}
+
 /** The `skills …` commands, keyed by `group action` as in the admin command table. */
 export function skillCommands(tools: SkillCommandTools): Record<string, SkillCommand> {
-  const directory = (options: { skillsDir?: () => string }): string => {
-    if (options.skillsDir === undefined) throw new Error('no skills directory is configured');
-    return resolve(options.skillsDir());
-  };
-  const checkId = (id: string, what: string): string => {
-    if (isSkillId(id)) return id;
-    throw tools.usageError(`${what} must be 1-64 lowercase letters, digits and single hyphens, got "${id}"`);
-  };
   return {
     'skills list': {
       usage: '',
@@ -73,7 +77,7 @@ export function skillCommands(tools: SkillCommandTools): Record<string, SkillCom
       positionals: [],
       options: [],
       async run(_args, _store, out, options) {
-        const dir = directory(options);
+        const dir = skillsDirectory(options);
         const { skills, problems } = await loadSkills(dir);
         const rows = [...skills.values()].map((skill) => skillListRow(skill));
         const table =
@@ -92,8 +96,8 @@ export function skillCommands(tools: SkillCommandTools): Record<string, SkillCom
       switches: ['replace'],
       async run({ positionals: [folder = ''], values, switches }, ops, out, options) {
         const what = values.id === undefined ? 'the folder name (or give --id)' : '--id';
-        const id = checkId(values.id ?? basename(resolve(folder)), what);
-        const dir = directory(options);
+        const id = checkedSkillId(tools, values.id ?? basename(resolve(folder)), what);
+        const dir = skillsDirectory(options);
         const replace = switches.has('replace');
         const { skill, replaced } = await ops.addSkillFolder(ACTOR, folder, { id, replace });
         out(`${replaced ? 'replaced' : 'added'} skill ${id} (${skill.name}) in ${dir}`);
@@ -107,8 +111,8 @@ export function skillCommands(tools: SkillCommandTools): Record<string, SkillCom
       positionals: ['id'],
       options: [],
       async run({ positionals: [id = ''] }, ops, out, options) {
-        const dir = directory(options);
-        if (!(await ops.removeSkillFolder(ACTOR, checkId(id, 'skill id')))) {
+        const dir = skillsDirectory(options);
+        if (!(await ops.removeSkillFolder(ACTOR, checkedSkillId(tools, id, 'skill id')))) {
           out(`error: no skill "${id}" in ${dir}`);
           return EXIT_FAILURE;
         }

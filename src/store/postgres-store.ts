@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { GenerationRecord } from '../records/generation-record.js';
-import { postgresAdminTables } from './postgres-admin-tables.js';
+import { PostgresAdminTables } from './postgres-admin-tables.js';
 import { PostgresConnection, type Row } from './postgres-connection.js';
 import { ORG_COLUMNS, postgresOrganizations } from './postgres-organizations.js';
 import { batchRows, insertRecordBatch } from './postgres-record-inserts.js';
@@ -65,7 +65,7 @@ export class PostgresStore implements Store {
   readonly #now: () => Date;
   #migrated = false;
   /** Keys' limits, per-key spend and the audit log. */
-  readonly #admin: ReturnType<typeof postgresAdminTables>;
+  readonly #admin: PostgresAdminTables;
   readonly #organizations: ReturnType<typeof postgresOrganizations>;
   /** Months whose partition this store has created or found. */
   readonly #months = new Set<string>();
@@ -79,7 +79,7 @@ export class PostgresStore implements Store {
       log: options.log ?? ((message: string) => process.emitWarning(`PostgresStore: ${message}`)),
     });
     this.#now = options.now ?? (() => new Date());
-    this.#admin = postgresAdminTables(
+    this.#admin = new PostgresAdminTables(
       this.#db,
       (sql, values) => this.#query(sql, values),
       () => this.#assertReady(),

@@ -24,76 +24,94 @@ export function finalizeChatCompletion(body: JsonObject, meta: ChatMeta): JsonOb
  * text with the first chunk's id and model are rewritten as text (two substitutions) instead of being
  * serialised again: on a long stream that is most of the codec's work saved.
  */
-export function chatChunkWriter(genId: string, model: string) {
-  let first = true;
-  let created = Math.floor(Date.now() / 1000);
-  let rewrite: ((raw: string) => string | undefined) | undefined;
-  const idJson = JSON.stringify(genId);
-  const modelJson = JSON.stringify(model);
-  return {
-    /**
-     * A content delta read from its bytes (`rewritten`), with our id and model: the new head, then the
-     * upstream's bytes. Undefined before the first chunk went out (it is checked for `role`) or for others.
-     */
-    pieces(part: { rewritten?: (idJson: string, modelJson: string) => [string, Uint8Array] }) {
-      return first ? undefined : part.rewritten?.(idJson, modelJson);
-    },
-    /**
-     * A run of content deltas read from bytes, framed with our id and model (`data: …` each). Undefined
-     * before the first chunk went out: that one is checked for `role`.
-     */
-    runFrames(run: { frames: (idJson: string, modelJson: string) => string }) {
-      return first ? undefined : run.frames(idJson, modelJson);
-    },
-    /** A part's chunk as text; `part.chunk` is read only when the raw text cannot be rewritten. */
-    part(part: {
-      chunk: JsonObject;
-      raw?: string;
-      withIds?: (idJson: string, modelJson: string) => string;
-    }): string {
-      if (!first && part.withIds) return part.withIds(idJson, modelJson);
-      if (!first && part.raw !== undefined && rewrite) {
-        const text = rewrite(part.raw);
-        if (text !== undefined) return text;
-      }
-      return this.chunk(part.chunk);
-    },
-    chunk(chunk: JsonObject, raw?: string): string {
-      if (!first && raw !== undefined && rewrite) {
-        const text = rewrite(raw);
-        if (text !== undefined) return text;
-      }
-      if (first) {
-        rewrite = textRewriter(chunk, genId, model);
-        first = false;
-        if (typeof chunk.created === 'number') created = chunk.created;
-        for (const choice of arrayMember(chunk, 'choices') ?? []) {
-          const delta = recordMember(choice, 'delta');
-          if (delta && delta.role === undefined) delta.role = 'assistant';
-        }
-      }
-      for (const choice of arrayMember(chunk, 'choices') ?? []) {
-        if (!isRecord(choice)) continue;
-        if (typeof choice.index !== 'number') choice.index = 0;
-        if (!isRecord(choice.delta)) choice.delta = {};
-      }
-      chunk.id = genId;
-      chunk.model = model;
-      chunk.object = 'chat.completion.chunk';
-      if (typeof chunk.created !== 'number') chunk.created = created;
-      return JSON.stringify(chunk);
-    },
-    usage(meta: UsageMeta): string {
-      return JSON.stringify({
-        id: genId,
-        object: 'chat.completion.chunk',
-        created,
-        model,
-        choices: [],
-        usage: chatUsageBody(meta),
-      });
-    },
-  };
+export function chatChunkWriter(genId: string, model: string): ChatChunkWriter {
+  return new ChatChunkWriter(genId, model);
+}
+
+/** One stream's chunk serialiser (see `chatChunkWriter`). */
+export class ChatChunkWriter {
+  readonly #genId: string;
+  readonly #model: string;
+  readonly #idJson: string;
+  readonly #modelJson: string;
+  #first = true;
+  #created = Math.floor(Date.now() / 1000);
+  #rewrite: ((raw: string) => string | undefined) | undefined;
+
+  constructor(genId: string, model: string) {
+    this.#genId = genId;
+    this.#model = model;
+    this.#idJson = JSON.stringify(genId);
+    this.#modelJson = JSON.stringify(model);
+  }
+
+  /**
+   * A content delta read from its bytes (`rewritten`), with our id and model: the new head, then the
+   * upstream's bytes. Undefined before the first chunk went out (it is checked for `role`) or for others.
+   */
+  pieces(part: {
+    rewritten?: (idJson: string, modelJson: string) => [string, Uint8Array];
+  }): [string, Uint8Array] | undefined {
+    return this.#first ? undefined : part.rewritten?.(this.#idJson, this.#modelJson);
+  }
+
+  /**
+   * A run of content deltas read from bytes, framed with our id and model (`data: …` each). Undefined
+   * before the first chunk went out: that one is checked for `role`.
+   */
+  runFrames(run: { frames: (idJson: string, modelJson: string) => string }): string | undefined {
+    return this.#first ? undefined : run.frames(this.#idJson, this.#modelJson);
+  }
+
+  /** A part's chunk as text; `part.chunk` is read only when the raw text cannot be rewritten. */
+  part(part: {
+    chunk: JsonObject;
+    raw?: string;
+    withIds?: (idJson: string, modelJson: string) => string;
+  }): string {
+    if (!this.#first && part.withIds) return part.withIds(this.#idJson, this.#modelJson);
+    return this.chunk(part.chunk, part.raw);
+  }
+
+  chunk(chunk: JsonObject, raw?: string): string {
+    if (!this.#first && raw !== undefined && this.#rewrite) {
+      const text = this.#rewrite(raw);
+      if (text !== undefined) return text;
+    }
+    if (this.#first) this.#takeFirst(chunk);
+    for (const choice of arrayMember(chunk, 'choices') ?? []) {
+      if (!isRecord(choice)) continue;
+      if (typeof choice.index !== 'number') choice.index = 0;
+      if (!isRecord(choice.delta)) choice.delta = {};
+    }
+    chunk.id = this.#genId;
+    chunk.model = this.#model;
+    chunk.object = 'chat.completion.chunk';
+    if (typeof chunk.created !== 'number') chunk.created = this.#created;
+    return JSON.stringify(chunk);
+  }
+
+  usage(meta: UsageMeta): string {
+    return JSON.stringify({
+      id: this.#genId,
+      object: 'chat.completion.chunk',
+      created: this.#created,
+      model: this.#model,
+      choices: [],
+      usage: chatUsageBody(meta),
+    });
+  }
+
+  /** The first chunk: its text sets how later ones are rewritten, its `created` is kept, its deltas get `role`. */
+  #takeFirst(chunk: JsonObject): void {
+    this.#rewrite = textRewriter(chunk, this.#genId, this.#model);
+    this.#first = false;
+    if (typeof chunk.created === 'number') this.#created = chunk.created;
+    for (const choice of arrayMember(chunk, 'choices') ?? []) {
+      const delta = recordMember(choice, 'delta');
+      if (delta && delta.role === undefined) delta.role = 'assistant';
+    }
+  }
 }
 
 /**

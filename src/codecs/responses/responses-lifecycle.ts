@@ -66,35 +66,118 @@ const indexOf = (event: JsonObject, key: string): number =>
 
 /** A new repair for one stream. */
 export function responsesLifecycle(): LifecycleRepair {
-  let created = false;
-  const items = new Map<string, ItemState>();
+  const repairer = new LifecycleRepairer();
+  return (event) => repairer.repair(event);
+}
 
-  const open = (out: JsonObject[], id: string, outputIndex: number, item: JsonObject): ItemState => {
-    const state: ItemState = {
-      outputIndex,
-      item,
-      parts: new Set(),
-      partsDone: new Set(),
-      summaries: new Set(),
-      done: false,
-    };
-    items.set(id, state);
+const newItem = (outputIndex: number, item: JsonObject): ItemState => ({
+  outputIndex,
+  item,
+  parts: new Set(),
+  partsDone: new Set(),
+  summaries: new Set(),
+  done: false,
+});
+
+/** One stream's lifecycle so far: whether the response was announced, and each item's parts. */
+class LifecycleRepairer {
+  #created = false;
+  readonly #items = new Map<string, ItemState>();
+
+  /** The event, after the events it needs first. */
+  repair(event: JsonObject): JsonObject[] {
+    const type = stringMember(event, 'type') ?? '';
+    const out: JsonObject[] = [];
+    if (!this.#created && type !== 'error') this.#announce(out, event, type);
+    if (type === 'response.output_item.added' && isRecord(event.item) && typeof event.item.id === 'string') {
+      this.#items.set(event.item.id, newItem(indexOf(event, 'output_index'), event.item));
+    } else if (
+      type === 'response.output_item.done' &&
+      isRecord(event.item) &&
+      typeof event.item.id === 'string'
+    ) {
+      const { id } = event.item;
+      const state = this.#items.get(id) ?? this.#open(out, id, indexOf(event, 'output_index'), event.item);
+      state.done = true;
+    } else if (type === 'response.content_part.added') {
+      this.#itemFor(out, event, type)?.parts.add(indexOf(event, 'content_index'));
+    } else if (TEXT_EVENTS.has(type)) {
+      this.#contentPart(out, event, type);
+    } else if (type === 'response.reasoning_summary_part.added') {
+      this.#itemFor(out, event, type)?.summaries.add(indexOf(event, 'summary_index'));
+    } else if (SUMMARY_EVENTS.has(type)) {
+      this.#summaryPart(out, event, type);
+    } else if (type.startsWith('response.') && stringMember(event, 'item_id') !== undefined) {
+      this.#itemFor(out, event, type);
+    } else if (CLOSING.has(type)) {
+      this.#closeAll(out, recordMember(event, 'response'));
+    }
+    out.push(event);
+    return out;
+  }
+
+  /** `response.created`, made from the first event's response when the stream did not start with it. */
+  #announce(out: JsonObject[], event: JsonObject, type: string): void {
+    this.#created = true;
+    if (type === 'response.created') return;
+    const response = recordMember(event, 'response') ?? {};
+    out.push({
+      type: 'response.created',
+      response: withMembers(response, { status: 'in_progress', output: [], usage: null }),
+    });
+  }
+
+  #open(out: JsonObject[], id: string, outputIndex: number, item: JsonObject): ItemState {
+    const state = newItem(outputIndex, item);
+    this.#items.set(id, state);
     out.push({ type: 'response.output_item.added', output_index: outputIndex, item: asAdded(item) });
     return state;
-  };
+  }
 
-  const itemFor = (out: JsonObject[], event: JsonObject, type: string): ItemState | undefined => {
+  #itemFor(out: JsonObject[], event: JsonObject, type: string): ItemState | undefined {
     const id = stringMember(event, 'item_id');
     if (id === undefined) return undefined;
-    return items.get(id) ?? open(out, id, indexOf(event, 'output_index'), skeletonItem(type, id));
-  };
+    return this.#items.get(id) ?? this.#open(out, id, indexOf(event, 'output_index'), skeletonItem(type, id));
+  }
+
+  /** A text or refusal event: its content part is announced first if it was not. */
+  #contentPart(out: JsonObject[], event: JsonObject, type: string): void {
+    const state = this.#itemFor(out, event, type);
+    const index = indexOf(event, 'content_index');
+    if (state && !state.parts.has(index)) {
+      state.parts.add(index);
+      out.push({
+        type: 'response.content_part.added',
+        item_id: stringMember(event, 'item_id'),
+        output_index: state.outputIndex,
+        content_index: index,
+        part: emptyPart(type),
+      });
+    }
+    if (state && type === 'response.content_part.done') state.partsDone.add(index);
+  }
+
+  /** A reasoning summary event: its summary part is announced first if it was not. */
+  #summaryPart(out: JsonObject[], event: JsonObject, type: string): void {
+    const state = this.#itemFor(out, event, type);
+    const index = indexOf(event, 'summary_index');
+    if (!state || state.summaries.has(index)) return;
+    state.summaries.add(index);
+    out.push({
+      type: 'response.reasoning_summary_part.added',
+      item_id: stringMember(event, 'item_id'),
+      output_index: state.outputIndex,
+      summary_index: index,
+      part: { type: 'summary_text', text: '' },
+    });
+  }
 
   /** Closes what the terminal response leaves open, with the items as the response reports them. */
-  const closeAll = (out: JsonObject[], response: JsonObject | undefined): void => {
+  #closeAll(out: JsonObject[], response: JsonObject | undefined): void {
     const final = new Map<string, JsonObject>();
     for (const item of arrayMember(response, 'output') ?? [])
       if (isRecord(item) && typeof item.id === 'string') final.set(item.id, item);
-    for (const [id, state] of items) {
+    for (const [id, state] of this.#items) {
       if (state.done) continue;
       const item = final.get(id) ?? withMembers(state.item, { status: 'incomplete' });
       const content = arrayMember(item, 'content') ?? [];
@@ -113,77 +196,5 @@ export function responsesLifecycle(): LifecycleRepair {
       state.done = true;
       out.push({ type: 'response.output_item.done', output_index: state.outputIndex, item });
     }
-  };
-
-  return (event) => {
-    const type = stringMember(event, 'type') ?? '';
-    const out: JsonObject[] = [];
-    if (!created && type !== 'error') {
-      created = true;
-      if (type !== 'response.created') {
-        const response = recordMember(event, 'response') ?? {};
-        out.push({
-          type: 'response.created',
-          response: withMembers(response, { status: 'in_progress', output: [], usage: null }),
-        });
-      }
-    }
-    if (type === 'response.output_item.added' && isRecord(event.item) && typeof event.item.id === 'string') {
-      items.set(event.item.id, {
-        outputIndex: indexOf(event, 'output_index'),
-        item: event.item,
-        parts: new Set(),
-        partsDone: new Set(),
-        summaries: new Set(),
-        done: false,
-      });
-    } else if (
-      type === 'response.output_item.done' &&
-      isRecord(event.item) &&
-      typeof event.item.id === 'string'
-    ) {
-      const state =
-        items.get(event.item.id) ?? open(out, event.item.id, indexOf(event, 'output_index'), event.item);
-      state.done = true;
-    } else if (type === 'response.content_part.added') {
-      itemFor(out, event, type)?.parts.add(indexOf(event, 'content_index'));
-    } else if (TEXT_EVENTS.has(type)) {
-      const state = itemFor(out, event, type);
-      const index = indexOf(event, 'content_index');
-      if (state && !state.parts.has(index)) {
-        state.parts.add(index);
-        const base = {
-          item_id: stringMember(event, 'item_id'),
-          output_index: state.outputIndex,
-          content_index: index,
-        };
-        out.push({ type: 'response.content_part.added', ...base, part: emptyPart(type) });
-      }
-      if (state && type === 'response.content_part.done') state.partsDone.add(index);
-    } else if (type === 'response.reasoning_summary_part.added') {
-      itemFor(out, event, type)?.summaries.add(indexOf(event, 'summary_index'));
-    } else if (SUMMARY_EVENTS.has(type)) {
-      const state = itemFor(out, event, type);
-      const index = indexOf(event, 'summary_index');
-      if (state && !state.summaries.has(index)) {
-        state.summaries.add(index);
-        const base = {
-          item_id: stringMember(event, 'item_id'),
-          output_index: state.outputIndex,
-          summary_index: index,
-        };
-        out.push({
-          type: 'response.reasoning_summary_part.added',
-          ...base,
-          part: { type: 'summary_text', text: '' },
-        });
-      }
-    } else if (type.startsWith('response.') && stringMember(event, 'item_id') !== undefined) {
-      itemFor(out, event, type);
-    } else if (CLOSING.has(type)) {
-      closeAll(out, recordMember(event, 'response'));
-    }
-    out.push(event);
-    return out;
-  };
+  }
 }

@@ -1,4 +1,5 @@
 import type { ResolvedProvider } from '../../catalog/catalog.js';
+import { Warnings } from '../../codecs/shared/translation-warnings.js';
 import { isRecord, type JsonObject } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import type { ProviderAdapter, UpstreamCall } from '../provider-adapter.js';
@@ -9,7 +10,6 @@ import { toBatchEmbedRequest, toEmbeddingsResult } from './gemini-embed.js';
 import { toGeminiRequest } from './gemini-request.js';
 import { toChatCompletion } from './gemini-response.js';
 import { geminiChunkParts } from './gemini-stream.js';
-import { Warnings } from './gemini-warnings.js';
 
 /**
  * Adapter for the Gemini API (`api: gemini`, base URL ending in `/v1beta`): chat completions through

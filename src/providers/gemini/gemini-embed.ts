@@ -1,10 +1,10 @@
 import { emptyUsage } from '../../accounting/usage.js';
+import { Warnings } from '../../codecs/shared/translation-warnings.js';
 import { badRequest } from '../../errors/gateway-error.js';
 import { arrayMember, count, isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import type { JsonResult } from '../provider-adapter.js';
 import { upstreamInvalid } from '../shared/upstream-errors.js';
-import { Warnings } from './gemini-warnings.js';
 
 /** Embeddings request members translated here; `encoding_format` is applied by the gateway afterwards. */
 const TRANSLATED = new Set(['model', 'input', 'dimensions', 'encoding_format']);

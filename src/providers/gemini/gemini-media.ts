@@ -1,7 +1,7 @@
+import type { Warnings } from '../../codecs/shared/translation-warnings.js';
 import { badRequest } from '../../errors/gateway-error.js';
 import { clientText } from '../../json/client-text.js';
 import { type JsonObject, recordMember, stringMember } from '../../json/json.js';
-import type { Warnings } from './gemini-warnings.js';
 
 /** Media types by file extension, for URLs Gemini receives as `fileData` (which should carry one). */
 const MIME_BY_EXTENSION: Record<string, string> = {

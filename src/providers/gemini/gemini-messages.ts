@@ -1,3 +1,4 @@
+import type { Warnings } from '../../codecs/shared/translation-warnings.js';
 import { badRequest } from '../../errors/gateway-error.js';
 import { clientText } from '../../json/client-text.js';
 import {
@@ -10,7 +11,6 @@ import {
 } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import { contentPart } from './gemini-media.js';
-import type { Warnings } from './gemini-warnings.js';
 
 /**
  * The value Google documents for replayed function calls whose thought signature was lost (histories not

@@ -1,10 +1,10 @@
+import { Warnings } from '../../codecs/shared/translation-warnings.js';
 import { badRequest } from '../../errors/gateway-error.js';
 import { clientText } from '../../json/client-text.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import { toGeminiConversation } from './gemini-messages.js';
 import { toGeminiTools } from './gemini-tools.js';
-import { Warnings } from './gemini-warnings.js';
 
 /** Chat request members this module translates; every other non-OpenAI member passes through untouched. */
 const TRANSLATED = new Set([

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { Warnings } from '../../codecs/shared/translation-warnings.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { JsonResult } from '../provider-adapter.js';
 import { upstreamInvalid } from '../shared/upstream-errors.js';
 import { chatUsageOf, usageFromGemini } from './gemini-usage.js';
-import { Warnings } from './gemini-warnings.js';
 
 /** What the parts of one candidate (or one streamed chunk of it) say, in chat terms. */
 export interface CandidateParts {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../accounting/usage.js';
+import type { Warnings } from '../../codecs/shared/translation-warnings.js';
 import {
   arrayMember,
   isRecord,
@@ -14,7 +15,6 @@ import type { EventTranslator } from '../shared/json-poster.js';
 import { type UpstreamTextContext, upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
 import { finishReason, promptBlocked, readParts } from './gemini-response.js';
 import { usageFromGemini } from './gemini-usage.js';
-import type { Warnings } from './gemini-warnings.js';
 
 export interface GeminiStreamOptions {
   providerId: string;

@@ -1,7 +1,7 @@
+import type { Warnings } from '../../codecs/shared/translation-warnings.js';
 import { badRequest } from '../../errors/gateway-error.js';
 import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
-import type { Warnings } from './gemini-warnings.js';
 
 export interface GeminiTools {
   tools?: JsonObject[];
