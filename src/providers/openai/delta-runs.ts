@@ -1,5 +1,6 @@
-import { isAscii, isUtf8 } from 'node:buffer';
-import type { ChatChunkPart, ContentDeltaRun } from '../provider-adapter.js';
+import { isUtf8 } from 'node:buffer';
+import { DeltaRun } from './delta-run.js';
+import { bytesAt, CLOSE_BRACE, DeltaTemplate, isValueByte, LF, QUOTE } from './delta-template.js';
 import type { PlainDeltaPart } from './plain-delta.js';
 import { PlainDeltaBytes, plainDeltaBytes, type StringBodyScan, stringBodyEnd } from './plain-delta-bytes.js';
 
@@ -15,75 +16,12 @@ import { PlainDeltaBytes, plainDeltaBytes, type StringBodyScan, stringBodyEnd } 
  * second field line, an invalid escape) goes the ordinary way, event by event.
  */
 
-const LF = 0x0a;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const CLOSE_BRACE = 0x7d;
-const DATA = 'data: ';
 /** How an event that may teach the template starts. */
 const DATA_ID = Buffer.from('data: {"id":"');
-const OBFUSCATION = ',"obfuscation":"';
 /** A run ends once it has taken this many bytes of the read: its frames wait for the client together. */
 const RUN_BYTES = 16_384;
 /** Events at a boundary that may fail to teach a template before the reader stops trying (other streams). */
 const LEARN_ATTEMPTS = 4;
-
-/** Runs are assembled here before they are read as strings (one at a time, never held); larger ones apart. */
-const SCRATCH_BYTES = 64 * 1024;
-let scratchBuffer: Buffer | undefined;
-
-/** Memory for `size` bytes that are read as a string at once. */
-function scratch(size: number): Buffer {
-  if (size > SCRATCH_BYTES) return Buffer.allocUnsafe(size);
-  scratchBuffer ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
-  return scratchBuffer;
-}
-
-/** What the content deltas of a stream share, as bytes around the content. */
-class DeltaTemplate {
-  /** `data: ` and the chunk up to the content's opening quote. */
-  readonly head: Buffer;
-  /** From the content's closing quote to the end of the chunk, or to the start of the obfuscation value. */
-  readonly tail: Buffer;
-  /** True when an obfuscation value (printable ASCII) and `"}` follow `tail`. */
-  readonly obfuscated: boolean;
-  /**
-   * When not obfuscated: `tail`, the blank line and `head` (`bytes`: what lies between one event's content and
-   * the next one's), and its first part, `tail` and the blank line (`ending`: how a run's last event ends, a
-   * view of `bytes`). Compared once per event instead of a head and a tail (each native compare costs more
-   * than its bytes: about 0.15 µs, two per event of a 250-event stream).
-   */
-  readonly joint: { bytes: Buffer; ending: Buffer } | undefined;
-  #ours: { idJson: string; modelJson: string; head: Buffer; ascii: boolean } | undefined;
-
-  constructor(
-    head: string,
-    tail: string,
-    /** `,"object":…,"created":N,` between the id and the model. */
-    readonly afterId: string,
-    /** From after the model to the content's opening quote (included). */
-    readonly afterModel: string,
-  ) {
-    this.head = Buffer.from(DATA + head);
-    const obfuscation = tail.indexOf(OBFUSCATION);
-    this.obfuscated = obfuscation !== -1;
-    this.tail = Buffer.from(this.obfuscated ? tail.slice(0, obfuscation + OBFUSCATION.length) : tail);
-    if (this.obfuscated) this.joint = undefined;
-    else {
-      const bytes = Buffer.concat([this.tail, Buffer.from('\n\n'), this.head]);
-      this.joint = { bytes, ending: bytes.subarray(0, this.tail.length + 2) };
-    }
-  }
-
-  /** The head with our id and model (JSON literals): `data: {"id":…,"model":…,…"content":"`. */
-  ours(idJson: string, modelJson: string): { head: Buffer; ascii: boolean } {
-    const cached = this.#ours;
-    if (cached?.idJson === idJson && cached.modelJson === modelJson) return cached;
-    const head = Buffer.from(`${DATA}{"id":${idJson}${this.afterId}"model":${modelJson}${this.afterModel}`);
-    this.#ours = { idJson, modelJson, head, ascii: isAscii(head) };
-    return this.#ours;
-  }
-}
 
 /** What scanning one event found besides its end, and what the events of the run so far held. */
 interface EventScan extends StringBodyScan {
@@ -228,105 +166,4 @@ function jointRun(
     start = contentEnd + joint.bytes.length;
   }
   return end;
-}
-
-/** Whether `read` holds `bytes` at `at` (compared natively: a third of a loop's time for a head). */
-function bytesAt(read: Buffer, at: number, bytes: Buffer): boolean {
-  const end = at + bytes.length;
-  return end <= read.length && read.compare(bytes, 0, bytes.length, at, end) === 0;
-}
-
-/**
- * Copies `from[start, end)` to `to` at `at` and answers where the copy ends: short spans (a token's content)
- * byte by byte, longer ones natively (whose call costs about as much as a loop over 60 bytes).
- */
-function copyBytes(from: Buffer, start: number, end: number, to: Buffer, at: number): number {
-  if (end - start >= 64) return at + from.copy(to, at, start, end);
-  let p = at;
-  for (let i = start; i < end; i++) to[p++] = from[i] as number;
-  return p;
-}
-
-/** Printable ASCII but `"` and `\`: an obfuscation value's characters. */
-function isValueByte(byte: number): boolean {
-  return byte >= 0x20 && byte <= 0x7e && byte !== QUOTE && byte !== BACKSLASH;
-}
-
-/**
- * Consecutive content deltas of one read: `spans` holds, per event, where its content starts, where it ends
- * (the closing quote) and where the event ends (after its blank line). Holds the read until framed.
- */
-export class DeltaRun implements ContentDeltaRun {
-  readonly type = 'deltas';
-  #text: string | undefined;
-
-  constructor(
-    private readonly template: DeltaTemplate,
-    private readonly read: Buffer,
-    private readonly spans: readonly number[],
-    private readonly escapes: boolean,
-    private readonly wide: boolean,
-  ) {}
-
-  /** The run's generated text: every delta's content, decoded once together. */
-  get text(): string {
-    if (this.#text !== undefined) return this.#text;
-    const { read, spans } = this;
-    let size = 0;
-    for (let i = 0; i < spans.length; i += 3) size += (spans[i + 1] as number) - (spans[i] as number);
-    const bytes = scratch(size);
-    let at = 0;
-    for (let i = 0; i < spans.length; i += 3) {
-      at = copyBytes(read, spans[i] as number, spans[i + 1] as number, bytes, at);
-    }
-    // Bodies of valid JSON strings joined are one: the escapes are decoded together.
-    const body = bytes.toString(this.wide ? 'utf8' : 'latin1', 0, size);
-    this.#text = this.escapes ? (JSON.parse(`"${body}"`) as string) : body;
-    return this.#text;
-  }
-
-  /**
-   * The run as SSE frames with another id and model (JSON literals): per event, the new head and the
-   * upstream's bytes from the content to the blank line, assembled as bytes and read as one string (ASCII
-   * as Latin-1; the bytes are valid UTF-8 either way, so writing the string gives them back exactly).
-   */
-  frames(idJson: string, modelJson: string): string {
-    const { head, ascii } = this.template.ours(idJson, modelJson);
-    const { read, spans } = this;
-    let size = 0;
-    for (let i = 0; i < spans.length; i += 3)
-      size += head.length + (spans[i + 2] as number) - (spans[i] as number);
-    const out = scratch(size);
-    let p = 0;
-    for (let i = 0; i < spans.length; i += 3) {
-      out.set(head, p);
-      p = copyBytes(read, spans[i] as number, spans[i + 2] as number, out, p + head.length);
-    }
-    return out.toString(ascii && !this.wide ? 'latin1' : 'utf8', 0, size);
-  }
-
-  /** The deltas one part each, as the ordinary reader gives them (for a consumer that needs them apart). */
-  parts(): ChatChunkPart[] {
-    const { template, read, spans } = this;
-    const parts: ChatChunkPart[] = [];
-    for (let i = 0; i < spans.length; i += 3) {
-      const contentStart = spans[i] as number;
-      const contentEnd = spans[i + 1] as number;
-      const jsonStart = contentStart - template.head.length + DATA.length;
-      const json = read.subarray(jsonStart, (spans[i + 2] as number) - 2);
-      const backslash = read.indexOf(BACKSLASH, contentStart);
-      const escapes = backslash !== -1 && backslash < contentEnd;
-      parts.push(
-        new PlainDeltaBytes(
-          json,
-          template.afterId,
-          template.afterModel,
-          contentStart - jsonStart,
-          contentEnd - jsonStart,
-          escapes,
-        ),
-      );
-    }
-    return parts;
-  }
 }
