@@ -50,17 +50,7 @@ export interface GenerationRecord {
   costSavedNanoUsd?: number;
 }
 
-const jsonOf = new WeakMap<GenerationRecord, string>();
-
-/**
- * The record as JSON text, serialised once: the journal's finish line and the store's `body` column are the
- * same text. Records are never changed once finished (a normalised copy is a new object).
- */
+/** The record as JSON text: the journal's finish line holds it whole (a store row holds less, see record-body.ts). */
 export function recordJson(record: GenerationRecord): string {
-  let json = jsonOf.get(record);
-  if (json === undefined) {
-    json = JSON.stringify(record);
-    jsonOf.set(record, json);
-  }
-  return json;
+  return JSON.stringify(record);
 }
