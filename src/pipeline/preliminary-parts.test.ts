@@ -80,6 +80,7 @@ describe('preliminaryResponsesEvent', () => {
       'response.in_progress',
       'response.output_item.added',
       'response.content_part.added',
+      'response.reasoning_summary_part.added',
     ])
       expect(of(type)).toBe(true);
     for (const type of [
