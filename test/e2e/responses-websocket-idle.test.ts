@@ -13,9 +13,14 @@ const IDLE_TIMEOUT_MS = 300;
 let env: TestGateway;
 
 beforeAll(async () => {
-  env = await startTestGateway((url) =>
-    testConfig(url, { server: { webSocket: { idleTimeoutMs: IDLE_TIMEOUT_MS, maxSockets: 8 } } }),
-  );
+  env = await startTestGateway((url) => {
+    const config = testConfig(url, {
+      server: { webSocket: { idleTimeoutMs: IDLE_TIMEOUT_MS, maxSockets: 8 } },
+    });
+    // The held turn waits on the test, not on a clock: the provider's 2 s time to first byte would otherwise
+    // fail it on a slow machine.
+    return { ...config, providers: config.providers.map((p) => ({ ...p, timeoutMs: 120_000 })) };
+  });
 });
 afterAll(async () => {
   await env?.stop();
