@@ -125,8 +125,7 @@ export function recordOfRow(row: StoredRecordRow): GenerationRecord {
   if ('genId' in body) return generationRecordSchema.parse(body);
   const fields: Record<string, unknown> = {
     ...USUAL,
-    attempts: [],
-    warnings: [],
+    ...Object.fromEntries([...EMPTY_LISTS].map((name) => [name, []])),
     createdAt: new Date(row.created_ms).toISOString(),
     ...body,
   };
