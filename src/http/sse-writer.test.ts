@@ -21,12 +21,18 @@ async function setup(): Promise<{ server: Server; res: ServerResponse; client: P
     get({ host: '127.0.0.1', port, path: '/' }, resolve);
   });
   servers.push(server);
-  return { server, res: await gotResponse, client };
+  const res = await gotResponse;
+  responses.push(res);
+  return { server, res, client };
 }
 
 const servers: Server[] = [];
-afterEach(() => {
+const responses: ServerResponse[] = [];
+// Every response closed before the next test: a writer counts the streams still open (its first frame leaves
+// at once only when it is the only one).
+afterEach(async () => {
   for (const server of servers.splice(0)) server.closeAllConnections();
+  await Promise.all(responses.splice(0).map((res) => (res.destroyed ? undefined : once(res, 'close'))));
 });
 
 async function readAll(client: IncomingMessage): Promise<string> {
@@ -176,6 +182,34 @@ describe('SseWriter', () => {
     expect(await seenByNextImmediate).toEqual(['data: {"second":2}\n\ndata: {"third":3}\n\n']);
     sse.end();
     expect(await readAll(client)).toBe('data: {"first":1}\n\ndata: {"second":2}\n\ndata: {"third":3}\n\n');
+  });
+
+  it('gathers the first frame too while another stream is written, and sends it at once again when alone', async () => {
+    const other = await setup();
+    const otherSse = new SseWriter(other.res, {}, 60_000);
+    const { res, client } = await setup();
+    const writes: string[] = [];
+    watchWrites(res, (piece) => writes.push(String(piece)));
+    const sse = new SseWriter(res, {}, 60_000);
+    sse.data('{"first":1}');
+    sse.data('{"second":2}');
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['data: {"first":1}\n\ndata: {"second":2}\n\n']);
+    sse.end();
+    expect(await readAll(await client)).toBe('data: {"first":1}\n\ndata: {"second":2}\n\n');
+    // The other stream ends: the next one is alone again, and its first frame leaves before anything else.
+    otherSse.end();
+    await readAll(await other.client);
+    if (!other.res.destroyed) await once(other.res, 'close');
+    const alone = await setup();
+    const aloneWrites: string[] = [];
+    watchWrites(alone.res, (piece) => aloneWrites.push(String(piece)));
+    const aloneSse = new SseWriter(alone.res, {}, 60_000);
+    aloneSse.data('{"first":1}');
+    expect(aloneWrites).toEqual(['data: {"first":1}\n\n']);
+    aloneSse.end();
+    await readAll(await alone.client);
   });
 
   it('gathers only up to the high-water mark, with what the response buffers, once the client is behind', async () => {

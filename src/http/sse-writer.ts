@@ -22,6 +22,9 @@ export const GATHER_WINDOW_BYTES = 1024 * 1024;
  */
 export const HOLD_BYTES = 8 * 1024;
 
+/** Streams this process is writing (counted from the writer's start to its response's `close`). */
+let streamsOpen = 0;
+
 /**
  * Writes a server-sent event stream to the client, LF framing. An event is never split across writes; events
  * that become ready in the same piece of work (a callback and the promise jobs it starts: the events of one
@@ -57,6 +60,11 @@ export class SseWriter {
   ) {
     this.timer = setInterval(() => this.comment('keep-alive'), keepAliveMs);
     this.timer.unref();
+    // A response emits `close` once, whether it ended or its connection went; `destroyed` is set by then.
+    if (!res.destroyed) {
+      streamsOpen++;
+      res.once('close', streamClosed);
+    }
   }
 
   /** True once anything (even a comment) reached the client: errors must then go in-stream. */
@@ -149,8 +157,10 @@ export class SseWriter {
   }
 
   /**
-   * The stream's first frame leaves at once (the first token is never held back); later frames are gathered
-   * until the work at hand is done (`process.nextTick`: after the promise jobs of the read being framed, before
+   * The stream's first frame leaves at once while it is the only stream the process writes (the first token is
+   * never held back); with others open it is gathered like the rest, which saves a write (and the client's
+   * wake-up) per stream whose upstream sent it in one read, where the first frame would otherwise leave alone.
+   * Later frames are gathered until the work at hand is done (`process.nextTick`: after the promise jobs of the read being framed, before
    * any other I/O or timer). Not later: under load a turn of the event loop reads many streams, and frames
    * waiting for its end are alive at every scavenge in between, copied and promoted, and then freed by full
    * collections. False (wait for `drained()`) once what is gathered and what the response still buffers reach
@@ -166,9 +176,11 @@ export class SseWriter {
     if (!this.headersSent) this.sendHeaders();
     if (!this.firstSent) {
       this.firstSent = true;
-      this.gather(frame);
-      this.flush();
-      return !this.res.writableNeedDrain;
+      if (streamsOpen <= 1) {
+        this.gather(frame);
+        this.flush();
+        return !this.res.writableNeedDrain;
+      }
     }
     if (this.pendingSize === 0) process.nextTick(this.flush);
     this.gather(frame);
@@ -234,6 +246,10 @@ export class SseWriter {
  * A copy of `piece` in memory of its own size: `Buffer.from` puts small copies in Node's shared pool (8 KiB
  * slabs, 64 KiB on newer Node), where a waiting copy would keep a whole slab alive.
  */
+function streamClosed(): void {
+  streamsOpen--;
+}
+
 function ownCopy(piece: Uint8Array): Buffer {
   const copy = Buffer.allocUnsafeSlow(piece.byteLength);
   copy.set(piece);
