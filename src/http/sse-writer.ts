@@ -159,9 +159,9 @@ export class SseWriter {
   /**
    * The stream's first frame leaves at once while it is the only stream the process writes (the first token is
    * never held back); with others open it is gathered like the rest, which saves a write (and the client's
-   * wake-up) per stream whose upstream sent it in one read, where the first frame would otherwise leave alone.
-   * Later frames are gathered until the work at hand is done (`process.nextTick`: after the promise jobs of the read being framed, before
-   * any other I/O or timer). Not later: under load a turn of the event loop reads many streams, and frames
+   * wake-up) per stream whose upstream sent it in one read, where the first frame would otherwise leave
+   * alone. Later frames are gathered until the work at hand is done (`process.nextTick`: after the promise
+   * jobs of the read being framed, before any other I/O or timer). Not later: under load a turn of the event loop reads many streams, and frames
    * waiting for its end are alive at every scavenge in between, copied and promoted, and then freed by full
    * collections. False (wait for `drained()`) once what is gathered and what the response still buffers reach
    * its high-water mark, as a direct write would answer; while the client keeps up (the response buffers
@@ -242,14 +242,15 @@ export class SseWriter {
   }
 }
 
-/**
- * A copy of `piece` in memory of its own size: `Buffer.from` puts small copies in Node's shared pool (8 KiB
- * slabs, 64 KiB on newer Node), where a waiting copy would keep a whole slab alive.
- */
+/** A stream's response closed (its `close` listener). */
 function streamClosed(): void {
   streamsOpen--;
 }
 
+/**
+ * A copy of `piece` in memory of its own size: `Buffer.from` puts small copies in Node's shared pool (8 KiB
+ * slabs, 64 KiB on newer Node), where a waiting copy would keep a whole slab alive.
+ */
 function ownCopy(piece: Uint8Array): Buffer {
   const copy = Buffer.allocUnsafeSlow(piece.byteLength);
   copy.set(piece);
