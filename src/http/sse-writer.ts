@@ -46,7 +46,7 @@ export class SseWriter {
   private queued: (string | Uint8Array)[] = [];
   /** Size of what is gathered (characters of text plus bytes). */
   private pendingSize = 0;
-  /** True once the first event left (it goes at once; later ones are gathered per piece of work). */
+  /** True once the first frame came (it goes at once while no other stream is open; see `write`). */
   private firstSent = false;
   /** True once the last part was read: what is gathered leaves with the closing frames (`holdToEnd`). */
   private holding = false;
