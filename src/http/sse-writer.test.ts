@@ -198,10 +198,11 @@ describe('SseWriter', () => {
     expect(writes).toEqual(['data: {"first":1}\n\ndata: {"second":2}\n\n']);
     sse.end();
     expect(await readAll(await client)).toBe('data: {"first":1}\n\ndata: {"second":2}\n\n');
-    // The other stream ends: the next one is alone again, and its first frame leaves before anything else.
+    // Both streams end (a writer counts its stream until the response's `close`): the next one is alone
+    // again, and its first frame leaves before anything else.
     otherSse.end();
     await readAll(await other.client);
-    if (!other.res.destroyed) await once(other.res, 'close');
+    for (const closing of [res, other.res]) if (!closing.destroyed) await once(closing, 'close');
     const alone = await setup();
     const aloneWrites: string[] = [];
     watchWrites(alone.res, (piece) => aloneWrites.push(String(piece)));

@@ -161,9 +161,9 @@ export class SseWriter {
    * never held back); with others open it is gathered like the rest, which saves a write (and the client's
    * wake-up) per stream whose upstream sent it in one read, where the first frame would otherwise leave
    * alone. Later frames are gathered until the work at hand is done (`process.nextTick`: after the promise
-   * jobs of the read being framed, before any other I/O or timer). Not later: under load a turn of the event loop reads many streams, and frames
-   * waiting for its end are alive at every scavenge in between, copied and promoted, and then freed by full
-   * collections. False (wait for `drained()`) once what is gathered and what the response still buffers reach
+   * jobs of the read being framed, before any other I/O or timer). Not later: under load a turn of the event
+   * loop reads many streams, and frames waiting for its end are alive at every scavenge in between, copied
+   * and promoted, and then freed by full collections. False (wait for `drained()`) once what is gathered and what the response still buffers reach
    * its high-water mark, as a direct write would answer; while the client keeps up (the response buffers
    * nothing) and the stream has not yet handed `GATHER_WINDOW_BYTES` to the response, once what is gathered
    * reaches `GATHER_BYTES` (or the high-water mark if higher): a network read
