@@ -17,11 +17,17 @@ export function sendJson(
   headers: Record<string, string> = {},
 ): void {
   const bytes = isRecord(body) ? serializeJsonBody(body) : JSON.stringify(body);
+  const length = bodyByteLength(bytes);
   const own: Record<string, string | number> = bodyStillArriving(res.req)
-    ? { connection: 'close', 'content-type': 'application/json', 'content-length': bodyByteLength(bytes) }
-    : { 'content-type': 'application/json', 'content-length': bodyByteLength(bytes) };
+    ? { connection: 'close', 'content-type': 'application/json', 'content-length': length }
+    : { 'content-type': 'application/json', 'content-length': length };
   res.writeHead(status, withMembers(headers, own));
-  if (typeof bytes === 'string' || Buffer.isBuffer(bytes)) {
+  if (typeof bytes === 'string') {
+    // As many bytes as characters: all ASCII, written as Latin-1 (the same bytes, copied instead of encoded).
+    res.end(bytes, length === bytes.length ? 'latin1' : 'utf8');
+    return;
+  }
+  if (Buffer.isBuffer(bytes)) {
     res.end(bytes);
     return;
   }

@@ -104,6 +104,45 @@ describe('SseWriter', () => {
     );
   });
 
+  it('writes ASCII text as Latin-1 and other text as UTF-8, whichever comes first in a write', async () => {
+    const { res, client: responded } = await setup();
+    const encodings: string[] = [];
+    const write = res.write.bind(res);
+    res.write = ((piece: string, encoding: BufferEncoding) => {
+      encodings.push(encoding);
+      return write(piece, encoding);
+    }) as typeof res.write;
+    const end = res.end.bind(res);
+    res.end = ((piece: string, encoding: BufferEncoding) => {
+      encodings.push(`end:${encoding}`);
+      return end(piece, encoding);
+    }) as typeof res.end;
+    const sse = new SseWriter(res, {}, 60_000);
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    // ÿ is one byte in Latin-1 and in V8's one-byte strings, but two in UTF-8; U+2028 and 😀 are wider.
+    const events = [
+      '{"a":"plain"}',
+      '{"b":"ÿ é \u2028   😀"}',
+      '{"c":"plain"}',
+      '{"d":"plain"}',
+      '{"e":"ÿ"}',
+    ];
+    sse.data(events[0] as string); // the first frame, alone: at once
+    sse.data(events[1] as string);
+    sse.data(events[2] as string);
+    await turn();
+    sse.data(events[3] as string);
+    await turn();
+    sse.data(events[4] as string);
+    sse.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of await responded) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(Buffer.from(events.map((e) => `data: ${e}\n\n`).join('')))).toBe(
+      true,
+    );
+    expect(encodings).toEqual(['latin1', 'utf8', 'latin1', 'end:utf8']);
+  });
+
   it('copies bytes that wait for a client that is behind, so they hold no more memory than their size', async () => {
     const { res, sse, client } = await blockedWriter();
     const written: Uint8Array[] = [];
