@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GATHER_BYTES, GATHER_WINDOW_BYTES, HOLD_BYTES, SseWriter } from './sse-writer.js';
+import { APART_CHARS, GATHER_BYTES, GATHER_WINDOW_BYTES, HOLD_BYTES, SseWriter } from './sse-writer.js';
 
 /**
  * A server whose one request hands its response to the test, and the client's response (it arrives with
@@ -141,6 +141,33 @@ describe('SseWriter', () => {
       true,
     );
     expect(encodings).toEqual(['latin1', 'utf8', 'latin1', 'end:utf8']);
+  });
+
+  it('writes long text as chunks of its own, each ASCII one as Latin-1, in order with the text around it', async () => {
+    const { res, sse, client } = await firstEventSent();
+    const writes: string[] = [];
+    const write = res.write.bind(res);
+    res.write = ((piece: string, encoding: BufferEncoding) => {
+      writes.push(`${encoding}:${piece.length}`);
+      return write(piece, encoding);
+    }) as typeof res.write;
+    const long = `data: ${'x'.repeat(APART_CHARS)}\n\n`;
+    const wideLong = `data: ${'é'.repeat(APART_CHARS)}\n\n`;
+    const frames = ['data: a\n\n', long, 'data: ÿ\n\n', 'data: b\n\n', wideLong, 'data: c\n\n'];
+    for (const frame of frames) sse.raw(frame);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([
+      'latin1:9',
+      `latin1:${long.length}`,
+      'utf8:18', // `ÿ` and the ASCII event after it, joined
+      `utf8:${wideLong.length}`,
+      'latin1:9',
+    ]);
+    sse.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of client) chunks.push(chunk as Buffer);
+    const expected = Buffer.from(['data: {"first":1}\n\n', ...frames].join(''));
+    expect(Buffer.concat(chunks).equals(expected)).toBe(true);
   });
 
   it('copies bytes that wait for a client that is behind, so they hold no more memory than their size', async () => {

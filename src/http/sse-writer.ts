@@ -22,6 +22,13 @@ export const GATHER_WINDOW_BYTES = 1024 * 1024;
  */
 export const HOLD_BYTES = 8 * 1024;
 
+/**
+ * Text at least this long is written as a chunk of its own instead of being joined to what was gathered
+ * before it (all of a turn's chunks still leave in one write: Node corks the socket until the next tick). V8
+ * copies a joined string once more, into a string of the whole, before it copies that out.
+ */
+export const APART_CHARS = 4 * 1024;
+
 /** Streams this process is writing (counted from the writer's start to its response's `close`). */
 let streamsOpen = 0;
 
@@ -44,8 +51,10 @@ export class SseWriter {
   private pending = '';
   /** True while `pending` is all ASCII (see `addText`). */
   private pendingAscii = true;
-  /** Pieces gathered before `pending` (where a frame held bytes), in order. */
+  /** Pieces gathered before `pending` (where a frame held bytes, or text of `APART_CHARS`), in order. */
   private queued: (string | Uint8Array)[] = [];
+  /** For each of `queued`: whether it is text that is all ASCII. */
+  private queuedAscii: boolean[] = [];
   /** Size of what is gathered (characters of text plus bytes). */
   private pendingSize = 0;
   /** True once the first frame came (it goes at once while no other stream is open; see `write`). */
@@ -127,9 +136,8 @@ export class SseWriter {
     if (this.closed) return;
     this.closed = true;
     if (!this.headersSent) this.sendHeaders();
-    for (const piece of this.queued) this.res.write(piece);
+    this.writeQueued();
     const rest = this.pending;
-    this.queued = [];
     this.pending = '';
     this.pendingSize = 0;
     if (rest === '') this.res.end();
@@ -203,44 +211,69 @@ export class SseWriter {
         this.addText(piece);
         continue;
       }
-      if (this.pending !== '') this.queued.push(this.pending);
-      this.pending = '';
-      this.pendingAscii = true;
+      this.queuePending();
       this.queued.push(piece);
+      this.queuedAscii.push(false);
       this.pendingSize += piece.byteLength;
     }
   }
 
-  /**
-   * Gathers text, noting whether it is ASCII: text that is all ASCII is written as Latin-1, the same bytes,
-   * which Node counts by its length and copies as it is, where UTF-8 text is measured and encoded character by
-   * character after the gathered pieces are joined into one string (for a 20-chunk stream about a tenth of
-   * its CPU). The test is one native call on each piece as it comes, while it is still a string of its own.
-   */
-  private addText(text: string): void {
-    if (this.pendingAscii && Buffer.byteLength(text) !== text.length) this.pendingAscii = false;
-    this.pending += text;
-    this.pendingSize += text.length;
+  /** Moves the text gathered so far to `queued`, so that what comes next follows it. */
+  private queuePending(): void {
+    if (this.pending === '') return;
+    this.queued.push(this.pending);
+    this.queuedAscii.push(this.pendingAscii);
+    this.pending = '';
+    this.pendingAscii = true;
   }
 
   /**
-   * Hands what was gathered to the response (text as one chunk, bytes as they came). Bytes that will wait in
+   * Gathers text, noting whether it is ASCII: text that is all ASCII is written as Latin-1, the same bytes,
+   * which Node counts by its length and copies as it is, where it measures UTF-8 text character by character
+   * (for the chunk's size line) and encodes it so. The test is one native call on each piece as it comes,
+   * while it is still a string of its own. Long text (`APART_CHARS`) is written as a chunk of its own.
+   */
+  private addText(text: string): void {
+    this.pendingSize += text.length;
+    if (text.length >= APART_CHARS) {
+      this.queuePending();
+      this.queued.push(text);
+      this.queuedAscii.push(Buffer.byteLength(text) === text.length);
+      return;
+    }
+    if (this.pendingAscii && Buffer.byteLength(text) !== text.length) this.pendingAscii = false;
+    this.pending += text;
+  }
+
+  /**
+   * Hands what was gathered to the response (text as one chunk, long text and bytes as chunks of their own, in
+   * order; Node's cork makes them one write). Bytes that will wait in
    * the response's buffer (the client is behind) are copied first: a slice of a network read would hold the
    * whole read in memory while it waits.
    */
   private readonly flush = (): void => {
     if (this.holding || this.pendingSize === 0 || this.isClosed) return;
-    for (const piece of this.queued) {
-      const held = typeof piece !== 'string' && this.res.writableLength > 0;
-      this.res.write(held ? ownCopy(piece) : piece);
-    }
+    this.writeQueued();
     if (this.pending !== '') this.res.write(this.pending, this.pendingAscii ? 'latin1' : 'utf8');
     if (this.handed < GATHER_WINDOW_BYTES) this.handed += this.pendingSize;
-    this.queued = [];
     this.pending = '';
     this.pendingAscii = true;
     this.pendingSize = 0;
   };
+
+  /** Writes `queued` in order and empties it. */
+  private writeQueued(): void {
+    const { queued, queuedAscii } = this;
+    for (let i = 0; i < queued.length; i++) {
+      const piece = queued[i] as string | Uint8Array;
+      if (typeof piece === 'string') this.res.write(piece, queuedAscii[i] ? 'latin1' : 'utf8');
+      else this.res.write(this.res.writableLength > 0 ? ownCopy(piece) : piece);
+    }
+    if (queued.length > 0) {
+      this.queued = [];
+      this.queuedAscii = [];
+    }
+  }
 
   private sendHeaders(): void {
     this.headersSent = true;
