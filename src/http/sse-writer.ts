@@ -173,13 +173,14 @@ export class SseWriter {
    * alone. Later frames are gathered until the work at hand is done (`process.nextTick`: after the promise
    * jobs of the read being framed, before any other I/O or timer). Not later: under load a turn of the event
    * loop reads many streams, and frames waiting for its end are alive at every scavenge in between, copied
-   * and promoted, and then freed by full collections. False (wait for `drained()`) once what is gathered and what the response still buffers reach
-   * its high-water mark, as a direct write would answer; while the client keeps up (the response buffers
-   * nothing) and the stream has not yet handed `GATHER_WINDOW_BYTES` to the response, once what is gathered
-   * reaches `GATHER_BYTES` (or the high-water mark if higher): a network read
-   * of a provider's stream often holds more than Node 20's default high-water mark of 16 KiB of events (250
-   * one-token deltas are about 37 KB), which would otherwise leave in three writes instead of one. (Node 22
-   * raised the default to 64 KiB.)
+   * and promoted, and then freed by full collections.
+   *
+   * False (wait for `drained()`) once what is gathered and what the response still buffers reach its
+   * high-water mark, as a direct write would answer; while the client keeps up (the response buffers nothing)
+   * and the stream has not yet handed `GATHER_WINDOW_BYTES` to the response, once what is gathered reaches
+   * `GATHER_BYTES` (or the high-water mark if higher): a network read of a provider's stream often holds more
+   * than Node 20's default high-water mark of 16 KiB of events (250 one-token deltas are about 37 KB), which
+   * would otherwise leave in three writes instead of one. (Node 22 raised the default to 64 KiB.)
    */
   private write(frame: Frame): boolean {
     if (this.isClosed) return true;
@@ -238,10 +239,10 @@ export class SseWriter {
     if (text.length >= APART_CHARS) {
       this.queuePending();
       this.queued.push(text);
-      this.queuedAscii.push(Buffer.byteLength(text) === text.length);
+      this.queuedAscii.push(isAsciiText(text));
       return;
     }
-    if (this.pendingAscii && Buffer.byteLength(text) !== text.length) this.pendingAscii = false;
+    if (this.pendingAscii && !isAsciiText(text)) this.pendingAscii = false;
     this.pending += text;
   }
 
@@ -287,6 +288,11 @@ export class SseWriter {
       }),
     );
   }
+}
+
+/** Whether every character of `text` is ASCII: only then is its UTF-8 as long as it is. */
+function isAsciiText(text: string): boolean {
+  return Buffer.byteLength(text) === text.length;
 }
 
 /** A stream's response closed (its `close` listener). */
