@@ -135,3 +135,42 @@ describe('--help and --version', () => {
     expect(outcome.stdout.trim()).toBe(`model-gateway ${version}`);
   });
 });
+
+describe('npm start', () => {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  /** What `npm start` runs once the build is done. */
+  const command = scripts.start.split(' && ').at(-1) ?? '';
+
+  it("gives Node the options the bench starts the gateway with, before the operator's own", async () => {
+    const bench = '../../bench/gateway.mjs';
+    const { START_NODE_OPTIONS } = (await import(bench)) as { START_NODE_OPTIONS: string[] };
+    expect(START_NODE_OPTIONS.length).toBeGreaterThan(0);
+    expect(command).toBe(`NODE_OPTIONS="${START_NODE_OPTIONS.join(' ')} $NODE_OPTIONS" node dist/main.js`);
+  });
+
+  it("runs the gateway, and the operator's NODE_OPTIONS still reach Node", async () => {
+    const run = (nodeOptions: string) =>
+      new Promise<Outcome>((resolve) => {
+        const child = spawn('sh', ['-c', `${command} --version`], {
+          env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: nodeOptions },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString('utf8');
+        });
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString('utf8');
+        });
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+    const plain = await run('');
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^model-gateway /);
+    // A preload that does not exist: Node refuses to start, so the operator's option was passed on.
+    const preload = await run('--require=./no-such-preload.cjs');
+    expect(preload.code).not.toBe(0);
+    expect(preload.stderr).toContain('no-such-preload');
+  });
+});
