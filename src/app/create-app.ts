@@ -38,17 +38,19 @@ export const ALL_ROUTES: readonly AppRoute[] = [
 
 /**
  * The router of one app: the public routes, the admin API and the dashboard when they are on (without them,
- * /admin/v1 and /dashboard paths are unknown: 404), and the OpenAPI document (made once, when the app is made). Each handler knows its route's
- * pattern: the bounded `endpoint` of logs and metrics.
+ * /admin/v1 and /dashboard paths are unknown: 404), and the OpenAPI document, made when it is first asked for
+ * (its text and the JSON Schemas made on the way are about 0.4 MB that a gateway nobody asks keeps for
+ * nothing). Each handler knows its route's pattern: the bounded `endpoint` of logs and metrics.
  */
 function appRouter(deps: AppDeps) {
-  const openApiText = JSON.stringify(buildOpenApi(ALL_ROUTES, deps.version ?? 'unknown'));
+  let openApiText: string | undefined;
   const openApi: AppRoute = {
     ...OPENAPI_ROUTE,
     handler: {
       auth: false,
       run: (ctx) => {
         ctx.res.writeHead(200, { ...ctx.headers, 'content-type': 'application/json' });
+        openApiText ??= JSON.stringify(buildOpenApi(ALL_ROUTES, deps.version ?? 'unknown'));
         ctx.res.end(openApiText);
       },
     },
