@@ -16,20 +16,15 @@ interface Outcome {
 const dir = mkdtempSync(join(tmpdir(), 'gateway-startup-'));
 const SECRET = 'startup-test-secret-0123456789abcdef';
 
-/** Runs `node dist/main.js` to its end (killed after `timeoutMs`, which fails the test). */
-function runGateway(args: string[], env: Record<string, string>, timeoutMs = 15_000): Promise<Outcome> {
+/** Runs `command args` to its end (killed after `timeoutMs`, which fails the test). */
+function runToEnd(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 15_000,
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/main.js', ...args], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATABASE_URL: `sqlite:${join(dir, 'ok.db')}`,
-        GATEWAY_KEY_SECRET: SECRET,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -46,6 +41,18 @@ function runGateway(args: string[], env: Record<string, string>, timeoutMs = 15_
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+  });
+}
+
+/** Runs `node dist/main.js` to its end. */
+function runGateway(args: string[], env: Record<string, string>): Promise<Outcome> {
+  return runToEnd(process.execPath, ['dist/main.js', ...args], {
+    PATH: process.env.PATH ?? '',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: `sqlite:${join(dir, 'ok.db')}`,
+    GATEWAY_KEY_SECRET: SECRET,
+    ...env,
   });
 }
 
@@ -150,20 +157,9 @@ describe('npm start', () => {
 
   it("runs the gateway, and the operator's NODE_OPTIONS still reach Node", async () => {
     const run = (nodeOptions: string) =>
-      new Promise<Outcome>((resolve) => {
-        const child = spawn('sh', ['-c', `${command} --version`], {
-          env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: nodeOptions },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString('utf8');
-        });
-        child.stderr.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString('utf8');
-        });
-        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      runToEnd('sh', ['-c', `${command} --version`], {
+        PATH: process.env.PATH ?? '',
+        NODE_OPTIONS: nodeOptions,
       });
     const plain = await run('');
     expect(plain.code).toBe(0);
