@@ -20,6 +20,7 @@ import type { Store } from '../store/store.js';
 import type { AppDeps } from './app-deps.js';
 import { createScorerFactory } from './create-scorer-factory.js';
 import type { GatewayOptions } from './gateway-options.js';
+import type { StartUpClosers } from './start-up-closers.js';
 
 /** What the gateway opened before its deps: the state, the upstreams, the record queue and the skills. */
 export interface OpenedParts {
@@ -34,9 +35,10 @@ export interface OpenedParts {
 
 /**
  * Everything a request handler may use (`AppDeps`), built once from the parts already open; the limiter,
- * tracing, response cache, admin API and dashboard are started here, each as the environment chooses.
+ * tracing, response cache, admin API and dashboard are started here, each as the environment chooses, and
+ * each noted in `opened` as soon as it is open (closed there if a later start-up step fails).
  */
-export async function assembleAppDeps(parts: OpenedParts): Promise<AppDeps> {
+export async function assembleAppDeps(parts: OpenedParts, opened: StartUpClosers): Promise<AppDeps> {
   const { options, logger, log, records, skills } = parts;
   const { config } = options;
   const { store, keyHasher, authenticate } = parts.state;
@@ -46,6 +48,7 @@ export async function assembleAppDeps(parts: OpenedParts): Promise<AppDeps> {
     store,
     records,
     log,
+    opened,
   );
   // The admin API and the dashboard share one operations module (and so one audit log and cache reset).
   const admin = createAdminApi({ ...options, state: { store, keyHasher, authenticate }, log });
@@ -101,6 +104,7 @@ async function openServices(
   store: Store,
   records: RecordQueue,
   log: (message: string) => void,
+  opened: StartUpClosers,
 ) {
   const { config } = options;
   const limiter = await createLimiter({
@@ -109,11 +113,13 @@ async function openServices(
     limits: config.limits,
     log,
   });
+  opened.add('the limiter', () => limiter.close());
   const readinessChecks: ReadinessCheck[] = [
     ...(options.redisUrl ? [{ name: 'redis', check: () => limiter.ping() }] : []),
     { name: 'journal', check: async () => journalBacklog(records.size, config.records.maxPending) },
   ];
   const tracing = options.otel ? await startTracing(options.otel, options.version, log) : noTracing;
+  opened.add('tracing', () => tracing.shutdown(0));
   const now = () => performance.now();
   const responseCache = await createResponseCache({
     config: config.cache,
@@ -122,6 +128,7 @@ async function openServices(
     now,
     log,
   });
+  opened.add('the response cache', () => responseCache.close());
   return { limiter, readinessChecks, tracing, now, responseCache };
 }
 

@@ -11,7 +11,8 @@ const REDIS_START_TIMEOUT_MS = 2_000;
 
 /**
  * The key secret, Redis (checked first: it opens nothing that would need closing), then the store with the
- * config's organizations in it, and the authenticator on it. Each failure is one line for the operator.
+ * config's organizations in it (the store is closed again when that fails), and the authenticator on it. Each
+ * failure is one line for the operator.
  */
 export async function openState(options: GatewayOptions, log: (message: string) => void) {
   const { secret } = loadKeySecret({
@@ -29,12 +30,18 @@ export async function openState(options: GatewayOptions, log: (message: string) 
   };
   const store = await openStoreForStart(options.databaseUrl, { ...options.config.store, log: storeLog });
   running = true;
-  const { firstKey } = await bootstrapOrganizations({
-    store,
-    organizations: options.config.organizations,
-    hasher: keyHasher,
-    warn: log,
-  });
+  let firstKey: string | undefined;
+  try {
+    ({ firstKey } = await bootstrapOrganizations({
+      store,
+      organizations: options.config.organizations,
+      hasher: keyHasher,
+      warn: log,
+    }));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const throttle = new AuthFailureThrottle({ ...options.config.server.authFailures, log });
   const authenticate = createAuthenticator({
     store,

@@ -1,4 +1,4 @@
-import { createLogger, silentLogger } from '../observability/logger.js';
+import { createLogger, type Logger, silentLogger } from '../observability/logger.js';
 import type { HealthTracker } from '../provider-routing/health-tracker.js';
 import { SkillRegistry } from '../skills/skill-registry.js';
 import { assembleAppDeps } from './assemble-app-deps.js';
@@ -8,44 +8,76 @@ import { openState } from './open-state.js';
 import { openUpstreams } from './open-upstreams.js';
 import { startRecordRetention } from './record-retention.js';
 import { type RunningGateway, serveGateway } from './serve-gateway.js';
+import { StartUpClosers } from './start-up-closers.js';
 
 const DEFAULT_LOGGING = { level: 'info', format: 'json', terminal: false } as const;
 
 export type { GatewayOptions, RunningGateway, StopReport };
 
-/** Wires the gateway from its config and starts listening. */
+/**
+ * Wires the gateway from its config and starts listening. When a step fails, what the steps before it opened
+ * (the store, the upstream pool and discovery, the journal, timers, Redis clients) is closed before the error
+ * is thrown, so a gateway started in-process that fails to start leaves nothing open.
+ */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const logger = options.logger ?? (options.log ? silentLogger() : createLogger(DEFAULT_LOGGING));
   const log = options.log ?? ((message: string) => logger.warn(message));
+  const opened = new StartUpClosers(log);
+  let parts: Awaited<ReturnType<typeof openParts>>;
+  try {
+    parts = await openParts(options, logger, log, opened);
+  } catch (error) {
+    await opened.closeAll();
+    throw error;
+  }
+  const { deps, firstKey, running } = parts;
+  // From here on a failure (the listen) stops everything in `stopInOrder`'s order (serve-gateway.ts).
+  return serveGateway(deps, {
+    config: options.config,
+    port: options.port,
+    host: options.host,
+    firstKey,
+    opened: running,
+  });
+}
+
+/** Everything the gateway opens before it listens, each noted in `opened` as soon as it is open. */
+async function openParts(
+  options: GatewayOptions,
+  logger: Logger,
+  log: (message: string) => void,
+  opened: StartUpClosers,
+) {
   const { config } = options;
   const state = await openState(options, log);
   const { store } = state;
+  opened.add('the store', () => store.close());
   const { catalog, dispatcher, adapters, discovery } = await openUpstreams(options, log);
+  if (!options.dispatcher) opened.add('the upstream connections', () => dispatcher.close());
+  opened.add('model discovery', () => discovery.stop());
   const { journal, records } = openRecords(config, store, options.databaseUrl, log);
+  opened.add('the record journal', () => journal.close());
+  // Records replayed from the journal are written now if the store takes them; else they stay journaled.
+  opened.add('the record queue', () => records.close(0));
   const retention = startRecordRetention({
     store,
     retentionDays: config.records.retentionDays,
     intervalMs: config.records.pruneIntervalMs,
     log,
   });
+  opened.add('record retention', () => retention.stop());
   const skills = await SkillRegistry.create(config.skills.dir, log);
   const stopWatchingSkills = skills.watch();
-  const deps = await assembleAppDeps({
-    options,
-    logger,
-    log,
-    state,
-    upstreams: { catalog, adapters },
-    records,
-    skills,
-  });
+  opened.add('the skills watcher', stopWatchingSkills);
+  const deps = await assembleAppDeps(
+    { options, logger, log, state, upstreams: { catalog, adapters }, records, skills },
+    opened,
+  );
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
-  return serveGateway(deps, {
-    config,
-    port: options.port,
-    host: options.host,
+  return {
+    deps,
     firstKey: state.firstKey,
-    opened: {
+    running: {
       stopWatchingSkills,
       discovery,
       journal,
@@ -53,7 +85,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       stopHealthSync,
       dispatcher: options.dispatcher ? undefined : dispatcher,
     },
-  });
+  };
 }
 
 /** With several instances, health figures (and so routing) are shared through Redis. */
