@@ -37,22 +37,18 @@ export interface ServeOptions {
 
 /**
  * Puts the assembled gateway on the network: the HTTP app and the Responses WebSocket mode on one server,
- * listening on `port` and `host`. When the tokenizer preload or the listen fails, everything opened so far
- * is stopped in order before the error is thrown, so a failed listen leaves nothing running.
+ * listening on `port` and `host`. Until it listens nothing here holds a resource (the WebSocket server is made on
+ * the first upgrade): when the tokenizer preload or the listen fails, the error is thrown and the caller closes
+ * what it opened before (start-gateway.ts).
  */
 export async function serveGateway(deps: AppDeps, options: ServeOptions): Promise<RunningGateway> {
   const { config, opened, firstKey } = options;
   const server = createHttpServer(createApp(deps), config.server);
   const sockets = createResponsesSockets(deps);
   server.on('upgrade', sockets.upgrade);
+  if (config.server.preloadTokenizer) await deps.tokenCounter.load();
+  await listen(server, options.port, options.host);
   const stop = () => stopInOrder(config, { ...opened, server, sockets, deps });
-  try {
-    if (config.server.preloadTokenizer) await deps.tokenCounter.load();
-    await listen(server, options.port, options.host);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
   return { server, url: urlOf(server), deps, firstKey, openSockets: () => sockets.size, stop };
 }
 

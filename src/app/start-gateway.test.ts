@@ -37,7 +37,8 @@ describe('startGateway: a start that fails', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  it('closes the store, the upstream connections and discovery it opened before the failing step', async () => {
+  /** A model listing on loopback and a temporary directory, closed and removed after the test. */
+  async function setUp() {
     const dir = mkdtempSync(join(tmpdir(), 'gateway-start-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const sockets = new Set<Socket>();
@@ -46,39 +47,61 @@ describe('startGateway: a start that fails', () => {
     modelListing(server, sockets, served);
     const listing = await listenLoopback(server);
     cleanups.push(() => listing.close());
-    // The journal's directory cannot be made (a file is in its way): the step after the store and discovery.
-    const blocker = join(dir, 'not-a-directory');
-    writeFileSync(blocker, '');
-    const database = join(dir, 'gateway.db');
+    return { dir, sockets, served, origin: listing.origin, database: join(dir, 'gateway.db') };
+  }
+
+  /** Starts a gateway that must fail; checks that what it opened before failing is closed again. */
+  async function expectClosedAfterFailing(
+    setup: Awaited<ReturnType<typeof setUp>>,
+    extra: { records?: { journalDir: string }; port?: number },
+    error: RegExp,
+  ) {
     const lines: string[] = [];
     const config = parseConfig(
       {
-        providers: [{ id: 'local', api: 'openai', baseUrl: `${listing.origin}/v1`, discover: true }],
+        providers: [{ id: 'local', api: 'openai', baseUrl: `${setup.origin}/v1`, discover: true }],
         organizations: [{ id: 'acme', apiKeys: ['sk-gw-start-test-key'] }],
-        records: { journalDir: join(blocker, 'journal') },
+        ...(extra.records ? { records: extra.records } : {}),
       },
       'test',
     );
 
     const started = startGateway({
       config,
-      databaseUrl: `sqlite:${database}`,
-      port: 0,
+      databaseUrl: `sqlite:${setup.database}`,
+      port: extra.port ?? 0,
       host: '127.0.0.1',
       vars: {},
       log: (line) => lines.push(line),
     });
 
-    await expect(started).rejects.toThrow();
-    // Discovery listed the provider's models before the journal failed, and the store was made.
-    expect(served.count).toBe(1);
-    expect(existsSync(database)).toBe(true);
+    await expect(started).rejects.toThrow(error);
+    // Discovery listed the provider's models before the failing step, and the store was made.
+    expect(setup.served.count).toBe(1);
+    expect(existsSync(setup.database)).toBe(true);
     // SQLite removes the write-ahead log when its last connection closes.
-    expect(existsSync(`${database}-wal`)).toBe(false);
+    expect(existsSync(`${setup.database}-wal`)).toBe(false);
     // Without the close, undici would keep the listing's connection for the ten minutes it was offered.
-    await Promise.all([...sockets].map(closed));
-    expect(sockets.size).toBe(0);
+    await Promise.all([...setup.sockets].map(closed));
+    expect(setup.sockets.size).toBe(0);
     expect(lines.filter((line) => line.includes('closing'))).toEqual([]);
+  }
+
+  it('closes the store, the upstream connections and discovery when the journal cannot be opened', async () => {
+    const setup = await setUp();
+    // The journal's directory cannot be made (a file is in its way): the step after the store and discovery.
+    const blocker = join(setup.dir, 'not-a-directory');
+    writeFileSync(blocker, '');
+    await expectClosedAfterFailing(setup, { records: { journalDir: join(blocker, 'journal') } }, /./);
+  });
+
+  it('closes everything it opened when the listen fails, the last step', async () => {
+    const setup = await setUp();
+    const busy = createServer();
+    const taken = await listenLoopback(busy);
+    cleanups.push(() => taken.close());
+    const port = Number(new URL(taken.origin).port);
+    await expectClosedAfterFailing(setup, { port }, /already in use/);
   });
 });
 

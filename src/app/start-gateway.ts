@@ -15,30 +15,28 @@ const DEFAULT_LOGGING = { level: 'info', format: 'json', terminal: false } as co
 export type { GatewayOptions, RunningGateway, StopReport };
 
 /**
- * Wires the gateway from its config and starts listening. When a step fails, what the steps before it opened
- * (the store, the upstream pool and discovery, the journal, timers, Redis clients) is closed before the error
- * is thrown, so a gateway started in-process that fails to start leaves nothing open.
+ * Wires the gateway from its config and starts listening. When a step fails (the listen included), what the
+ * steps before it opened (the store, the upstream pool and discovery, the journal, timers, Redis clients) is
+ * closed before the error is thrown, so a gateway started in-process that fails to start leaves nothing open.
+ * Once it listens, `stop()` closes the same parts in `stopInOrder`'s order.
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const logger = options.logger ?? (options.log ? silentLogger() : createLogger(DEFAULT_LOGGING));
   const log = options.log ?? ((message: string) => logger.warn(message));
   const opened = new StartUpClosers(log);
-  let parts: Awaited<ReturnType<typeof openParts>>;
   try {
-    parts = await openParts(options, logger, log, opened);
+    const { deps, firstKey, running } = await openParts(options, logger, log, opened);
+    return await serveGateway(deps, {
+      config: options.config,
+      port: options.port,
+      host: options.host,
+      firstKey,
+      opened: running,
+    });
   } catch (error) {
     await opened.closeAll();
     throw error;
   }
-  const { deps, firstKey, running } = parts;
-  // From here on a failure (the listen) stops everything in `stopInOrder`'s order (serve-gateway.ts).
-  return serveGateway(deps, {
-    config: options.config,
-    port: options.port,
-    host: options.host,
-    firstKey,
-    opened: running,
-  });
 }
 
 /** Everything the gateway opens before it listens, each noted in `opened` as soon as it is open. */
@@ -74,6 +72,7 @@ async function openParts(
     opened,
   );
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;
+  if (stopHealthSync) opened.add('the shared health figures', stopHealthSync);
   return {
     deps,
     firstKey: state.firstKey,
