@@ -16,7 +16,9 @@ export async function openUpstreams(options: GatewayOptions, log: (message: stri
     supportedApis,
     warn: log,
   });
-  const dispatcher = options.dispatcher ?? createUpstreamDispatcher();
+  const dispatcher =
+    options.dispatcher ??
+    createUpstreamDispatcher(config.server.maxUpstreamConnections ?? config.server.maxConnections);
   const upstreamLimits = {
     idleTimeoutMs: config.server.upstreamIdleTimeoutMs,
     maxResponseBytes: config.server.maxUpstreamResponseBytes,

@@ -61,6 +61,13 @@ export const serverSchema = z.strictObject({
   preloadTokenizer: z.boolean().default(false),
   /** Open client connections at most; sockets beyond it are closed as soon as they are accepted. */
   maxConnections: z.number().int().positive().default(1_000),
+  /**
+   * Open connections to one provider origin at most (one request each: HTTP/1.1 without pipelining); a
+   * request beyond it waits for a connection, and the wait counts toward its time to first byte. Default:
+   * `maxConnections`, so that no request waits while the gateway accepts clients (a model's stream holds its
+   * connection for as long as it runs).
+   */
+  maxUpstreamConnections: z.number().int().positive().max(1_000_000).optional(),
   /** Failed authentications per client address: `burst` in `windowSeconds`, then 429 for a window. */
   authFailures: z
     .strictObject({

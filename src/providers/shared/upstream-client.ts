@@ -49,12 +49,15 @@ export interface UpstreamRequest {
 
 export type UpstreamClient = (request: UpstreamRequest) => Promise<UpstreamResponse>;
 
-/** A keep-alive dispatcher shared by all providers; closed on shutdown. */
-export function createUpstreamDispatcher(): Agent {
+/**
+ * A keep-alive dispatcher shared by all providers, with at most `connectionsPerOrigin` connections to each
+ * provider origin (config `server.maxUpstreamConnections`); closed on shutdown.
+ */
+export function createUpstreamDispatcher(connectionsPerOrigin: number): Agent {
   return new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
-    connections: 256,
+    connections: connectionsPerOrigin,
     pipelining: 1,
   });
 }
