@@ -9,11 +9,12 @@
 //                               `stream-long` kind): the same with 250 one-token content deltas, usage
 //                               completion_tokens 250
 //                               stream: true with PACED_STREAM_MARKER (the `stream-paced` kind): 100 one-token
-//                               content deltas paced as a model sends them, one write every PACE_MS
+//                               content deltas paced as a model sends them, one write every PACE_MS (or
+//                               every --pace-ms=N)
 //   POST /v1/embeddings         one fixed 256-dimension embedding; `encoding_format: "base64"` answers the same
 //                               vector as base64 little-endian float32
 //
-// Run as a process: `node bench/fake-upstream.mjs [--port=0]` prints `{"port":N}` on stdout once listening,
+// Run as a process: `node bench/fake-upstream.mjs [--port=0] [--pace-ms=5]` prints `{"port":N}` on stdout once listening,
 // and exits when its stdin closes (so it never outlives the benchmark).
 import http from 'node:http';
 import { LONG_STREAM_MARKER, PACE_MS, PACED_STREAM_MARKER, PACED_TOKENS } from './bench-requests.mjs';
@@ -199,8 +200,8 @@ function sendStream(res, stream, done, includeUsage) {
   res.end(done);
 }
 
-/** The same, one event every PACE_MS; stops when the proxy goes away. */
-function sendPacedStream(res, stream, done, includeUsage) {
+/** The same, one event every `paceMs`; stops when the proxy goes away. */
+function sendPacedStream(res, stream, done, includeUsage, paceMs) {
   res.writeHead(200, SSE_HEADERS);
   const events = includeUsage ? [...stream.events, stream.usage, done] : [...stream.events, done];
   let next = 0;
@@ -210,15 +211,15 @@ function sendPacedStream(res, stream, done, includeUsage) {
     if (next === events.length) res.end(event);
     else {
       res.write(event);
-      timer = setTimeout(send, PACE_MS);
+      timer = setTimeout(send, paceMs);
     }
   };
   res.on('close', () => clearTimeout(timer));
   send();
 }
 
-/** Creates the fake upstream server (not yet listening). */
-export function createFakeUpstream() {
+/** Creates the fake upstream server (not yet listening); `paceMs` apart the events of the paced stream. */
+export function createFakeUpstream({ paceMs = PACE_MS } = {}) {
   const responses = buildResponses();
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -230,7 +231,8 @@ export function createFakeUpstream() {
           chunks.length === 1 ? chunks[0].toString('latin1') : Buffer.concat(chunks).toString('latin1');
         if (STREAM_TRUE.test(body)) {
           const usage = INCLUDE_USAGE_TRUE.test(body);
-          if (PACED_STREAM.test(body)) sendPacedStream(res, responses.pacedStream, responses.done, usage);
+          if (PACED_STREAM.test(body))
+            sendPacedStream(res, responses.pacedStream, responses.done, usage, paceMs);
           else {
             const stream = LONG_STREAM.test(body) ? responses.longStream : responses.stream;
             sendStream(res, stream, responses.done, usage);
@@ -249,7 +251,7 @@ export function createFakeUpstream() {
 }
 
 if (isMain(import.meta.url)) {
-  const server = createFakeUpstream();
+  const server = createFakeUpstream({ paceMs: Number(readFlag('pace-ms', String(PACE_MS))) });
   server.listen(Number(readFlag('port', '0')), '127.0.0.1', () =>
     printReady({ port: server.address().port }),
   );

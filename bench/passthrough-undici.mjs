@@ -13,7 +13,8 @@ const BODYLESS = new Set(['GET', 'HEAD']);
 
 /** Creates the pass-through server (not yet listening) in front of `upstreamUrl`. */
 export function createUndiciPassthrough(upstreamUrl) {
-  const pool = new Pool(upstreamUrl, { connections: 256, pipelining: 1, keepAliveTimeout: 60_000 });
+  // As many connections as requests in flight (bench/many-streams.mjs holds hundreds of streams at once).
+  const pool = new Pool(upstreamUrl, { connections: null, pipelining: 1, keepAliveTimeout: 60_000 });
   const server = http.createServer(async (req, res) => {
     const abort = new AbortController();
     res.on('close', () => {

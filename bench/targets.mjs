@@ -29,11 +29,12 @@ const UPSTREAM_HEADERS = { 'content-type': 'application/json', authorization: 'B
 
 const script = (name) => fileURLToPath(new URL(name, import.meta.url));
 
-/** Starts the fake upstream every target talks to. */
-export async function startUpstream(group, cpu) {
+/** Starts the fake upstream every target talks to (`args`: its flags, see fake-upstream.mjs). */
+export async function startUpstream(group, cpu, args = []) {
   const { handle, info } = await group.startHelper({
     name: 'fake upstream',
     script: script('fake-upstream.mjs'),
+    args,
     cpu,
   });
   return { handle, port: info.port, origin: `http://127.0.0.1:${info.port}` };
