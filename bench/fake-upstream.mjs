@@ -14,8 +14,8 @@
 //   POST /v1/embeddings         one fixed 256-dimension embedding; `encoding_format: "base64"` answers the same
 //                               vector as base64 little-endian float32
 //
-// Run as a process: `node bench/fake-upstream.mjs [--port=0] [--pace-ms=5]` prints `{"port":N}` on stdout once listening,
-// and exits when its stdin closes (so it never outlives the benchmark).
+// Run as a process: `node bench/fake-upstream.mjs [--port=0] [--pace-ms=5]` prints `{"port":N}` on stdout once
+// listening, and exits when its stdin closes (so it never outlives the benchmark).
 import http from 'node:http';
 import { LONG_STREAM_MARKER, PACE_MS, PACED_STREAM_MARKER, PACED_TOKENS } from './bench-requests.mjs';
 import { exitWhenParentGoes, isMain, printReady, readFlag } from './child-process-protocol.mjs';

@@ -6,7 +6,7 @@ import { type LoopbackServer, listenLoopback } from '../test-support/listen-loop
 import { testConfig } from '../test-support/start-test-gateway.js';
 import { openUpstreams } from './open-upstreams.js';
 
-/** A server that holds every request until `releaseOne`. */
+/** A server that holds every request (its answers wait in `held`). */
 let server: LoopbackServer;
 const held: ServerResponse[] = [];
 beforeAll(async () => {
