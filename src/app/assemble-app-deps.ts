@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
 import { createAdminApi } from '../admin/http/admin-api.js';
 import { createResponseCache, type ResponseCache } from '../cache/response-cache.js';
 import { providerPresets } from '../catalog/provider-presets.js';
@@ -14,6 +15,7 @@ import { droppedLogLines, type Logger } from '../observability/logger.js';
 import { noTracing, type Tracing } from '../observability/tracing.js';
 import { lazyTokenCounter } from '../optimizations/count-tokens.js';
 import { HealthTracker } from '../provider-routing/health-tracker.js';
+import { type UpstreamPoolFigures, upstreamPoolFigures } from '../providers/shared/upstream-client.js';
 import type { RecordQueue } from '../records/record-queue.js';
 import type { SkillRegistry } from '../skills/skill-registry.js';
 import type { Store } from '../store/store.js';
@@ -28,7 +30,8 @@ export interface OpenedParts {
   logger: Logger;
   log: (message: string) => void;
   state: Pick<AppDeps, 'store' | 'keyHasher' | 'authenticate'>;
-  upstreams: Pick<AppDeps, 'catalog' | 'adapters'>;
+  /** The catalog, the adapters and the connections they share (whose figures the metrics read). */
+  upstreams: Pick<AppDeps, 'catalog' | 'adapters'> & { dispatcher: Dispatcher };
   records: RecordQueue;
   skills: SkillRegistry;
 }
@@ -76,7 +79,9 @@ export async function assembleAppDeps(parts: OpenedParts, opened: StartUpClosers
     tokenCounter: lazyTokenCounter(),
     logger,
     metrics: config.metrics.enabled
-      ? createMetrics(config, records, [storeCheck(store), ...readinessChecks], responseCache)
+      ? createMetrics(config, records, [storeCheck(store), ...readinessChecks], responseCache, () =>
+          upstreamPoolFigures(parts.upstreams.dispatcher),
+        )
       : undefined,
     tracing,
     admin,
@@ -150,6 +155,7 @@ function createMetrics(
   records: RecordQueue,
   checks: readonly ReadinessCheck[],
   cache: ResponseCache,
+  upstreamPools: () => Record<string, UpstreamPoolFigures>,
 ) {
   return new GatewayMetrics({
     organizationLabel: config.metrics.organizationLabel,
@@ -161,6 +167,7 @@ function createMetrics(
         (await checkReadiness(checks, config.server.healthCheckTimeoutMs)).dependencies,
       cacheWaiting: () => cache.flights.waiting,
       droppedLogLines,
+      upstreamPools,
     },
   });
 }

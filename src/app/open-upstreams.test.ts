@@ -2,6 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { Agent, Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/load-config.js';
+import { upstreamPoolFigures } from '../providers/shared/upstream-client.js';
 import { type LoopbackServer, listenLoopback } from '../test-support/listen-loopback.js';
 import { testConfig } from '../test-support/start-test-gateway.js';
 import { openUpstreams } from './open-upstreams.js';
@@ -55,6 +56,8 @@ async function threeRequests(serverConfig: Record<string, unknown>) {
       () => `two held and one queued (held ${held.length}, ${JSON.stringify(stats())})`,
     );
     expect(stats()).toMatchObject({ connected: 2, running: 2, queued: 1 });
+    // What `GET /metrics` reports of it.
+    expect(upstreamPoolFigures(dispatcher)).toEqual({ [server.origin]: { connections: 2, waiting: 1 } });
     held.shift()?.end();
     await until(
       () => held.length === 2 && stats()?.queued === 0,

@@ -68,7 +68,7 @@ async function openParts(
   const stopWatchingSkills = skills.watch();
   opened.add('the skills watcher', stopWatchingSkills);
   const deps = await assembleAppDeps(
-    { options, logger, log, state, upstreams: { catalog, adapters }, records, skills },
+    { options, logger, log, state, upstreams: { catalog, adapters, dispatcher }, records, skills },
     opened,
   );
   const stopHealthSync = options.redisUrl ? await shareHealth(options.redisUrl, deps.health, log) : undefined;

@@ -25,6 +25,8 @@ export interface MetricsSources {
   cacheWaiting?: () => number;
   /** Log lines dropped because standard output did not take them. */
   droppedLogLines?: () => number;
+  /** Per provider origin: open connections, and requests waiting for one. */
+  upstreamPools?: () => Record<string, { connections: number; waiting: number }>;
 }
 
 /** What the response cache step did with a request. */
@@ -212,6 +214,31 @@ export class GatewayMetrics {
         registers,
         collect() {
           this.set(cacheWaiting());
+        },
+      });
+    }
+    const upstreamPools = sources.upstreamPools;
+    if (upstreamPools) {
+      new Gauge({
+        name: 'gateway_upstream_connections',
+        help: 'Open connections to a provider origin (one request each).',
+        labelNames: ['origin'],
+        registers,
+        collect() {
+          this.reset();
+          for (const [origin, figures] of Object.entries(upstreamPools()))
+            this.set({ origin }, figures.connections);
+        },
+      });
+      new Gauge({
+        name: 'gateway_upstream_requests_waiting',
+        help: 'Requests waiting for a connection to a provider origin (server.maxUpstreamConnections reached).',
+        labelNames: ['origin'],
+        registers,
+        collect() {
+          this.reset();
+          for (const [origin, figures] of Object.entries(upstreamPools()))
+            this.set({ origin }, figures.waiting);
         },
       });
     }

@@ -97,6 +97,11 @@ describe('upstream connections', () => {
       () => `all ${STREAMS} requests at the upstream (${upstream.arrived()} arrived)`,
     );
     expect(upstream.mostOpen()).toBe(STREAMS);
+    // The operator sees them: one connection each to the provider's origin, none waiting for one.
+    const metrics = await (await fetch(`${env.gateway.url}/metrics`)).text();
+    const origin = new URL(upstream.url).origin;
+    expect(metrics).toContain(`gateway_upstream_connections{origin="${origin}"} ${STREAMS}`);
+    expect(metrics).toContain(`gateway_upstream_requests_waiting{origin="${origin}"} 0`);
     upstream.releaseAll();
     const texts = (await settled).map((result) =>
       result.status === 'fulfilled' ? result.value : String(result.reason),

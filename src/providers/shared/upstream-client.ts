@@ -62,6 +62,29 @@ export function createUpstreamDispatcher(connectionsPerOrigin: number): Agent {
   });
 }
 
+/** Connections to one provider origin and the requests waiting for one (`GET /metrics`). */
+export interface UpstreamPoolFigures {
+  connections: number;
+  waiting: number;
+}
+
+/**
+ * The connections the dispatcher holds per provider origin and the requests waiting for a connection there
+ * (undici's pool statistics: a pool per origin, a single client when one connection is allowed). Empty for a
+ * dispatcher without statistics.
+ */
+export function upstreamPoolFigures(dispatcher: Dispatcher): Record<string, UpstreamPoolFigures> {
+  const figures: Record<string, UpstreamPoolFigures> = {};
+  if (!(dispatcher instanceof Agent)) return figures;
+  for (const [origin, stats] of Object.entries(dispatcher.stats)) {
+    figures[origin] =
+      'queued' in stats
+        ? { connections: stats.connected, waiting: stats.queued }
+        : { connections: stats.connected ? 1 : 0, waiting: stats.pending };
+  }
+  return figures;
+}
+
 /** Bounds of every upstream answer (config `server.upstreamIdleTimeoutMs`, `server.maxUpstreamResponseBytes`). */
 export interface UpstreamLimits {
   /** Silence allowed between two bytes of an answer, unless the provider sets `idleTimeoutMs`. */
