@@ -80,4 +80,44 @@ describe('the upstream dispatcher', () => {
   it('opens as many connections to one origin as the gateway accepts clients, by default', async () => {
     await threeRequests({ maxConnections: 2 });
   });
+
+  it('reports one connection and the requests waiting for it when only one is allowed', async () => {
+    const config = parseConfig(
+      testConfig(`${server.origin}/v1`, { server: { maxUpstreamConnections: 1 } }),
+      'test',
+    );
+    const { dispatcher, discovery } = await openUpstreams(
+      { config, databaseUrl: 'sqlite::memory:', port: 0, host: '127.0.0.1', vars: {} },
+      () => undefined,
+    );
+    const answers = Array.from({ length: 3 }, () =>
+      dispatcher
+        .request({ origin: server.origin, path: '/v1/chat/completions', method: 'POST', body: '{}' })
+        .then(async (answer) => {
+          await answer.body.text();
+          return answer.statusCode;
+        }),
+    );
+    const figures = () => upstreamPoolFigures(dispatcher)[server.origin];
+    try {
+      // undici keeps a single client (not a pool) for an origin allowed one connection.
+      await until(
+        () => held.length === 1 && figures()?.waiting === 2,
+        () => `one held and two waiting (held ${held.length}, ${JSON.stringify(figures())})`,
+      );
+      expect(figures()).toEqual({ connections: 1, waiting: 2 });
+      while (held.length > 0 || figures()?.waiting) {
+        held.shift()?.end();
+        await until(
+          () => held.length > 0 || figures()?.waiting === 0,
+          () => `the next request at the upstream (${JSON.stringify(figures())})`,
+        );
+      }
+      expect(await Promise.all(answers)).toEqual([200, 200, 200]);
+    } finally {
+      for (const res of held.splice(0)) res.end();
+      discovery.stop();
+      await dispatcher.close();
+    }
+  });
 });

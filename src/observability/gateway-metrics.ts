@@ -219,28 +219,29 @@ export class GatewayMetrics {
     }
     const upstreamPools = sources.upstreamPools;
     if (upstreamPools) {
-      new Gauge({
-        name: 'gateway_upstream_connections',
-        help: 'Open connections to a provider origin (one request each).',
-        labelNames: ['origin'],
-        registers,
-        collect() {
-          this.reset();
-          for (const [origin, figures] of Object.entries(upstreamPools()))
-            this.set({ origin }, figures.connections);
-        },
-      });
-      new Gauge({
-        name: 'gateway_upstream_requests_waiting',
-        help: 'Requests waiting for a connection to a provider origin (server.maxUpstreamConnections reached).',
-        labelNames: ['origin'],
-        registers,
-        collect() {
-          this.reset();
-          for (const [origin, figures] of Object.entries(upstreamPools()))
-            this.set({ origin }, figures.waiting);
-        },
-      });
+      /** A gauge of one figure of each provider origin's pool. */
+      const perOrigin = (name: string, help: string, figure: 'connections' | 'waiting') =>
+        new Gauge({
+          name,
+          help,
+          labelNames: ['origin'],
+          registers,
+          collect() {
+            this.reset();
+            for (const [origin, figures] of Object.entries(upstreamPools()))
+              this.set({ origin }, figures[figure]);
+          },
+        });
+      perOrigin(
+        'gateway_upstream_connections',
+        'Open connections to a provider origin (one request each).',
+        'connections',
+      );
+      perOrigin(
+        'gateway_upstream_requests_waiting',
+        'Requests waiting for a connection to a provider origin (server.maxUpstreamConnections reached).',
+        'waiting',
+      );
     }
     new Gauge({
       name: 'gateway_dependency_up',
