@@ -1,27 +1,20 @@
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Agent, Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/load-config.js';
 import { upstreamPoolFigures } from '../providers/shared/upstream-client.js';
-import { type LoopbackServer, listenLoopback } from '../test-support/listen-loopback.js';
+import { type HoldingServer, listenHolding } from '../test-support/holding-server.js';
 import { testConfig } from '../test-support/start-test-gateway.js';
 import { openUpstreams } from './open-upstreams.js';
 
 /** A server that holds every request (its answers wait in `held`). */
-let server: LoopbackServer;
-const held: ServerResponse[] = [];
+let server: HoldingServer;
+let held: ServerResponse[];
 beforeAll(async () => {
-  server = await listenLoopback(
-    createServer((req, res) => {
-      req.resume();
-      req.on('end', () => held.push(res));
-    }),
-  );
+  server = await listenHolding();
+  held = server.held;
 });
-afterAll(async () => {
-  for (const res of held.splice(0)) res.end();
-  await server.close();
-});
+afterAll(() => server.close());
 
 async function until(condition: () => boolean, what: () => string): Promise<void> {
   const deadline = Date.now() + 10_000;

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { GatewayError, requestCancelled } from '../../errors/gateway-error.js';
 import { bodyByteLength, bodyText, type JsonBodyBytes } from '../../json/source-bytes.js';
 import type { UpstreamCall } from '../provider-adapter.js';
+import { type NameLookup, sharedNameLookup } from './shared-name-lookup.js';
 import { Agent, errors as undiciErrors } from './undici-parts.js';
 import {
   upstreamIdleTimeout,
@@ -51,14 +52,20 @@ export type UpstreamClient = (request: UpstreamRequest) => Promise<UpstreamRespo
 
 /**
  * A keep-alive dispatcher shared by all providers, with at most `connectionsPerOrigin` connections to each
- * provider origin (config `server.maxUpstreamConnections`); closed on shutdown.
+ * provider origin (config `server.maxUpstreamConnections`); closed on shutdown. New connections resolve their
+ * provider's host name through `lookup`: by default one lookup shared by every connection that needs it at
+ * the same time (shared-name-lookup.ts).
  */
-export function createUpstreamDispatcher(connectionsPerOrigin: number): Agent {
+export function createUpstreamDispatcher(
+  connectionsPerOrigin: number,
+  lookup: NameLookup = sharedNameLookup(),
+): Agent {
   return new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
     connections: connectionsPerOrigin,
     pipelining: 1,
+    connect: { lookup },
   });
 }
 
