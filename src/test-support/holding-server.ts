@@ -1,27 +1,39 @@
 import { createServer, type ServerResponse } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
 import { type LoopbackServer, listenLoopback } from './listen-loopback.js';
 
 /** A loopback server that holds every request once its body arrived; the test ends the answers in `held`. */
-export interface HoldingServer extends LoopbackServer {
+export interface HoldingServer {
+  /** `http://127.0.0.1:PORT`, once the suite started. */
+  readonly origin: string;
   /** Answers of the requests that arrived and were not ended yet, in order of arrival. */
-  held: ServerResponse[];
+  readonly held: ServerResponse[];
 }
 
-/** Starts a `HoldingServer`; its `close` ends what is still held first. */
-export async function listenHolding(): Promise<HoldingServer> {
+/**
+ * A `HoldingServer` for the enclosing suite: listening from `beforeAll`, and in `afterAll` what it still
+ * holds is ended and it is closed.
+ */
+export function useHoldingServer(): HoldingServer {
   const held: ServerResponse[] = [];
-  const server = await listenLoopback(
-    createServer((req, res) => {
-      req.resume();
-      req.on('end', () => held.push(res));
-    }),
-  );
+  let server: LoopbackServer | undefined;
+  beforeAll(async () => {
+    server = await listenLoopback(
+      createServer((req, res) => {
+        req.resume();
+        req.on('end', () => held.push(res));
+      }),
+    );
+  });
+  afterAll(async () => {
+    for (const res of held.splice(0)) res.end();
+    await server?.close();
+  });
   return {
-    origin: server.origin,
     held,
-    close: () => {
-      for (const res of held.splice(0)) res.end();
-      return server.close();
+    get origin() {
+      if (server === undefined) throw new Error('the holding server starts in beforeAll');
+      return server.origin;
     },
   };
 }

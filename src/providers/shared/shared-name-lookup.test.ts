@@ -1,7 +1,7 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HoldingServer, listenHolding } from '../../test-support/holding-server.js';
+import { describe, expect, it } from 'vitest';
+import { useHoldingServer } from '../../test-support/holding-server.js';
+import { waitFor } from '../../test-support/raw-connection.js';
 import { type NameLookup, sharedNameLookup } from './shared-name-lookup.js';
 import { createUpstreamDispatcher } from './upstream-client.js';
 
@@ -100,17 +100,27 @@ describe('sharedNameLookup', () => {
     resolver.calls[1]?.answer({ error: null, address: '192.0.2.9', family: 4 });
     expect((await again).address).toBe('192.0.2.9');
   });
+
+  it('does not keep a lookup that threw as running: the next caller asks again', async () => {
+    const resolver = manualResolver();
+    let throws = true;
+    const lookup = sharedNameLookup((hostname, options, callback) => {
+      if (throws) throw new TypeError('The "options.hints" argument is invalid');
+      resolver.lookup(hostname, options, callback);
+    });
+    expect(() => lookup('api.provider.test', {}, () => undefined)).toThrow(TypeError);
+    throws = false;
+    const next = ask(lookup, 'api.provider.test');
+    expect(resolver.calls).toHaveLength(1);
+    resolver.calls[0]?.answer({ error: null, address: '192.0.2.7', family: 4 });
+    expect((await next).address).toBe('192.0.2.7');
+  });
 });
 
 describe('the upstream dispatcher and host names', () => {
   /** A server that holds every request until the test ends it. */
-  let server: HoldingServer;
-  let held: ServerResponse[];
-  beforeAll(async () => {
-    server = await listenHolding();
-    held = server.held;
-  });
-  afterAll(() => server.close());
+  const server = useHoldingServer();
+  const { held } = server;
 
   /** A resolver that knows one name, the test server's, and counts its lookups. */
   function countingResolver() {
@@ -144,11 +154,8 @@ describe('the upstream dispatcher and host names', () => {
         }),
     );
     try {
-      const deadline = Date.now() + 10_000;
-      while (held.length < count) {
-        if (Date.now() > deadline) throw new Error(`${held.length} of ${count} requests arrived`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      const arrived = await waitFor(() => held.length === count, 10_000);
+      expect(arrived, `${held.length} of ${count} requests arrived`).toBe(true);
       for (const res of held.splice(0)) res.end();
       expect(await Promise.all(answers)).toEqual(Array(count).fill(200));
     } finally {

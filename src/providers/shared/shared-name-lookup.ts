@@ -54,18 +54,24 @@ export function sharedNameLookup(
     }
     const callbacks = [callback];
     running.set(key, callbacks);
-    lookup(hostname, options, (error, address, family) => {
+    try {
+      lookup(hostname, options, (error, address, family) => {
+        running.delete(key);
+        if (error) kept.delete(key);
+        else {
+          if (kept.size >= MAX_KEPT) kept.clear();
+          kept.set(key, { at: now(), address, family });
+        }
+        for (const waiter of callbacks) {
+          if (error) waiter(error, address, family);
+          else answerWith(waiter, { at: 0, address, family });
+        }
+      });
+    } catch (thrown) {
+      // Thrown to this caller (bad options): nobody else waits on it, and the next caller asks again.
       running.delete(key);
-      if (error) kept.delete(key);
-      else {
-        if (kept.size >= MAX_KEPT) kept.clear();
-        kept.set(key, { at: now(), address, family });
-      }
-      for (const waiter of callbacks) {
-        if (error) waiter(error, address, family);
-        else answerWith(waiter, { at: 0, address, family });
-      }
-    });
+      throw thrown;
+    }
   };
 }
 
