@@ -16,6 +16,7 @@ import { Agent, createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { START_NODE_OPTIONS } from './gateway.mjs';
 
 const KEY = 'sk-gw-bench-never-reading-0123456789abcdef';
 
@@ -118,9 +119,9 @@ function config(upstreamUrl, stalledMs) {
   };
 }
 
-/** `node dist/main.js` as its own process, as src/test-support/spawn-gateway.ts starts it. */
+/** `node dist/main.js` as its own process with the Node options of `npm start`, as src/test-support/spawn-gateway.ts starts it. */
 async function spawnGateway(env) {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, [...START_NODE_OPTIONS, 'dist/main.js'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

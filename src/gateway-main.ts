@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { defaultHeapGrowthPercent, limitHeapGrowth } from './app/heap-growth.js';
 import { startGateway } from './app/start-gateway.js';
 import { startupFailureLine } from './app/startup-checks.js';
-import { releaseYoungGeneration } from './app/young-generation.js';
+import { releaseYoungGeneration, youngGenerationWarning } from './app/young-generation.js';
 import { readCommand, readEnv } from './config/env.js';
 import { loadConfig } from './config/load-config.js';
 import { isRecord } from './json/json.js';
@@ -67,6 +67,12 @@ async function main(): Promise<void> {
     console.log('It is shown once and never again; store it now:');
     console.log(`  ${gateway.firstKey}`);
   }
+  const youngGeneration = youngGenerationWarning(
+    process.versions.v8,
+    process.execArgv,
+    process.env.NODE_OPTIONS ?? '',
+  );
+  if (youngGeneration) logger.warn(youngGeneration);
   logger.info(
     `gateway listening on ${gateway.url}/v1 (${gateway.deps.catalog.list().length} models available)`,
   );

@@ -25,14 +25,21 @@ export function configEnv(config: Record<string, unknown>): Record<string, strin
   return { GATEWAY_CONFIG: configPath, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` };
 }
 
+/** The Node options `npm start` gives the gateway (the `NODE_OPTIONS` of package.json's start script). */
+export function startNodeOptions(): string[] {
+  const parsed = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  const given = /NODE_OPTIONS="([^"$]*)\$NODE_OPTIONS"/.exec(parsed.scripts.start)?.[1]?.trim();
+  return given ? given.split(/\s+/) : [];
+}
+
 /**
- * Starts `node dist/main.js` with these environment variables (and Node options before the script) and waits
- * (bounded) until it listens.
+ * Starts `node dist/main.js` with these environment variables and Node options before the script (by default
+ * those `npm start` gives it) and waits (bounded) until it listens.
  */
 export async function spawnGateway(
   env: Record<string, string>,
   timeoutMs = 20_000,
-  nodeArgs: string[] = [],
+  nodeArgs: string[] = startNodeOptions(),
 ): Promise<SpawnedGateway> {
   const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },

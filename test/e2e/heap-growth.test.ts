@@ -1,6 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configEnv, type SpawnedGateway, spawnGateway } from '../../src/test-support/spawn-gateway.js';
+import {
+  configEnv,
+  type SpawnedGateway,
+  spawnGateway,
+  startNodeOptions,
+} from '../../src/test-support/spawn-gateway.js';
 
 /** `[HeapController] Limit: old size: A KB, new limit: B KB` and, where V8 prints it (V8 < 13), `(factor)`. */
 const LIMIT_LINE = /\[HeapController\] Limit: old size: (\d+) KB, new limit: (\d+) KB(?: \((\d+\.\d)\))?/g;
@@ -27,7 +32,11 @@ describe('heap growth (server.heapGrowthPercent)', () => {
       organizations: [{ id: 'o', apiKeys: ['sk-gw-heap-growth-0123456789abcdef0123'] }],
       server,
     };
-    gateway = await spawnGateway(configEnv(config), 30_000, ['--trace-gc-verbose', '--gc-global']);
+    gateway = await spawnGateway(configEnv(config), 30_000, [
+      ...startNodeOptions(),
+      '--trace-gc-verbose',
+      '--gc-global',
+    ]);
     const started = gateway;
     const factors = () => {
       const after = started.output().split('listening on')[1] ?? '';
