@@ -1,21 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { defaultHeapGrowthPercent, growthPercent } from './heap-growth.js';
+import { givenSemiSpaceMb } from './young-generation.js';
 
 const MB = 1024 * 1024;
 
 describe('defaultHeapGrowthPercent', () => {
   it.each([
-    ['11.3.244.8-node.34', 30], // Node 20
-    ['12.4.254.21-node.33', 30], // Node 22
-    ['13.6.233.17-node.37', 0], // Node 24
-    ['14.1.146.11-node.12', 0],
-  ])('is %s → %i', (v8Version, percent) => {
-    expect(defaultHeapGrowthPercent(v8Version)).toBe(percent);
+    ['11.3.244.8-node.34', undefined, 30], // Node 20
+    ['11.3.244.8-node.34', 32, 30], // Node 20 with a larger young generation of the operator's choosing
+    ['12.4.254.21-node.33', undefined, 30], // Node 22
+    ['13.6.233.17-node.37', 16, 30], // Node 24 as npm start runs it
+    ['13.6.233.17-node.37', 8, 30],
+    ['13.6.233.17-node.37', undefined, 0], // Node 24 with V8's own young generation
+    ['13.6.233.17-node.37', 64, 0],
+    ['14.1.146.11-node.12', undefined, 0],
+    ['14.1.146.11-node.12', 16, 30],
+  ])('is %s, semi-spaces of %s MB → %i', (v8Version, semiSpaceMb, percent) => {
+    expect(defaultHeapGrowthPercent(v8Version, semiSpaceMb)).toBe(percent);
   });
 
-  it('reads the running V8 by default', () => {
+  it('reads the running V8 and its options by default', () => {
     const major = Number.parseInt(process.versions.v8, 10);
-    expect(defaultHeapGrowthPercent()).toBe(major >= 13 ? 0 : 30);
+    const semiSpaceMb = givenSemiSpaceMb(process.execArgv, process.env.NODE_OPTIONS ?? '');
+    const nodeTwentySized = semiSpaceMb !== undefined && semiSpaceMb <= 16;
+    expect(defaultHeapGrowthPercent()).toBe(major >= 13 && !nodeTwentySized ? 0 : 30);
   });
 });
 

@@ -1,5 +1,6 @@
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { givenSemiSpaceMb, START_SEMI_SPACE_MB } from './young-generation.js';
 
 /** The largest factor the gateway asks of V8 (the config schema's bound of `server.heapGrowthPercent`). */
 const MAX_PERCENT = 300;
@@ -60,10 +61,17 @@ export function growthPercent(live: number, used: number, percent: number, headr
 }
 
 /**
- * The default of `server.heapGrowthPercent`: 30 on V8 before 13 (Node 20 and 22). V8 13 (Node 24) sizes
- * its heap differently: there a fixed 30 % let the committed heap grow to 176 MB with 47 MB in use and RSS
- * keep climbing under 20 never-reading clients, where its own heuristic stayed flat, so the default there is 0.
+ * The default of `server.heapGrowthPercent`: 30, except on V8 13 or later (Node 24) with a young generation
+ * larger than Node 20's (no `--max-semi-space-size` of 16 or less; `npm start` gives 16), where it is 0. V8 13
+ * grows its young generation to 64 MB semi-spaces on its own, and with them a fixed 30 % let the committed
+ * heap grow to 176 MB with 47 MB in use and RSS keep climbing under 20 never-reading clients, where V8's own
+ * heuristic stayed flat. With the young generation at Node 20's size, 30 % bounds Node 24 as it does Node 20
+ * (200 never-reading clients: +180 and +202 MB against +231 and +301 MB with 0).
  */
-export function defaultHeapGrowthPercent(v8Version: string = process.versions.v8): number {
-  return Number.parseInt(v8Version, 10) >= 13 ? 0 : 30;
+export function defaultHeapGrowthPercent(
+  v8Version: string = process.versions.v8,
+  semiSpaceMb: number | undefined = givenSemiSpaceMb(process.execArgv, process.env.NODE_OPTIONS ?? ''),
+): number {
+  const nodeTwentySized = semiSpaceMb !== undefined && semiSpaceMb <= START_SEMI_SPACE_MB;
+  return Number.parseInt(v8Version, 10) >= 13 && !nodeTwentySized ? 0 : 30;
 }

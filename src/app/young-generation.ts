@@ -28,7 +28,22 @@ export function releaseYoungGeneration(): void {
 /** The semi-space maximum, MB, that `npm start` gives V8: Node 20's and 22's own on a 64-bit machine. */
 export const START_SEMI_SPACE_MB = 16;
 
-const SEMI_SPACE_FLAG = /^--max[-_]semi[-_]space[-_]size(=|$)/;
+const SEMI_SPACE_FLAG = /^--max[-_]semi[-_]space[-_]size(?:=(.*))?$/;
+
+/**
+ * The maximum of V8's semi-spaces, MB, that Node was given (`NODE_OPTIONS`, then the command line, which V8
+ * reads after it; the last one counts; either spelling, `=value` or the value as the next argument), or
+ * undefined when none was: V8 then sizes them itself.
+ */
+export function givenSemiSpaceMb(execArgv: readonly string[], nodeOptions: string): number | undefined {
+  const args = [...nodeOptions.split(/\s+/), ...execArgv];
+  let given: number | undefined;
+  for (const [i, arg] of args.entries()) {
+    const match = SEMI_SPACE_FLAG.exec(arg);
+    if (match) given = Number(match[1] ?? args[i + 1]);
+  }
+  return given;
+}
 
 /**
  * A start-up warning for a gateway on V8 13 or later (Node 24) that was started without
@@ -42,9 +57,8 @@ export function youngGenerationWarning(
   execArgv: readonly string[],
   nodeOptions: string,
 ): string | undefined {
-  if (Number.parseInt(v8Version, 10) < 13) return undefined;
-  const given = [...execArgv, ...nodeOptions.split(/\s+/)].some((arg) => SEMI_SPACE_FLAG.test(arg));
-  if (given) return undefined;
+  if (Number.parseInt(v8Version, 10) < 13 || givenSemiSpaceMb(execArgv, nodeOptions) !== undefined)
+    return undefined;
   return (
     `V8 ${v8Version} lets its young generation grow to several times Node 20's, about 100 MB more memory ` +
     `under load: start the gateway with NODE_OPTIONS=--max-semi-space-size=${START_SEMI_SPACE_MB}, as npm start does`
