@@ -119,7 +119,10 @@ function config(upstreamUrl, stalledMs) {
   };
 }
 
-/** `node dist/main.js` as its own process with the Node options of `npm start`, as src/test-support/spawn-gateway.ts starts it. */
+/**
+ * `node dist/main.js` as its own process with the Node options of `npm start`, as
+ * src/test-support/spawn-gateway.ts starts it.
+ */
 async function spawnGateway(env) {
   const child = spawn(process.execPath, [...START_NODE_OPTIONS, 'dist/main.js'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
