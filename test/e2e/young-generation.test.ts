@@ -94,6 +94,8 @@ describe("npm start's Node options", () => {
     gateway = await spawnGateway(env, 20_000, []);
     const bare = gateway.output();
     gateway.child.kill('SIGKILL');
+    // The second start uses the same database and journal: the first is gone before it opens them.
+    await gateway.exited;
     gateway = await spawnGateway(env);
     const started = gateway.output();
     expect(bare).toContain('listening on');
