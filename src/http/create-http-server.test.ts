@@ -1,14 +1,27 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRawConnection, within } from '../test-support/raw-connection.js';
-import { createHttpServer } from './create-http-server.js';
+import { createHttpServer, HIGH_WATER_BYTES } from './create-http-server.js';
 
-const server = createHttpServer((_req, res) => res.end('ok'), {
-  headersTimeoutMs: 5_000,
-  requestTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 10,
-});
+/** The high-water marks the last request and its answer had. */
+let marks: { request: number; response: number; socket: number } | undefined;
+
+const server = createHttpServer(
+  (req, res) => {
+    marks = {
+      request: req.readableHighWaterMark,
+      response: res.writableHighWaterMark,
+      socket: req.socket.writableHighWaterMark,
+    };
+    res.end('ok');
+  },
+  {
+    headersTimeoutMs: 5_000,
+    requestTimeoutMs: 10_000,
+    keepAliveTimeoutMs: 5_000,
+    maxConnections: 10,
+  },
+);
 let port = 0;
 
 beforeAll(async () => {
@@ -34,6 +47,13 @@ describe('createHttpServer', () => {
     expect(server.requestTimeout).toBe(10_000);
     expect(server.keepAliveTimeout).toBe(5_000);
     expect(server.maxConnections).toBe(10);
+  });
+
+  it("keeps Node 20's 16 KiB high-water mark on every Node (Node 22 raised its default to 64 KiB)", async () => {
+    expect(HIGH_WATER_BYTES).toBe(16 * 1024);
+    const answer = await exchange('GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(marks).toEqual({ request: 16_384, response: 16_384, socket: 16_384 });
   });
 
   it('answers a malformed request 400 in the contract error shape, then closes', async () => {

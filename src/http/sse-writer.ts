@@ -179,8 +179,9 @@ export class SseWriter {
    * high-water mark, as a direct write would answer; while the client keeps up (the response buffers nothing)
    * and the stream has not yet handed `GATHER_WINDOW_BYTES` to the response, once what is gathered reaches
    * `GATHER_BYTES` (or the high-water mark if higher): a network read of a provider's stream often holds more
-   * than Node 20's default high-water mark of 16 KiB of events (250 one-token deltas are about 37 KB), which
-   * would otherwise leave in three writes instead of one. (Node 22 raised the default to 64 KiB.)
+   * than the high-water mark of 16 KiB of events (250 one-token deltas are about 37 KB), which would otherwise
+   * leave in three writes instead of one. The gateway's server sets 16 KiB on every Node
+   * (`HIGH_WATER_BYTES`, http/create-http-server.ts); another server's responses may have Node's default.
    */
   private write(frame: Frame): boolean {
     if (this.isClosed) return true;
