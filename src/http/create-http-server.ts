@@ -19,7 +19,7 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 /**
  * The high-water mark of every connection's and answer's buffers: 16 KiB, Node 20's default, on every Node
  * (Node 22 raised the default to 64 KiB). It bounds what an answer whose client stopped reading holds in the
- * process before the pipeline stops reading its upstream: with 200 such streams on Node 24, 17–34 MB less
+ * process before the pipeline stops reading its upstream: with 200 such streams on Node 24, 13–34 MB less
  * growth than with 64 KiB (four runs of bench/never-reading.mjs), for the same CPU per request under load.
  * A stream's writes while its client keeps up are gathered up to 64 KiB whatever this is (http/sse-writer.ts).
  */
