@@ -63,6 +63,15 @@ describe('scrubUpstreamText', () => {
     }
   });
 
+  it('redacts a configured key after an auth scheme once, leaving no stray bracket', () => {
+    expect(scrubUpstreamText(`Overloaded. Bearer ${KEY} done`, [KEY])).toBe(
+      'Overloaded. Bearer [redacted] done',
+    );
+    expect(scrubUpstreamText(`sent Basic ${KEY}, Token ${KEY}`, [KEY])).toBe(
+      'sent Basic [redacted], Token [redacted]',
+    );
+  });
+
   it('ignores configured keys too short to search for', () => {
     expect(scrubUpstreamText('k1 and k2 failed', ['k1'])).toBe('k1 and k2 failed');
   });

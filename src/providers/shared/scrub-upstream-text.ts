@@ -12,7 +12,7 @@ const REDACTED = '[redacted]';
 const MIN_SECRET_CHARS = 8;
 
 /** `Bearer <token>`, `Basic <token>`, `Token <token>`. */
-const AUTH_SCHEME = /\b(Bearer|Basic|Token)\s+[^\s"',;)}\]]+/gi;
+const AUTH_SCHEME = /\b(Bearer|Basic|Token)\s+(?!\[redacted\])[^\s"',;)}\]]+/gi;
 /** `api_key=…`, `x-api-key: …`, `"token": "…"`, `?key=…`, `password=…` and the like. */
 const KEY_VALUE =
   /\b((?:x-)?(?:api[-_]?key|access[-_]?token|auth[-_]?token|refresh[-_]?token|client[-_]?secret|secret|password|passwd|token|key|authorization|credentials?))(["']?\s*[:=]\s*["']?)(?!\[redacted\]|(?:Bearer|Basic|Token)\b)([^\s"'&,;)}\]]+)/gi;
