@@ -78,6 +78,7 @@ export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
       return {
         parts: asWebStream(result.parts).pipeThrough(chatStreamToMessagesEvents(meta)),
         warnings: result.warnings,
+        usageSoFar: result.usageSoFar,
       };
     },
     framer: (scope) => {

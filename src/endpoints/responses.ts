@@ -138,6 +138,7 @@ async function callResponsesStream(
     parts: asWebStream(result.parts).pipeThrough(chatStreamToResponsesEvents(body)),
     // A stream's headers leave before its reasoning: no warning can say whether a summary will come.
     warnings: [...translated.warnings, ...result.warnings],
+    usageSoFar: result.usageSoFar,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Usage } from '../accounting/usage.js';
 import type { PartRead, PartReader } from '../providers/part-stream.js';
 import type { StreamResult, UpstreamCall } from '../providers/provider-adapter.js';
 import { upstreamTimeout } from '../providers/shared/upstream-errors.js';
@@ -9,6 +10,8 @@ export interface OpenedStream<Part> {
   /** What was read after `first` before the attempt was committed to (see `openStream`), in order. */
   held: PartRead<Part>[];
   warnings: string[];
+  /** The usage the provider reported so far, where it reports it while streaming (`StreamResult.usageSoFar`). */
+  usageSoFar?: () => Usage | undefined;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function openStream<Part>(
         if (next.done || !preliminary(next.value)) break;
       }
     }
-    return { reader, first, held, warnings: result.warnings };
+    return { reader, first, held, warnings: result.warnings, usageSoFar: result.usageSoFar };
   } catch (error) {
     await reader.cancel().catch(() => undefined);
     throw error;

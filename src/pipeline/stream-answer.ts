@@ -83,7 +83,7 @@ export async function streamAnswer<Part>(
   } catch (error) {
     // A failure that reported the usage its provider bills (an error chunk with usage) is billed that.
     const reported = error instanceof GatewayError ? error.billedUsage : undefined;
-    if (!settled) settle(reported ?? (await cutShortUsage(run, live.framer, sent, kind)));
+    if (!settled) settle(reported ?? (await cutShortUsage(run, live.framer, served.value, sent, kind)));
     throw error;
   } finally {
     facts.firstTokenAt = progress.firstTokenAt;
@@ -92,17 +92,30 @@ export async function streamAnswer<Part>(
 
 /**
  * What a provider bills for a stream cut short (the client went away, the upstream or the gateway failed):
- * the usage it reported if it came, else the prompt and the text streamed so far, counted with the
- * tokenizer. Never nothing: the provider generated those tokens.
+ * the usage it reported if it came; else, where it reports counts while streaming, those counts, with the
+ * output raised to the text streamed so far (counted with the tokenizer) when they trail it; else the prompt
+ * and the text streamed so far, counted with the tokenizer. Never nothing: the provider generated those tokens.
  */
 async function cutShortUsage(
   run: Run,
   framer: StreamFramer<unknown>,
+  opened: OpenedStream<unknown>,
   sent: JsonObject,
   kind: RequestKind,
 ): Promise<Usage> {
   const reported = framer.partial().usage;
   if (reported) return reported;
+  const soFar = opened.usageSoFar?.();
+  if (soFar) {
+    const streamed = framer.partial().text.tokens(await run.deps.tokenCounter.load());
+    if (streamed <= soFar.outputTokens) return soFar;
+    run.warnings.push(
+      `the stream was cut short before the provider's final usage; billed the ${soFar.inputTokens} prompt ` +
+        `tokens it reported and ${streamed} streamed tokens as counted by the gateway (it had reported ` +
+        `${soFar.outputTokens})`,
+    );
+    return { ...soFar, outputTokens: streamed };
+  }
   const usage = await countedUsage(run, framer, sent, kind);
   run.warnings.push(
     `the stream was cut short before the provider reported usage; billed ${usage.inputTokens} prompt and ` +

@@ -84,6 +84,12 @@ export type ResponsesStreamPart = { type: 'event'; event: JsonObject; usage?: Us
 export interface StreamResult<Part> {
   parts: PartStream<Part>;
   warnings: string[];
+  /**
+   * The usage the provider reported so far, where it reports counts while it streams (Anthropic's
+   * `message_start` and `message_delta`, Gemini's `usageMetadata`): what a stream cut short is billed from.
+   * The counts grow as the stream runs; the output count may trail the text already streamed.
+   */
+  usageSoFar?: () => Usage | undefined;
 }
 
 export interface ProviderAdapter {

@@ -7,7 +7,14 @@ export interface ReceivedMessagesRequest {
   body: Record<string, unknown>;
 }
 
-export type AnthropicFault = { kind: 'status'; status: number; errorType: string; message: string };
+export type AnthropicFault =
+  | { kind: 'status'; status: number; errorType: string; message: string }
+  /**
+   * A stream cut short: after the text (`message_delta` and `message_stop` never come) or after
+   * `message_delta` (`message_stop` never comes); then held open until the gateway lets go, or failed with
+   * an `overloaded_error` event.
+   */
+  | { kind: 'stream-cut'; after: 'text' | 'message_delta'; then: 'hold' | 'overloaded' };
 
 export interface FakeAnthropicUpstream {
   /** Base URL ending in /v1. */
@@ -65,7 +72,7 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
       const body: Record<string, unknown> = text ? JSON.parse(text) : {};
       state.received.push({ path: req.url ?? '', headers: req.headers, body });
       const fault = state.faults.shift();
-      if (fault) return sendError(res, fault.status, fault.errorType, fault.message);
+      if (fault?.kind === 'status') return sendError(res, fault.status, fault.errorType, fault.message);
       if (req.url !== '/v1/messages') return sendError(res, 404, 'not_found_error', `No route ${req.url}`);
       if (req.headers['x-api-key'] === undefined || req.headers['anthropic-version'] === undefined) {
         return sendError(res, 401, 'authentication_error', 'x-api-key and anthropic-version are required');
@@ -75,7 +82,7 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
       const replayError = thinkingReplayError(body, state);
       if (replayError) return sendError(res, 400, 'invalid_request_error', replayError);
       const content = answerContent(body, state);
-      if (body.stream === true) return streamMessage(res, body, content, state);
+      if (body.stream === true) return streamMessage(res, body, content, state, fault);
       const message = messageObject(body, content, stopReason(content, state), state.usage);
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_fake_01' });
       res.end(JSON.stringify(message));
@@ -195,6 +202,7 @@ function streamMessage(
   body: Record<string, unknown>,
   content: Block[],
   state: FakeAnthropicUpstream,
+  cut?: Extract<AnthropicFault, { kind: 'stream-cut' }>,
 ): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (event: Record<string, unknown>) => {
@@ -235,6 +243,7 @@ function streamMessage(
     }
     send({ type: 'content_block_stop', index });
   });
+  if (cut?.after === 'text') return endCut(res, cut);
   send({
     type: 'message_delta',
     delta: {
@@ -243,6 +252,14 @@ function streamMessage(
     },
     usage: { output_tokens: state.usage.output_tokens },
   });
+  if (cut) return endCut(res, cut);
   send({ type: 'message_stop' });
   res.end();
+}
+
+/** The end of a stream cut short: held open (until the gateway lets go), or an `overloaded_error` event. */
+function endCut(res: ServerResponse, cut: Extract<AnthropicFault, { kind: 'stream-cut' }>): void {
+  if (cut.then === 'hold') return;
+  const error = { type: 'overloaded_error', message: 'Overloaded' };
+  res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error })}\n\n`);
 }

@@ -4,6 +4,7 @@ import {
   type FakeAnthropicUpstream,
   startFakeAnthropicUpstream,
 } from '../../src/test-support/fake-anthropic-upstream.js';
+import { recordOf } from '../../src/test-support/record-of.js';
 import { startTestGateway, TEST_KEY, type TestGateway } from '../../src/test-support/start-test-gateway.js';
 
 let anthropic: FakeAnthropicUpstream;
@@ -371,5 +372,67 @@ describe('upstream errors from an Anthropic provider', () => {
     expect(error).toBeInstanceOf(OpenAI.InternalServerError);
     expect((error as InstanceType<typeof OpenAI.InternalServerError>).status).toBe(502);
     expect((error as Error).message).toContain('Overloaded');
+  });
+});
+
+describe('billing an Anthropic stream cut short from the usage it reported', () => {
+  const streamChat = (signal?: AbortSignal) =>
+    fetch(`${env.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: MODEL,
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'Hi' }],
+      }),
+      signal,
+    });
+
+  it('a client that leaves after the text is billed the prompt of message_start, cache reads and writes priced apart', async () => {
+    anthropic.faults.push({ kind: 'stream-cut', after: 'text', then: 'hold' });
+    const controller = new AbortController();
+    const response = await streamChat(controller.signal);
+    const genId = response.headers.get('x-generation-id') ?? '';
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error('no body');
+    let text = '';
+    while (!text.includes('"content":"Hello')) {
+      const next = await reader.read();
+      if (next.done) throw new Error('the stream ended');
+      text += new TextDecoder().decode(next.value);
+    }
+    controller.abort();
+    const record = (await recordOf(env.baseURL, genId)) as Awaited<ReturnType<typeof recordOf>> & {
+      cachedInputTokens: number;
+    };
+    expect(record.status).toBe('cancelled');
+    // message_start said 10 fresh, 4 read from the cache and 2 written to it (not the gateway's own count).
+    expect(record.inputTokens).toBe(PROMPT_TOKENS);
+    expect(record.cachedInputTokens).toBe(4);
+    // Its output count (1) trails the text streamed: the streamed text as counted.
+    expect(record.outputTokens).toBeGreaterThan(1);
+    expect(record.costNanoUsd).toBe(10 * 3000 + 4 * 300 + 2 * 3750 + record.outputTokens * 15000);
+    expect(record.warnings.join(' ')).toContain("cut short before the provider's final usage");
+  });
+
+  it('a stream that fails after message_delta is billed the usage message_delta reported', async () => {
+    const usage = anthropic.usage;
+    anthropic.usage = { ...usage, output_tokens: 900 };
+    anthropic.faults.push({ kind: 'stream-cut', after: 'message_delta', then: 'overloaded' });
+    try {
+      const response = await streamChat();
+      expect(response.status).toBe(200);
+      const genId = response.headers.get('x-generation-id') ?? '';
+      const text = await response.text();
+      expect(text).toContain('"type":"upstream_error"');
+      const record = await recordOf(env.baseURL, genId);
+      expect(record.status).toBe('error');
+      expect(record.inputTokens).toBe(PROMPT_TOKENS);
+      expect(record.outputTokens).toBe(900);
+      expect(record.costNanoUsd).toBe(10 * 3000 + 4 * 300 + 2 * 3750 + 900 * 15000);
+    } finally {
+      anthropic.usage = usage;
+    }
   });
 });

@@ -49,16 +49,13 @@ export function createAnthropicAdapter(provider: ResolvedProvider, client: Upstr
         rulesOf: call.rulesOf,
       });
       const response = await poster.post('/messages', request.body, call);
-      const parts = poster.parts(
-        response,
-        call,
-        messagesStreamToChat(
-          provider.id,
-          nowSeconds(),
-          upstreamTextContext(provider.apiKey ? [provider.apiKey] : [], request.body),
-        ),
+      const translate = messagesStreamToChat(
+        provider.id,
+        nowSeconds(),
+        upstreamTextContext(provider.apiKey ? [provider.apiKey] : [], request.body),
       );
-      return { parts, warnings: request.warnings };
+      const parts = poster.parts(response, call, translate);
+      return { parts, warnings: request.warnings, usageSoFar: translate.usageSoFar };
     },
   };
 }

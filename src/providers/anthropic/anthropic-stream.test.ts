@@ -62,6 +62,14 @@ function assembledToolCalls(parts: ChatStreamPart[]) {
   return calls;
 }
 
+/** Messages stream events as SSE, each with its `event:` line. */
+const events = (list: JsonObject[]) =>
+  list.map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+const messageStart = (usage: JsonObject): JsonObject => ({
+  type: 'message_start',
+  message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content: [], usage },
+});
+
 describe('Anthropic stream translation', () => {
   it('streams text as chunks, role first, ignoring ping, then the finish reason and the usage', async () => {
     const { parts, requests } = await streamOf(fixture('stream-text.sse'));
@@ -211,6 +219,53 @@ describe('Anthropic stream translation', () => {
       provider: 'claude-cloud',
       upstreamType: 'overloaded_error',
     });
+  });
+
+  it('keeps the counts so far for a stream cut short: message_delta raises them, never lowers them', async () => {
+    const sse = events([
+      messageStart({ input_tokens: 30, cache_read_input_tokens: 5, output_tokens: 1 }),
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } },
+      { type: 'content_block_stop', index: 0 },
+      // A compatible server's zeros: cumulative counts cannot go down.
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 50 },
+      },
+    ]);
+    const { client } = fakeUpstreamClient(() => okBody(sse));
+    const result = await createAnthropicAdapter(provider, client).chatStream(REQUEST, testCall(provider));
+    expect(result.usageSoFar?.()).toBeUndefined();
+    const error = await collect(result.parts).catch((thrown: unknown) => thrown);
+    expect((error as GatewayError).message).toContain('ended before message_stop');
+    expect(result.usageSoFar?.()).toEqual({
+      ...emptyUsage(),
+      inputTokens: 35,
+      outputTokens: 50,
+      cachedInputTokens: 5,
+    });
+    const whole = await streamOf(`${sse}event: message_stop\ndata: {"type":"message_stop"}\n\n`);
+    expect(usageOf(whole.parts)).toEqual(result.usageSoFar?.());
+  });
+
+  it('takes the input of a tool call from content_block_start when no fragment follows', async () => {
+    const { parts } = await streamOf(
+      events([
+        messageStart({ input_tokens: 3, output_tokens: 1 }),
+        {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+        },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 9 } },
+        { type: 'message_stop' },
+      ]),
+    );
+    expect(assembledToolCalls(parts)).toEqual([
+      { id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+    ]);
   });
 
   it('fails a stream that ends before message_stop', async () => {

@@ -8,6 +8,8 @@ interface ToolBlock {
   /** The tool call's index among this answer's tool calls (chat `tool_calls[].index`). */
   toolIndex: number;
   sentArguments: boolean;
+  /** `input` of `content_block_start` as JSON: `{}` from Anthropic; a compatible server may put it all there. */
+  startInput: string;
 }
 
 interface StreamState {
@@ -65,6 +67,8 @@ export function messagesStreamToChat(
     usage: {},
   };
   return {
+    // What a stream cut short is billed from: the counts of message_start, raised by each message_delta.
+    usageSoFar: () => (Object.keys(state.usage).length > 0 ? usageFromMessages(state.usage) : undefined),
     onEvent(message, emit) {
       if (state.stopped) return;
       const event = tryParseJson(message.data);
@@ -83,7 +87,7 @@ function onEvent(state: StreamState, event: JsonObject, emit: Emit): void {
       const message = recordMember(event, 'message');
       state.id = stringMember(message, 'id') ?? '';
       state.model = stringMember(message, 'model') ?? '';
-      Object.assign(state.usage, recordMember(message, 'usage'));
+      raiseCounts(state.usage, recordMember(message, 'usage'));
       return;
     }
     case 'content_block_start':
@@ -96,8 +100,8 @@ function onEvent(state: StreamState, event: JsonObject, emit: Emit): void {
       blockStop(state, event, emit);
       return;
     case 'message_delta': {
-      // Usage counts in message_delta are cumulative: they replace those of message_start.
-      Object.assign(state.usage, recordMember(event, 'usage'));
+      // Usage counts in message_delta are cumulative: they raise those of message_start.
+      raiseCounts(state.usage, recordMember(event, 'usage'));
       const delta = recordMember(event, 'delta');
       const stopReason = delta?.stop_reason;
       if (typeof stopReason === 'string') {
@@ -115,6 +119,21 @@ function onEvent(state: StreamState, event: JsonObject, emit: Emit): void {
     default:
       // `ping`, and event types added later: ignored, as the API asks.
       return;
+  }
+}
+
+/**
+ * Takes a usage object's members into the counts so far. Counts are cumulative and never go down: a count
+ * lower than the one already known (a compatible server's `message_delta` with `input_tokens: 0`, say) keeps
+ * the known one. Anything that is not a count is taken as it is, for the usage reader to judge.
+ */
+function raiseCounts(counts: JsonObject, usage: JsonObject | undefined): void {
+  if (!usage) return;
+  for (const key in usage) {
+    const value = usage[key];
+    const known = counts[key];
+    if (typeof value === 'number' && typeof known === 'number' && value < known) continue;
+    counts[key] = value;
   }
 }
 
@@ -149,7 +168,9 @@ function blockStart(state: StreamState, event: JsonObject, emit: Emit): void {
   const type = stringMember(block, 'type');
   if (type === 'tool_use' && typeof event.index === 'number') {
     const toolIndex = state.nextToolIndex++;
-    state.tools.set(event.index, { toolIndex, sentArguments: false });
+    const input = recordMember(block, 'input');
+    const startInput = input && Object.keys(input).length > 0 ? JSON.stringify(input) : '{}';
+    state.tools.set(event.index, { toolIndex, sentArguments: false, startInput });
     const call = {
       index: toolIndex,
       id: block?.id,
@@ -214,7 +235,8 @@ function thinkingBlock(state: StreamState, event: JsonObject): JsonObject | unde
 
 /**
  * A thinking block is sent whole once it stops (as `delta.thinking_blocks`); a tool call that got no
- * argument fragments gets `{}`, so that clients can parse what they assembled.
+ * argument fragments gets the `input` its block started with (`{}` from Anthropic), so that clients can
+ * parse what they assembled.
  */
 function blockStop(state: StreamState, event: JsonObject, emit: Emit): void {
   const thinking = typeof event.index === 'number' ? state.thinking.get(event.index) : undefined;
@@ -226,5 +248,5 @@ function blockStop(state: StreamState, event: JsonObject, emit: Emit): void {
   const tool = typeof event.index === 'number' ? state.tools.get(event.index) : undefined;
   if (!tool || tool.sentArguments) return;
   tool.sentArguments = true;
-  emit(chunk(state, { tool_calls: [{ index: tool.toolIndex, function: { arguments: '{}' } }] }));
+  emit(chunk(state, { tool_calls: [{ index: tool.toolIndex, function: { arguments: tool.startInput } }] }));
 }

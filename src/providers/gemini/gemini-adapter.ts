@@ -48,18 +48,15 @@ export function createGeminiAdapter(provider: ResolvedProvider, client: Upstream
       const response = await post(path, request.body, call);
       const warnings = new Warnings();
       for (const warning of request.warnings) warnings.add(warning);
-      const parts = poster.parts(
-        response,
-        call,
-        geminiChunkParts({
-          providerId: provider.id,
-          upstreamModel: call.upstreamModel,
-          warnings,
-          text: upstreamTextContext(provider.apiKey ? [provider.apiKey] : [], request.body),
-        }),
-      );
+      const translate = geminiChunkParts({
+        providerId: provider.id,
+        upstreamModel: call.upstreamModel,
+        warnings,
+        text: upstreamTextContext(provider.apiKey ? [provider.apiKey] : [], request.body),
+      });
+      const parts = poster.parts(response, call, translate);
       // The list is shared: warnings raised by the first chunks are still seen by the caller.
-      return { parts, warnings: warnings.list };
+      return { parts, warnings: warnings.list, usageSoFar: translate.usageSoFar };
     },
 
     async embed(body, call) {

@@ -132,6 +132,19 @@ describe('Gemini stream: translation to chat chunks', () => {
     expect((error as Error).message).toContain('the stream ended before Gemini finished its answer');
   });
 
+  it('keeps the last usageMetadata so far, for a stream cut short', async () => {
+    const cut = fixture('stream-text.sse').split('\r\n\r\n').slice(0, 2).join('\r\n\r\n');
+    const { result } = await openStream(cut);
+    expect(result.usageSoFar?.()).toBeUndefined();
+    const error = await collect(result.parts).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(result.usageSoFar?.()).toMatchObject({
+      inputTokens: 9,
+      outputTokens: 4 + 25,
+      reasoningTokens: 25,
+    });
+  });
+
   it('fails a blocked prompt with a 400 before any chunk', async () => {
     const blocked = `data: ${fixture('generate-content-prompt-blocked.json').replace(/\s*\n\s*/g, '')}\r\n\r\n`;
     const error = await collect((await openStream(blocked)).result.parts).catch((e: unknown) => e);

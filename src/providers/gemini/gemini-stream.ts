@@ -46,6 +46,8 @@ export function geminiChunkParts(options: GeminiStreamOptions): EventTranslator<
   let header: JsonObject | undefined;
 
   return {
+    // Each chunk's usageMetadata counts the whole answer so far: the last one is what a stream cut short is billed.
+    usageSoFar: () => usage,
     onEvent(event, emit) {
       const response = tryParseJson(event.data);
       if (!isRecord(response)) throw upstreamInvalid(options.providerId, 'a stream event is not JSON');

@@ -1,3 +1,4 @@
+import type { Usage } from '../../accounting/usage.js';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import { parseKeepingSources } from '../../json/deferred-numbers.js';
 import type { JsonObject } from '../../json/json.js';
@@ -8,8 +9,13 @@ import { type SsePartsOptions, sseParts } from './sse-parts.js';
 import { classifyFailure, type UpstreamClient, type UpstreamResponse } from './upstream-client.js';
 import { upstreamInvalid } from './upstream-errors.js';
 
-/** Turns a provider's server-sent events into parts: each event as it comes, and the end of the stream. */
-export type EventTranslator<Part> = Pick<SsePartsOptions<Part>, 'onEvent' | 'onEnd'>;
+/**
+ * Turns a provider's server-sent events into parts: each event as it comes, and the end of the stream; and,
+ * where the provider reports usage while it streams, what it reported so far (`StreamResult.usageSoFar`).
+ */
+export type EventTranslator<Part> = Pick<SsePartsOptions<Part>, 'onEvent' | 'onEnd'> & {
+  usageSoFar?: () => Usage | undefined;
+};
 
 /** How an adapter talks to its provider: JSON bodies out, JSON or server-sent events back. */
 export interface JsonPoster {
