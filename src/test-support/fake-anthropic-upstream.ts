@@ -14,7 +14,7 @@ export type AnthropicFault =
    * `message_delta` (`message_stop` never comes); then held open until the gateway lets go, or failed with
    * an `overloaded_error` event.
    */
-  | { kind: 'stream-cut'; after: 'text' | 'message_delta'; then: 'hold' | 'overloaded' };
+  | { kind: 'stream-cut'; after: 'text' | 'message_delta'; ending: 'hold' | 'overloaded' };
 
 export interface FakeAnthropicUpstream {
   /** Base URL ending in /v1. */
@@ -243,7 +243,10 @@ function streamMessage(
     }
     send({ type: 'content_block_stop', index });
   });
-  if (cut?.after === 'text') return endCut(res, cut);
+  if (cut?.after === 'text') {
+    endCut(res, cut);
+    return;
+  }
   send({
     type: 'message_delta',
     delta: {
@@ -252,14 +255,17 @@ function streamMessage(
     },
     usage: { output_tokens: state.usage.output_tokens },
   });
-  if (cut) return endCut(res, cut);
+  if (cut) {
+    endCut(res, cut);
+    return;
+  }
   send({ type: 'message_stop' });
   res.end();
 }
 
 /** The end of a stream cut short: held open (until the gateway lets go), or an `overloaded_error` event. */
 function endCut(res: ServerResponse, cut: Extract<AnthropicFault, { kind: 'stream-cut' }>): void {
-  if (cut.then === 'hold') return;
+  if (cut.ending === 'hold') return;
   const error = { type: 'overloaded_error', message: 'Overloaded' };
   res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error })}\n\n`);
 }

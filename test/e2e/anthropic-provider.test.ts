@@ -390,7 +390,7 @@ describe('billing an Anthropic stream cut short from the usage it reported', () 
     });
 
   it('a client that leaves after the text is billed the prompt of message_start, cache reads and writes priced apart', async () => {
-    anthropic.faults.push({ kind: 'stream-cut', after: 'text', then: 'hold' });
+    anthropic.faults.push({ kind: 'stream-cut', after: 'text', ending: 'hold' });
     const controller = new AbortController();
     const response = await streamChat(controller.signal);
     const genId = response.headers.get('x-generation-id') ?? '';
@@ -419,7 +419,7 @@ describe('billing an Anthropic stream cut short from the usage it reported', () 
   it('a stream that fails after message_delta is billed the usage message_delta reported', async () => {
     const usage = anthropic.usage;
     anthropic.usage = { ...usage, output_tokens: 900 };
-    anthropic.faults.push({ kind: 'stream-cut', after: 'message_delta', then: 'overloaded' });
+    anthropic.faults.push({ kind: 'stream-cut', after: 'message_delta', ending: 'overloaded' });
     try {
       const response = await streamChat();
       expect(response.status).toBe(200);
