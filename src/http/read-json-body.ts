@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { badRequest, GatewayError } from '../errors/gateway-error.js';
 import { isRecord } from '../json/json.js';
-import { scanJson } from '../json/json-depth.js';
+import { LONG_NUMBER_BYTES, scanJson } from '../json/json-depth.js';
 import { parseJsonBytes } from '../json/parse-json-bytes.js';
 import { rememberSourceBytes } from '../json/source-bytes.js';
 
@@ -83,8 +83,8 @@ export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
       throw badRequest(`The request body is not valid JSON: ${error.message}`);
     throw badRequest('The request body is not valid UTF-8.');
   }
-  // Only worth walking the parsed body for non-finite numbers when the text has a huge exponent.
-  if (scan.hugeExponent && hasNonFinite(parsed)) {
+  // Only worth walking the parsed body for non-finite numbers when the text has a number that may not fit.
+  if ((scan.hugeNumber || longNumberIn(bytes, scan.numberArrays)) && hasNonFinite(parsed)) {
     throw badRequest('The request body holds a number too large to represent.');
   }
   // Members forwarded unchanged go upstream as these bytes (json/source-bytes.ts).
@@ -135,6 +135,24 @@ function tooLarge(maxBytes: number): GatewayError {
     code: 'BAD_REQUEST',
     type: 'invalid_request_error',
   });
+}
+
+/** Whether an array the scan passed over as numbers holds a run of `LONG_NUMBER_BYTES` digits and points. */
+function longNumberIn(bytes: Buffer, numberArrays: readonly number[]): boolean {
+  for (let pair = 0; pair < numberArrays.length; pair += 2) {
+    let run = 0;
+    for (
+      let index = (numberArrays[pair] as number) + 1;
+      index < (numberArrays[pair + 1] as number);
+      index++
+    ) {
+      const byte = bytes[index] as number;
+      if ((byte >= 0x30 && byte <= 0x39) || byte === 0x2e) {
+        if (++run >= LONG_NUMBER_BYTES) return true;
+      } else run = 0;
+    }
+  }
+  return false;
 }
 
 function hasNonFinite(value: unknown): boolean {

@@ -87,7 +87,7 @@ describe('scanJson over arrays of numbers', () => {
       const scan = scanJson(bytes(text), depth);
       expect(scan.tooDeep, text).toBe(false);
       expect(scanJson(bytes(text), depth - 1).tooDeep, text).toBe(true);
-      expect(scan.hugeExponent, text).toBe(/\d[eE]\+?0*\d{3}/.test(outsideStrings(text)));
+      expect(scan.hugeNumber, text).toBe(/\d[eE]\+?0*\d{3}|[-\d.]{200}/.test(outsideStrings(text)));
       for (const name of ['first', 'vector', 'last']) {
         const [start, end] = scan.members?.get(name) ?? [0, 0];
         expect(JSON.parse(bytes(text).toString('utf8', start, end)), text).toEqual(parsed[name]);
@@ -102,7 +102,7 @@ describe('scanJson over arrays of numbers', () => {
     const text = `{"data":[{"embedding":[${vector.join(',')}]}],"n":[${vector.join(',')},1e400]}`;
     const scan = scanJson(bytes(text), 4);
     expect(scan.tooDeep).toBe(false);
-    expect(scan.hugeExponent).toBe(true);
+    expect(scan.hugeNumber).toBe(true);
     expect(scanJson(bytes(text), 3).tooDeep).toBe(true);
     expect([...(scan.members?.keys() ?? [])]).toEqual(['data', 'n']);
   });

@@ -24,8 +24,11 @@ export interface JsonScan {
    * parsed (`"m\u0065ssages"` is `messages`, and JSON.parse keeps the last), so no member's bytes are known.
    */
   members: Map<string, [number, number]> | undefined;
-  /** A number outside strings has an exponent of three digits or more (`1e999`): it may not fit a double. */
-  hugeExponent: boolean;
+  /**
+   * A number outside strings (and outside `numberArrays`, whose bytes are passed over) may not fit a double:
+   * it has an exponent of three digits or more (`1e999`), or `LONG_NUMBER_BYTES` digits and points in a row.
+   */
+  hugeNumber: boolean;
   /**
    * The string literals of `LONG_STRING_BYTES` or more between their quotes, as pairs of byte offsets (the
    * opening quote, the closing quote), in order: `parseJsonBytes` decodes them apart from the rest.
@@ -43,6 +46,12 @@ export interface JsonScan {
 export const LONG_STRING_BYTES = 64 * 1024;
 
 /**
+ * A run of this many digits and points may be a number too large for a double without an exponent of three
+ * digits: 1.8e308 needs 309 digits, or 210 before an exponent of at most 99.
+ */
+export const LONG_NUMBER_BYTES = 200;
+
+/**
  * One scan of the raw bytes of a JSON text (UTF-8), before parsing: whether it nests arrays and objects
  * deeper than `maxDepth`, and where the values of a top-level object's members lie (so that a member
  * forwarded unchanged can be sent as its original bytes instead of serialised again). Strings are skipped
@@ -55,7 +64,9 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   let depth = 0;
   let key: string | undefined;
   let valueStart = -1;
-  let hugeExponent = false;
+  let hugeNumber = false;
+  /** Where the current run of digits, points and minus signs began. */
+  let runStart = 0;
   const longStrings: number[] = [];
   const numberArrays: number[] = [];
   let unplainName = false;
@@ -64,10 +75,11 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
     const byte = buffer[index] as number;
     // Digits, points and minus signs first: a vector of numbers is mostly these, and none of them matters here.
     if ((byte >= DIGIT_0 && byte <= DIGIT_9) || byte === POINT || byte === MINUS) continue;
+    if (index - runStart >= LONG_NUMBER_BYTES) hugeNumber = true;
     if (byte === QUOTE) {
       const close = closingQuote(buffer, index);
       if (close < 0)
-        return { tooDeep: false, members: undefined, hugeExponent, longStrings: [], numberArrays: [] };
+        return { tooDeep: false, members: undefined, hugeNumber, longStrings: [], numberArrays: [] };
       if (close - index > LONG_STRING_BYTES) longStrings.push(index, close);
       if (depth === 1 && key === undefined && valueStart < 0) {
         key = plainName(buffer, index + 1, close);
@@ -77,11 +89,11 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
     } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
       depth++;
       if (depth > maxDepth)
-        return { tooDeep: true, members: undefined, hugeExponent, longStrings: [], numberArrays: [] };
+        return { tooDeep: true, members: undefined, hugeNumber, longStrings: [], numberArrays: [] };
       if (byte === OPEN_BRACKET) {
         const numbers = numberArray(buffer, index, closes);
         if (numbers !== undefined) {
-          hugeExponent ||= numbers.hugeExponent;
+          hugeNumber ||= numbers.hugeExponent;
           numberArrays.push(index, numbers.close);
           index = numbers.close - 1; // the closing bracket is read as usual
         }
@@ -99,13 +111,15 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
       if (key && valueStart >= 0) members.set(key, [valueStart, valueEnd(buffer, index)]);
       key = undefined;
       valueStart = -1;
-    } else if ((byte === LOWER_E || byte === UPPER_E) && !hugeExponent) {
-      hugeExponent = isHugeExponent(buffer, index);
+    } else if ((byte === LOWER_E || byte === UPPER_E) && !hugeNumber) {
+      hugeNumber = isHugeExponent(buffer, index);
     }
+    runStart = index + 1;
   }
+  if (buffer.length - runStart >= LONG_NUMBER_BYTES) hugeNumber = true;
   const isObject = buffer[valueBegin(buffer, 0)] === OPEN_BRACE && depth === 0;
   const known = isObject && !unplainName;
-  return { tooDeep: false, members: known ? members : undefined, hugeExponent, longStrings, numberArrays };
+  return { tooDeep: false, members: known ? members : undefined, hugeNumber, longStrings, numberArrays };
 }
 
 /** The first `]` found after a bracket (the text's length: none), and the last string, array or object byte before it. */

@@ -40,10 +40,19 @@ describe('scanJson members', () => {
   });
 
   it('flags an exponent of three digits or more outside strings only', () => {
-    const flagged = (text: string) => scanJson(bytes(text), 64).hugeExponent;
+    const flagged = (text: string) => scanJson(bytes(text), 64).hugeNumber;
     expect(flagged('{"t":1E+0999}')).toBe(true);
     expect(flagged('[true,false,1e99,2.5e-999,"1e999"]')).toBe(false);
     expect(flagged('{"ok":true,"note":"see 1e999","n":1e308}')).toBe(true);
+  });
+
+  it('flags 200 digits and points in a row outside strings, wherever they end', () => {
+    const flagged = (text: string) => scanJson(bytes(text), 64).hugeNumber;
+    expect(flagged(`{"n":1${'0'.repeat(199)}}`)).toBe(true);
+    expect(flagged(`{"n":1${'0'.repeat(198)}}`)).toBe(false);
+    expect(flagged(`{"n":[true,-0.${'5'.repeat(250)}e9]}`)).toBe(true);
+    expect(flagged(`1${'0'.repeat(400)}`)).toBe(true);
+    expect(flagged(`{"t":"1${'0'.repeat(400)}","v":[${'1,'.repeat(300)}2]}`)).toBe(false);
   });
 
   it('keeps the last of duplicate names, as JSON.parse does', () => {

@@ -46,6 +46,27 @@ const cases: Case[] = [
     code: 'BAD_REQUEST',
   },
   {
+    name: 'a number of 400 digits (too large for a double, with no exponent)',
+    path: '/chat/completions',
+    body: chat({}).replace('"model"', `"seed": 1${'0'.repeat(400)}, "model"`),
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'a number of 310 digits before a two-digit exponent, in a metadata member',
+    path: '/chat/completions',
+    body: chat({}).replace('"model"', `"metadata": {"n": ${'9'.repeat(310)}e9}, "model"`),
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'a number of 400 digits in an array of numbers the gateway passes on',
+    path: '/chat/completions',
+    body: chat({}).replace('"model"', `"x": [${'1,'.repeat(40)}1${'0'.repeat(400)}], "model"`),
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
     name: 'missing messages',
     path: '/chat/completions',
     body: '{"model":"acme/chat-large"}',
