@@ -5,6 +5,7 @@ import { noteByteLength } from '../json/known-byte-lengths.js';
 import { parseJsonBytes } from '../json/parse-json-bytes.js';
 import { compilePricing } from './compile-pricing.js';
 import {
+  AUDIO_BYTES_PER_TOKEN,
   DEFAULT_OUTPUT_BOUND,
   IMAGE_OUTPUT_TOKEN_BOUND,
   IMAGE_TOKEN_BOUND,
@@ -164,9 +165,21 @@ describe('worstCaseTokens', () => {
     }
   });
 
-  it("reads a long parsed string's start from its note: a data URI counts as media, and no search reads it", () => {
+  it("reads a long parsed file's start from its note: an image data URI counts as media, and no search reads it", () => {
     const image = `data:image/png;base64,${'A'.repeat(200_000)}`;
-    const body = { model: 'm', messages: [{ role: 'user', content: image }] };
+    const audio = `data:audio/wav;base64,${'A'.repeat(200_000)}`;
+    const body = {
+      model: 'm',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'file', file: { file_data: image, filename: 'a.png' } },
+            { type: 'file', file: { file_data: audio, filename: 'a.wav' } },
+          ],
+        },
+      ],
+    };
     const bytes = Buffer.from(JSON.stringify(body));
     const parsed = parseJsonBytes(bytes, scanJson(bytes, 64).longStrings) as Record<string, unknown>;
     const searched = vi.spyOn(String.prototype, 'startsWith');
@@ -174,7 +187,21 @@ describe('worstCaseTokens', () => {
     expect(searched.mock.contexts.some((context) => String(context).length > 1_000)).toBe(false);
     searched.mockRestore();
     expect(bound).toBe(worstCaseTokens('chat', JSON.parse(bytes.toString('utf8'))).promptTokens);
-    expect(bound).toBeLessThan(200_000 / 4);
+    const audioTokens = Math.ceil((audio.length * 3) / 4 / AUDIO_BYTES_PER_TOKEN);
+    expect(bound).toBeGreaterThanOrEqual(IMAGE_TOKEN_BOUND + audioTokens);
+    expect(bound).toBeLessThan(IMAGE_TOKEN_BOUND + audioTokens + 200);
+  });
+
+  it('counts text that starts like a data URI by its bytes: the provider bills it as text', () => {
+    const text = `data:image/ ${'lorem ipsum '.repeat(20_000)}`;
+    const sound = `data:audio/ ${'lorem ipsum '.repeat(20_000)}`;
+    for (const content of [text, sound, [{ type: 'text', text }], [{ type: 'text', text: sound }]]) {
+      const body = { model: 'm', messages: [{ role: 'user', content }] };
+      const bytes = Buffer.from(JSON.stringify(body));
+      const parsed = parseJsonBytes(bytes, scanJson(bytes, 64).longStrings) as Record<string, unknown>;
+      expect(worstCaseTokens('chat', parsed).promptTokens).toBeGreaterThan(text.length);
+      expect(worstCaseTokens('chat', body).promptTokens).toBeGreaterThan(text.length);
+    }
   });
 
   it('measures a noted string again once its holder holds another string', () => {

@@ -140,7 +140,7 @@ function promptBound(body: JsonObject, imageTokens: number): number {
   const stack: unknown[] = [];
   for (const [key, value] of Object.entries(body)) {
     if (NOT_BILLED.has(key)) continue;
-    total += Buffer.byteLength(key) + 4 + memberTokens(body, key, value, imageTokens, stack);
+    total += Buffer.byteLength(key) + 4 + memberTokens(body, key, value, stack);
   }
   while (stack.length > 0) {
     // Strings never come here: their holder counts them (`memberTokens`), knowing their key.
@@ -149,7 +149,7 @@ function promptBound(body: JsonObject, imageTokens: number): number {
     else if (Array.isArray(value)) {
       total += 2;
       for (let index = 0; index < value.length; index++)
-        total += memberTokens(value, index, value[index], imageTokens, stack);
+        total += memberTokens(value, index, value[index], stack);
     } else if (isRecord(value)) {
       total += 2 + mediaPart(value, imageTokens, stack);
     } else total += 5; // null
@@ -159,34 +159,37 @@ function promptBound(body: JsonObject, imageTokens: number): number {
 }
 
 /**
- * A string's tokens: its bytes, but an inline image or audio (`data:` URI) by the media rules. Read as
- * `holder[key]`, a long string's byte length may be known already (`json/known-byte-lengths.ts`).
+ * A string's tokens: its bytes, whatever it reads as (text that starts like a data URI is still billed as
+ * text). Read as `holder[key]`, a long string's byte length may be known already (`json/known-byte-lengths.ts`).
  */
-function stringTokens(value: string, imageTokens: number, holder: object, key: string | number): number {
-  const known = knownText(holder, key, value);
-  const head = known?.head ?? value;
+function stringTokens(value: string, holder: object, key: string | number): number {
+  return (knownText(holder, key, value)?.bytes ?? Buffer.byteLength(value)) + 2;
+}
+
+/**
+ * A file's inline data (`file.file_data` of a chat `file` part, `file_data` of a Responses `input_file`): an
+ * image or audio `data:` URI by the media rules, anything else (a PDF, text) by its bytes. The start is read
+ * from the parser's note when it has one, so a long string is not joined to be looked at.
+ */
+function fileDataTokens(value: string, holder: object, imageTokens: number): number {
+  const head = knownText(holder, 'file_data', value)?.head ?? value;
   if (head.startsWith('data:image/')) return imageTokens;
   if (head.startsWith('data:audio/')) return Math.ceil((value.length * 3) / 4 / AUDIO_BYTES_PER_TOKEN);
-  return (known?.bytes ?? Buffer.byteLength(value)) + 2;
+  return stringTokens(value, holder, 'file_data');
 }
 
 /** A member's string counted at once (its holder may know its byte length), anything else pushed for the walk. */
-function memberTokens(
-  holder: object,
-  key: string | number,
-  value: unknown,
-  imageTokens: number,
-  stack: unknown[],
-): number {
-  if (typeof value === 'string') return stringTokens(value, imageTokens, holder, key);
+function memberTokens(holder: object, key: string | number, value: unknown, stack: unknown[]): number {
+  if (typeof value === 'string') return stringTokens(value, holder, key);
   stack.push(value);
   return 0;
 }
 
 /**
  * An image part (`image_url`, `input_image`, Messages `image`) costs `imageTokens` whatever it holds (a URL or
- * base64); an `input_audio` part a token per `AUDIO_BYTES_PER_TOKEN` decoded bytes. Other objects: their keys
- * are counted here and their values pushed for the walk.
+ * base64); an `input_audio` part a token per `AUDIO_BYTES_PER_TOKEN` decoded bytes; a file's inline data by
+ * `fileDataTokens`. Other objects: their keys are counted here and their values pushed for the walk. Media
+ * rules apply only where media goes: a data URI anywhere else is text, billed as such.
  */
 function mediaPart(object: JsonObject, imageTokens: number, stack: unknown[]): number {
   if (typeof object.type === 'string' && IMAGE_PART_TYPES.has(object.type)) return imageTokens;
@@ -195,7 +198,11 @@ function mediaPart(object: JsonObject, imageTokens: number, stack: unknown[]): n
   if (typeof audio === 'string') return 16 + Math.ceil((audio.length * 3) / 4 / AUDIO_BYTES_PER_TOKEN);
   let keys = 0;
   for (const [key, value] of Object.entries(object)) {
-    keys += Buffer.byteLength(key) + 4 + memberTokens(object, key, value, imageTokens, stack);
+    const tokens =
+      key === 'file_data' && typeof value === 'string'
+        ? fileDataTokens(value, object, imageTokens)
+        : memberTokens(object, key, value, stack);
+    keys += Buffer.byteLength(key) + 4 + tokens;
   }
   return keys;
 }

@@ -21,6 +21,7 @@ import {
 const CAPPED_KEY = 'sk-gw-test-cap-holds';
 const TINY_KEY = 'sk-gw-test-cap-holds-tiny';
 const SUB_NANO_KEY = 'sk-gw-test-cap-holds-sub-nano';
+const MEDIA_KEY = 'sk-gw-test-cap-holds-media';
 let env: TestGateway;
 
 beforeAll(async () => {
@@ -42,6 +43,8 @@ beforeAll(async () => {
         { id: 'capped', monthlyLimit: '0.01', apiKeys: [CAPPED_KEY] },
         { id: 'tiny', monthlyLimit: '0.000001', apiKeys: [TINY_KEY] },
         { id: 'sub-nano', monthlyLimit: '0.00000002', apiKeys: [SUB_NANO_KEY] },
+        // Room for one image's bound (48,200 tokens at $0.000002: $0.0964), not for 100 KB of text ($0.2).
+        { id: 'media', monthlyLimit: '0.15', apiKeys: [MEDIA_KEY] },
       ],
     };
   });
@@ -60,6 +63,29 @@ const spentNano = async (org: string) =>
   (await env.gateway.deps.limiter.usage(orgAccount(org), monthOf(Date.now()))).spentNano;
 
 describe('what a request asks for is what is reserved', () => {
+  it('text that starts like a data URI is reserved as the text it is billed as; an image part as an image', async () => {
+    const filler = 'lorem ipsum '.repeat(8_400);
+    for (const content of [
+      `data:image/ ${filler}`,
+      `data:audio/ ${filler}`,
+      [{ type: 'text', text: `data:image/png;base64,${filler}` }],
+    ]) {
+      const response = await post(
+        '/chat/completions',
+        { model: 'acme/chat-large', max_tokens: 1, messages: [{ role: 'user', content }] },
+        MEDIA_KEY,
+      );
+      expect(response.status).toBe(402);
+    }
+    const image = { type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(100_000)}` } };
+    const response = await post(
+      '/chat/completions',
+      { model: 'acme/chat-large', max_tokens: 1, messages: [{ role: 'user', content: [image] }] },
+      MEDIA_KEY,
+    );
+    expect(response.status).toBe(200);
+  });
+
   it('n must be a whole positive number: a string an upstream reads as 5 is refused, nothing sent', async () => {
     const before = env.upstream.received.length;
     const response = await post('/chat/completions', {
