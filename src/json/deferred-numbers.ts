@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { isRecord, tryParseJson } from './json.js';
-import { scanJson } from './json-depth.js';
+import { scanJson, textNestsDeeperThan } from './json-depth.js';
 import { rememberSourceBytes } from './source-bytes.js';
 
 /**
@@ -23,16 +23,28 @@ const MARK_IN_TEXT = '\\u0000';
  */
 const DEFERRED = Symbol('deferred numbers');
 
+/** What `parseKeepingSources` answers for a text that nests deeper than it was allowed to. */
+export const NESTED_TOO_DEEP = Symbol('nested too deep');
+
 /**
- * Parses an upstream answer (JSON bytes) like JSON.parse, undefined when it is not JSON; the object and array
+ * Parses an upstream answer (JSON bytes) like JSON.parse, undefined when it is not JSON (`NESTED_TOO_DEEP`
+ * when it nests deeper than `maxDepth`); the object and array
  * members named in `keep` of a top-level object remember their bytes and are frozen (json/source-bytes.ts).
  * Inside those members, an object member that is an array of numbers only (as `scanJson` passes over: more
  * than 64 bytes) is read when first used; reading it gives a frozen array, the same each time.
  */
-export function parseKeepingSources(bytes: Buffer, keep: readonly string[]): unknown {
+export function parseKeepingSources(
+  bytes: Buffer,
+  keep: readonly string[],
+  maxDepth = Number.POSITIVE_INFINITY,
+): unknown {
   // Bytes that are not UTF-8 decode with replacement characters, which the bytes themselves do not hold.
-  if (keep.length === 0 || !isUtf8(bytes)) return tryParseJson(bytes.toString('utf8'));
-  const scan = scanJson(bytes, Number.POSITIVE_INFINITY);
+  if (keep.length === 0 || !isUtf8(bytes)) {
+    const text = bytes.toString('utf8');
+    return textNestsDeeperThan(text, maxDepth) ? NESTED_TOO_DEEP : tryParseJson(text);
+  }
+  const scan = scanJson(bytes, maxDepth);
+  if (scan.tooDeep) return NESTED_TOO_DEEP;
   if (!scan.members) return tryParseJson(bytes.toString('utf8'));
   const kept = new Map<string, [number, number]>();
   for (const name of keep) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../test-support/seeded-random.js';
-import { scanJson } from './json-depth.js';
+import { MAX_NESTED_JSON_DEPTH, scanJson, textNestsDeeperThan, tryParseNestedJson } from './json-depth.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -114,5 +114,27 @@ describe('scanJson over arrays of numbers', () => {
     expect(scanJson(bytes(open), Number.POSITIVE_INFINITY).tooDeep).toBe(false);
     expect(scanJson(bytes(open), depth - 1).tooDeep).toBe(true);
     expect(scanJson(bytes(unterminated), Number.POSITIVE_INFINITY).tooDeep).toBe(false);
+  });
+});
+
+describe('textNestsDeeperThan and tryParseNestedJson', () => {
+  const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+
+  it('counts the nesting of arrays and objects outside strings, escaped quotes included', () => {
+    expect(textNestsDeeperThan(nested(600), 599)).toBe(true);
+    expect(textNestsDeeperThan(nested(600), 600)).toBe(false);
+    const quoted = `{"s":"\\"${'['.repeat(700)}\\\\","t":[1]}`;
+    expect(JSON.parse(quoted)).toEqual({ s: `"${'['.repeat(700)}\\`, t: [1] });
+    expect(textNestsDeeperThan(quoted, 2)).toBe(false);
+    expect(textNestsDeeperThan(quoted, 1)).toBe(true);
+  });
+
+  it('parses JSON up to MAX_NESTED_JSON_DEPTH deep, and refuses deeper or malformed text', () => {
+    expect(tryParseNestedJson(nested(MAX_NESTED_JSON_DEPTH))).toEqual(
+      JSON.parse(nested(MAX_NESTED_JSON_DEPTH)),
+    );
+    expect(tryParseNestedJson(nested(MAX_NESTED_JSON_DEPTH + 1))).toBeUndefined();
+    expect(tryParseNestedJson(nested(20_000))).toBeUndefined();
+    expect(tryParseNestedJson('{"a":')).toBeUndefined();
   });
 });

@@ -1,3 +1,5 @@
+import { tryParseJson } from './json.js';
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_BRACKET = 0x5b;
@@ -120,6 +122,48 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   const isObject = buffer[valueBegin(buffer, 0)] === OPEN_BRACE && depth === 0;
   const known = isObject && !unplainName;
   return { tooDeep: false, members: known ? members : undefined, hugeNumber, longStrings, numberArrays };
+}
+
+/**
+ * The deepest nesting accepted in JSON the gateway did not get as a request body: an upstream's answers and
+ * stream events, and JSON carried inside strings (tool call arguments). `JSON.parse` takes any depth, but
+ * `JSON.stringify` recurses and overflows the stack some thousands deep, so deeper JSON would fail when
+ * passed on (a 500) instead of being refused where it came in.
+ */
+export const MAX_NESTED_JSON_DEPTH = 512;
+
+/**
+ * Whether a JSON text nests arrays and objects deeper than `maxDepth` (strings skipped). Valid JSON needs two
+ * characters per level, so a shorter text is answered at once; malformed text is left for JSON.parse.
+ */
+export function textNestsDeeperThan(text: string, maxDepth: number): boolean {
+  if (text.length <= 2 * maxDepth) return false;
+  let depth = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === QUOTE) {
+      index = closingQuoteOf(text, index);
+      if (index < 0) return false;
+    } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+      if (++depth > maxDepth) return true;
+    } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) depth--;
+  }
+  return false;
+}
+
+/** JSON text parsed, undefined when it is not JSON or nests deeper than `MAX_NESTED_JSON_DEPTH`. */
+export function tryParseNestedJson(text: string): unknown {
+  return textNestsDeeperThan(text, MAX_NESTED_JSON_DEPTH) ? undefined : tryParseJson(text);
+}
+
+/** The closing quote of the string literal opened at `open` in a text, -1 if none. */
+function closingQuoteOf(text: string, open: number): number {
+  for (let at = text.indexOf('"', open + 1); at !== -1; at = text.indexOf('"', at + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+  return -1;
 }
 
 /** The first `]` found after a bracket (the text's length: none), and the last string, array or object byte before it. */

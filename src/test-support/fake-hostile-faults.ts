@@ -15,7 +15,12 @@ export type HostileFault =
   /** An error status whose body is `bytes` bytes long. */
   | { kind: 'huge-error-body'; status: number; bytes: number }
   /** An error status whose message echoes the request's `authorization` header and its whole body. */
-  | { kind: 'echo-error'; status: number; headers?: Record<string, string> };
+  | { kind: 'echo-error'; status: number; headers?: Record<string, string> }
+  /**
+   * A 200 answer whose message (the first chunk's delta, for stream requests) has a member nesting arrays
+   * `depth` deep: JSON.parse reads it, JSON.stringify cannot write it again.
+   */
+  | { kind: 'deep-json'; depth: number };
 
 export interface HostileRequest {
   headers: IncomingHttpHeaders;
@@ -32,6 +37,7 @@ const HOSTILE_KINDS: ReadonlySet<string> = new Set([
   'huge-body',
   'huge-error-body',
   'echo-error',
+  'deep-json',
 ]);
 
 /** Whether a fault of a fake upstream is one of the hostile ones below. */
@@ -65,6 +71,22 @@ export function applyHostileFault(hostile: HostileFault, request: HostileRequest
       res.writeHead(hostile.status, { 'content-type': 'application/json', ...hostile.headers });
       const message = `Request rejected. You sent authorization: ${request.headers.authorization ?? ''} and the body ${request.text}`;
       res.end(JSON.stringify({ error: { message, type: 'invalid_request_error', code: 'echoed' } }));
+      return;
+    }
+    case 'deep-json': {
+      const deep = `${'['.repeat(hostile.depth)}${']'.repeat(hostile.depth)}`;
+      const mark = '"deep":0';
+      if (request.stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(sseChunk({ role: 'assistant', content: 'hi', deep: 0 }).replace(mark, `"deep":${deep}`));
+        return;
+      }
+      const message = { role: 'assistant', content: 'hi', deep: 0 };
+      const answer = { id: 'chatcmpl-deep', object: 'chat.completion', created: 1_763_000_000, model: 'm' };
+      const choices = [{ index: 0, message, finish_reason: 'stop' }];
+      const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ...answer, choices, usage }).replace(mark, `"deep":${deep}`));
       return;
     }
   }

@@ -436,3 +436,30 @@ describe('billing an Anthropic stream cut short from the usage it reported', () 
     }
   });
 });
+
+describe('tool call arguments nested too deep to pass on', () => {
+  it('an assistant tool call whose arguments nest 20,000 deep is a 400, not a failure of the gateway', async () => {
+    const deep = `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const before = anthropic.received.length;
+    const error = await client.chat.completions
+      .create({
+        model: MODEL,
+        messages: [
+          { role: 'user', content: 'Weather?' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: deep } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+        ],
+        tools: [WEATHER_TOOL],
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as Error).message).toContain('function.arguments');
+    expect(anthropic.received.length).toBe(before);
+  });
+});

@@ -115,6 +115,7 @@ describe('failover before the first byte', () => {
     ['500', { kind: 'status', status: 500 } as const],
     ['503', { kind: 'status', status: 503 } as const],
     ['invalid JSON', { kind: 'invalid-json' } as const],
+    ['JSON nested 20,000 deep', { kind: 'deep-json', depth: 20_000 } as const],
     ['a hang before the first byte', { kind: 'hang' } as const],
   ])('the primary answering %s falls over to the secondary', async (_name, fault) => {
     env.upstream.faults.push(fault);
@@ -139,8 +140,11 @@ describe('failover before the first byte', () => {
     expect(view.attempts.map((a) => a.provider)).toEqual(['dead', 'secondary']);
   });
 
-  it('streams fall over too, when the primary fails before its first chunk', async () => {
-    env.upstream.faults.push({ kind: 'status', status: 502 });
+  it.each([
+    ['a 502', { kind: 'status', status: 502 } as const],
+    ['a first chunk nested 20,000 deep', { kind: 'deep-json', depth: 20_000 } as const],
+  ])('streams fall over too, when the primary sends %s before its first content', async (_name, fault) => {
+    env.upstream.faults.push(fault);
     const response = await chat('acme/duo', { ...order('primary'), stream: true });
     const text = await response.text();
     expect(response.status).toBe(200);

@@ -1,12 +1,6 @@
 import type { Usage } from '../../accounting/usage.js';
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-  tryParseJson,
-} from '../../json/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { tryParseNestedJson } from '../../json/json-depth.js';
 import { withMembers } from '../../json/with-members.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
@@ -66,7 +60,7 @@ export function geminiUsageMetadata(meta: UsageMeta): JsonObject {
 export function functionCallPart(call: unknown, argumentsText?: string): JsonObject {
   const fn = recordMember(call, 'function');
   const text = argumentsText ?? stringMember(fn, 'arguments') ?? '';
-  const args = text.trim() === '' ? {} : tryParseJson(text);
+  const args = text.trim() === '' ? {} : tryParseNestedJson(text);
   const functionCall = {
     id: stringMember(call, 'id') ?? newCallId(),
     name: stringMember(fn, 'name') ?? '',

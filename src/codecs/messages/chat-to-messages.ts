@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../accounting/usage.js';
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-  tryParseJson,
-} from '../../json/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { tryParseNestedJson } from '../../json/json-depth.js';
 import { withMembers } from '../../json/with-members.js';
 import { reasoningText } from '../shared/reasoning-text.js';
 import { thoughtSignatureOf } from '../shared/thought-signature.js';
@@ -184,7 +178,7 @@ function toolUseBlock(call: unknown, warnings: string[]): JsonObject {
 /** Tool-call arguments as the object `input`; empty arguments are `{}`. */
 export function toolInput(args: string, name: string, warnings: string[]): JsonObject {
   if (args.trim() === '') return {};
-  const parsed = tryParseJson(args);
+  const parsed = tryParseNestedJson(args);
   if (isRecord(parsed)) return parsed;
   warnings.push(`the arguments of tool call ${name} were not a JSON object; sent as {}`);
   return {};

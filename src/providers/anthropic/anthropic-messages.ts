@@ -1,12 +1,6 @@
 import { badRequest } from '../../errors/gateway-error.js';
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-  tryParseJson,
-} from '../../json/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { tryParseNestedJson } from '../../json/json-depth.js';
 import { contentBlocks, systemBlocks, withMessageCacheControl } from './anthropic-content.js';
 import type { Warnings } from './anthropic-warnings.js';
 
@@ -94,7 +88,7 @@ function toolUse(call: unknown, where: string): JsonObject {
     throw badRequest(`${where}: a tool call needs an id and a function name`, where);
   }
   const text = stringMember(fn, 'arguments') ?? '';
-  const input = text.trim() === '' ? {} : tryParseJson(text);
+  const input = text.trim() === '' ? {} : tryParseNestedJson(text);
   if (!isRecord(input)) {
     throw badRequest(
       `${where}.function.arguments: must be a JSON object for the Anthropic Messages API, got ${JSON.stringify(text.slice(0, 80))}`,

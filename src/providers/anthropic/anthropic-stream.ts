@@ -1,7 +1,12 @@
-import { isRecord, type JsonObject, recordMember, stringMember, tryParseJson } from '../../json/json.js';
+import { isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
 import type { EventTranslator } from '../shared/json-poster.js';
-import { type UpstreamTextContext, upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
+import {
+  parseUpstreamJson,
+  type UpstreamTextContext,
+  upstreamInvalid,
+  upstreamStreamError,
+} from '../shared/upstream-errors.js';
 import { finishReason, matchedStop, usageFromMessages } from './anthropic-response.js';
 
 interface ToolBlock {
@@ -71,7 +76,7 @@ export function messagesStreamToChat(
     usageSoFar: () => (Object.keys(state.usage).length > 0 ? usageFromMessages(state.usage) : undefined),
     onEvent(message, emit) {
       if (state.stopped) return;
-      const event = tryParseJson(message.data);
+      const event = parseUpstreamJson(providerId, message.data);
       if (!isRecord(event)) throw upstreamInvalid(providerId, 'a stream event is not JSON');
       onEvent(state, event, emit);
     },

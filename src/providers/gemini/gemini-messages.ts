@@ -1,14 +1,8 @@
 import type { Warnings } from '../../codecs/shared/translation-warnings.js';
 import { badRequest } from '../../errors/gateway-error.js';
 import { clientText } from '../../json/client-text.js';
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-  tryParseJson,
-} from '../../json/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
+import { tryParseNestedJson } from '../../json/json-depth.js';
 import { withMembers } from '../../json/with-members.js';
 import { contentPart } from './gemini-media.js';
 
@@ -138,7 +132,7 @@ function functionCallPart(call: unknown, at: string, first: boolean, context: Co
 function parseArguments(value: unknown, at: string): JsonObject {
   if (value === undefined || value === null || value === '') return {};
   if (isRecord(value)) return value;
-  const parsed = typeof value === 'string' ? tryParseJson(value) : undefined;
+  const parsed = typeof value === 'string' ? tryParseNestedJson(value) : undefined;
   if (!isRecord(parsed)) {
     throw badRequest(`${at}.function.arguments: must be a JSON object`, `${at}.function.arguments`);
   }
@@ -160,7 +154,7 @@ function functionResponsePart(message: JsonObject, at: string, context: Context)
     );
   }
   const text = textOf(message.content);
-  const parsed = tryParseJson(text);
+  const parsed = tryParseNestedJson(text);
   return { functionResponse: { name, response: isRecord(parsed) ? parsed : { content: text } } };
 }
 

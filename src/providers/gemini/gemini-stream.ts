@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Usage } from '../../accounting/usage.js';
 import type { Warnings } from '../../codecs/shared/translation-warnings.js';
-import {
-  arrayMember,
-  isRecord,
-  type JsonObject,
-  recordMember,
-  stringMember,
-  tryParseJson,
-} from '../../json/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import type { ChatStreamPart } from '../provider-adapter.js';
 import type { EventTranslator } from '../shared/json-poster.js';
-import { type UpstreamTextContext, upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
+import {
+  parseUpstreamJson,
+  type UpstreamTextContext,
+  upstreamInvalid,
+  upstreamStreamError,
+} from '../shared/upstream-errors.js';
 import { finishReason, promptBlocked, readParts } from './gemini-response.js';
 import { usageFromGemini } from './gemini-usage.js';
 
@@ -49,7 +47,7 @@ export function geminiChunkParts(options: GeminiStreamOptions): EventTranslator<
     // Each chunk's usageMetadata counts the whole answer so far: the last one is what a stream cut short is billed.
     usageSoFar: () => usage,
     onEvent(event, emit) {
-      const response = tryParseJson(event.data);
+      const response = parseUpstreamJson(options.providerId, event.data);
       if (!isRecord(response)) throw upstreamInvalid(options.providerId, 'a stream event is not JSON');
       if (response.error !== undefined)
         throw upstreamStreamError(options.providerId, response.error, options.text ?? {});

@@ -1,11 +1,16 @@
 import type { Usage } from '../../accounting/usage.js';
 import { usageFromChat } from '../../codecs/shared/read-usage.js';
-import { arrayMember, isRecord, type JsonObject, recordMember, tryParseJson } from '../../json/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import type { PartStream } from '../part-stream.js';
 import type { ChatWirePart, UpstreamCall } from '../provider-adapter.js';
 import { sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody } from '../shared/upstream-client.js';
-import { upstreamInvalid, upstreamStreamError, upstreamTextContext } from '../shared/upstream-errors.js';
+import {
+  parseUpstreamJson,
+  upstreamInvalid,
+  upstreamStreamError,
+  upstreamTextContext,
+} from '../shared/upstream-errors.js';
 import { StreamedArguments } from './blank-arguments.js';
 import type { DeltaRuns } from './delta-runs.js';
 import { failedFinishError, openAIFinishReasons } from './finish-reasons.js';
@@ -91,7 +96,7 @@ class ChunkReader {
       emit(plain);
       return;
     }
-    const chunk = tryParseJson(data);
+    const chunk = parseUpstreamJson(this.#providerId, data);
     if (!isRecord(chunk)) throw upstreamInvalid(this.#providerId, 'a stream event is not JSON');
     // `"error": null` on every chunk (some servers send it) is no error.
     if (chunk.error !== undefined && chunk.error !== null) throw this.#failed(chunk.error, chunk.usage);

@@ -1,9 +1,9 @@
 import { announcesResponse } from '../../codecs/responses/announcing-events.js';
-import { isRecord, type JsonObject, recordMember, tryParseJson } from '../../json/json.js';
+import { isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import type { ResponsesStreamPart, UpstreamCall } from '../provider-adapter.js';
 import { sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody } from '../shared/upstream-client.js';
-import { upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
+import { parseUpstreamJson, upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
 import { secretsOf } from './chat-chunk-parts.js';
 import { scrubResponsesErrorText } from './responses-error-text.js';
 
@@ -27,7 +27,7 @@ export function responsesEventParts(body: UpstreamBody, providerId: string, call
     },
     onEvent(message, emit) {
       if (message.data === '[DONE]') return;
-      const event = tryParseJson(message.data);
+      const event = parseUpstreamJson(providerId, message.data);
       if (!isRecord(event) || typeof event.type !== 'string') {
         throw upstreamInvalid(providerId, 'a stream event is not a Responses event');
       }

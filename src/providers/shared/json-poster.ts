@@ -1,13 +1,14 @@
 import type { Usage } from '../../accounting/usage.js';
 import type { ResolvedProvider } from '../../catalog/catalog.js';
-import { parseKeepingSources } from '../../json/deferred-numbers.js';
+import { NESTED_TOO_DEEP, parseKeepingSources } from '../../json/deferred-numbers.js';
 import type { JsonObject } from '../../json/json.js';
+import { MAX_NESTED_JSON_DEPTH } from '../../json/json-depth.js';
 import { serializeJsonBody } from '../../json/source-bytes.js';
 import type { PartStream } from '../part-stream.js';
 import type { UpstreamCall } from '../provider-adapter.js';
 import { type SsePartsOptions, sseParts } from './sse-parts.js';
 import { classifyFailure, type UpstreamClient, type UpstreamResponse } from './upstream-client.js';
-import { upstreamInvalid } from './upstream-errors.js';
+import { NESTED_TOO_DEEP_TEXT, upstreamInvalid } from './upstream-errors.js';
 
 /**
  * Turns a provider's server-sent events into parts: each event as it comes, and the end of the stream; and,
@@ -60,7 +61,8 @@ export function createJsonPoster(
       } catch (error) {
         throw classifyFailure(error, call);
       }
-      const parsed = parseKeepingSources(bytes, keep);
+      const parsed = parseKeepingSources(bytes, keep, MAX_NESTED_JSON_DEPTH);
+      if (parsed === NESTED_TOO_DEEP) throw upstreamInvalid(provider.id, NESTED_TOO_DEEP_TEXT);
       if (parsed === undefined) throw upstreamInvalid(provider.id, 'the body is not JSON');
       return parsed;
     },

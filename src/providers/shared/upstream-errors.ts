@@ -1,11 +1,25 @@
 import type { Usage } from '../../accounting/usage.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { isRecord, recordMember, stringMember, tryParseJson } from '../../json/json.js';
+import { MAX_NESTED_JSON_DEPTH, textNestsDeeperThan } from '../../json/json-depth.js';
 import { quotesText } from '../../privacy/quotes-text.js';
 import { MAX_UPSTREAM_TEXT_CHARS, scrubUpstreamText } from './scrub-upstream-text.js';
 
 /** Upstream statuses that are the caller's fault: returned as they are, never retried elsewhere. */
 const CALLER_FAULT = new Set([400, 409, 413, 415, 422]);
+
+/** Why an upstream's JSON nested too deep is refused (see `MAX_NESTED_JSON_DEPTH`). */
+export const NESTED_TOO_DEEP_TEXT = `JSON nested deeper than ${MAX_NESTED_JSON_DEPTH} levels`;
+
+/**
+ * An upstream's JSON text (a stream event) parsed, undefined when it is not JSON; one nested deeper than
+ * `MAX_NESTED_JSON_DEPTH` is an invalid answer of the provider (it could not be passed on).
+ */
+export function parseUpstreamJson(providerId: string, text: string): unknown {
+  if (textNestsDeeperThan(text, MAX_NESTED_JSON_DEPTH))
+    throw upstreamInvalid(providerId, NESTED_TOO_DEEP_TEXT);
+  return tryParseJson(text);
+}
 
 /** The vendor's own error message from an error body of any common shape (raw: scrub before showing it). */
 export function upstreamMessage(text: string): string {
