@@ -57,4 +57,56 @@ describe('chatChunkWriter', () => {
       expect(out.id).toBe('gen_1');
     }
   });
+
+  it('puts role in the first delta even when the first choice came with no delta', () => {
+    for (const choice of [
+      '{"index":0,"finish_reason":null}',
+      '{"index":0,"delta":null,"finish_reason":null}',
+    ]) {
+      const writer = chatChunkWriter('gen_1', 'acme/m');
+      const raw = `{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[${choice}]}`;
+      expect(JSON.parse(writer.chunk(JSON.parse(raw), raw)).choices[0].delta).toEqual({ role: 'assistant' });
+    }
+  });
+
+  it('repairs a later choice that lacks an index or a delta, whatever its position', () => {
+    const writer = chatChunkWriter('gen_1', 'acme/m');
+    writer.chunk(JSON.parse(upstream('Hel')), upstream('Hel'));
+    for (const second of [
+      '{"delta":{"content":"c"},"finish_reason":null}',
+      '{"index":1,"finish_reason":null}',
+    ]) {
+      const raw = upstream('b').replace('"finish_reason":null}]', `"finish_reason":null},${second}]`);
+      const out = JSON.parse(writer.chunk(JSON.parse(raw), raw));
+      for (const choice of out.choices)
+        expect(choice).toMatchObject({ index: expect.any(Number), delta: {} });
+    }
+  });
+
+  it.each([
+    [
+      'over two data: lines (a line feed between tokens)',
+      upstream('b').replace(',"choices"', ',\n"choices"'),
+    ],
+    ['with the model repeated after the choices', upstream('b').replace(/}$/, ',"model":"gpt-4.1"}')],
+    [
+      'with a nested model before the real one',
+      upstream('b').replace('"created"', '"meta":{"model":"gpt-4.1"},"created"'),
+    ],
+    ['with the id repeated', upstream('b').replace(/}$/, ',"id":"chatcmpl-9"}')],
+    ['with another id last', upstream('b').replace(/}$/, ',"id":"chatcmpl-other"}')],
+  ])('serialises a chunk %s instead of passing its text on', (_name, raw) => {
+    const writer = chatChunkWriter('gen_1', 'acme/m');
+    writer.chunk(JSON.parse(upstream('Hel')), upstream('Hel'));
+    const text = writer.chunk(JSON.parse(raw), raw);
+    expect(text).not.toContain('\n');
+    expect(JSON.parse(text)).toMatchObject({
+      id: 'gen_1',
+      model: 'acme/m',
+      choices: [{ delta: { content: 'b' } }],
+    });
+    // Once: the top-level member (an unknown member's own `model` passes on as the upstream sent it).
+    expect(text.match(/"model":"acme\/m"/g)).toHaveLength(1);
+    expect(text).not.toContain('chatcmpl-');
+  });
 });

@@ -36,7 +36,7 @@ export class ChatChunkWriter {
   readonly #modelJson: string;
   #first = true;
   #created = Math.floor(Date.now() / 1000);
-  #rewrite: ((raw: string) => string | undefined) | undefined;
+  #rewrite: ((raw: string, chunk: JsonObject) => string | undefined) | undefined;
 
   constructor(genId: string, model: string) {
     this.#genId = genId;
@@ -75,15 +75,16 @@ export class ChatChunkWriter {
 
   chunk(chunk: JsonObject, raw?: string): string {
     if (!this.#first && raw !== undefined && this.#rewrite) {
-      const text = this.#rewrite(raw);
+      const text = this.#rewrite(raw, chunk);
       if (text !== undefined) return text;
     }
-    if (this.#first) this.#takeFirst(chunk);
+    // Each choice gets an index and a delta before the first chunk's deltas get `role`.
     for (const choice of arrayMember(chunk, 'choices') ?? []) {
       if (!isRecord(choice)) continue;
       if (typeof choice.index !== 'number') choice.index = 0;
       if (!isRecord(choice.delta)) choice.delta = {};
     }
+    if (this.#first) this.#takeFirst(chunk);
     chunk.id = this.#genId;
     chunk.model = this.#model;
     chunk.object = 'chat.completion.chunk';
@@ -116,8 +117,12 @@ export class ChatChunkWriter {
 
 /**
  * Rewrites a chunk's JSON text that starts with the upstream's `{"id":"<id>",` and names the upstream model
- * before `"choices"` (OpenAI's key order), or answers undefined so that the caller serialises the object.
- * Inside JSON strings quotes are escaped, so the patterns cannot match text the model wrote.
+ * once, before `"choices"` (OpenAI's key order), or answers undefined so that the caller serialises the
+ * parsed object. The text passes on only when it reads as the object does: one line (an event's JSON over
+ * several `data:` lines holds line feeds, which would split the frame), the same id, model and object as
+ * parsed (a repeated member, which JSON.parse takes the last of, is not rewritten by a search for the first),
+ * and whole choices (an index and a delta object each). Inside JSON strings quotes are escaped, so the
+ * patterns cannot match text the model wrote.
  */
 function textRewriter(firstChunk: JsonObject, genId: string, model: string) {
   const upstreamId = firstChunk.id;
@@ -127,16 +132,24 @@ function textRewriter(firstChunk: JsonObject, genId: string, model: string) {
   const modelField = `"model":${JSON.stringify(upstreamModel)}`;
   const newIdPrefix = `{"id":${JSON.stringify(genId)},`;
   const newModelField = `"model":${JSON.stringify(model)}`;
-  return (raw: string): string | undefined => {
-    if (!raw.startsWith(idPrefix) || !raw.includes('"object":"chat.completion.chunk"')) return undefined;
-    // Only a chunk whose choices are whole as they came (an index and a delta object each) is passed as text;
-    // others are parsed and repaired. Quotes in JSON strings are escaped, so these cannot match model text.
-    if (!raw.includes('"choices":[]') && !(raw.includes('"choices":[{"index":') && raw.includes('"delta":{')))
+  return (raw: string, chunk: JsonObject): string | undefined => {
+    if (!raw.startsWith(idPrefix) || raw.includes('\n')) return undefined;
+    if (chunk.id !== upstreamId || chunk.model !== upstreamModel || chunk.object !== 'chat.completion.chunk')
       return undefined;
-    if (raw.includes('"delta":null')) return undefined;
+    if (!raw.includes('"object":"chat.completion.chunk"')) return undefined;
+    const choices = chunk.choices;
+    if (!Array.isArray(choices) || !choices.every(isWholeChoice)) return undefined;
     const at = raw.indexOf(modelField, idPrefix.length);
-    const choices = raw.indexOf('"choices"');
-    if (at < 0 || (choices >= 0 && at > choices)) return undefined;
+    const choicesAt = raw.indexOf('"choices"');
+    if (at < 0 || (choicesAt >= 0 && at > choicesAt)) return undefined;
+    // One `"model":` and one `"id":` of the upstream's id: no repeated member the search would miss.
+    if (raw.indexOf('"model":') !== at || raw.includes('"model":', at + modelField.length)) return undefined;
+    if (raw.includes(idPrefix.slice(1, -1), idPrefix.length)) return undefined;
     return newIdPrefix + raw.slice(idPrefix.length, at) + newModelField + raw.slice(at + modelField.length);
   };
+}
+
+/** A choice as it may pass on as text: an index and a delta object. */
+function isWholeChoice(choice: unknown): boolean {
+  return isRecord(choice) && typeof choice.index === 'number' && isRecord(choice.delta);
 }

@@ -1,0 +1,78 @@
+import { createServer } from 'node:http';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoopbackServer, listenLoopback } from '../../src/test-support/listen-loopback.js';
+import {
+  startTestGateway,
+  TEST_KEY,
+  type TestGateway,
+  testConfig,
+} from '../../src/test-support/start-test-gateway.js';
+
+/**
+ * Upstream chat streams whose events are valid but unusually written: an event's JSON over several `data:`
+ * lines (SSE joins them with line feeds), members repeated (JSON.parse keeps the last), choices without an
+ * index or a delta. What the client gets is one `data:` line per chunk, with the gateway's id and model.
+ */
+let sse = '';
+let upstream: LoopbackServer;
+let env: TestGateway;
+beforeAll(async () => {
+  upstream = await listenLoopback(
+    createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(sse);
+      });
+    }),
+  );
+  env = await startTestGateway(() => testConfig(`${upstream.origin}/v1`));
+});
+afterAll(async () => {
+  await env.stop();
+  await upstream.close();
+});
+
+const HEAD =
+  '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"chat-large-2026"';
+const event = (rest: string) => `data: ${HEAD},${rest}}\n\n`;
+const delta = (content: string) =>
+  `"choices":[{"index":0,"delta":{"content":"${content}"},"finish_reason":null}]`;
+
+describe('upstream chat stream events written in unusual ways', () => {
+  it('reach the openai client whole, each chunk on one line with our id and model', async () => {
+    sse = [
+      event('"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]'),
+      // One event over two data: lines, then over three.
+      `data: ${HEAD},\ndata: ${delta('Hello')}}\n\n`,
+      `data: ${HEAD},"choices":[{"index":0,\ndata: "delta":{"content":" wide"},\ndata: "finish_reason":null}]}\n\n`,
+      // The model repeated after the choices, a nested model before them, the id repeated.
+      event(`${delta(' world')},"model":"chat-large-2026"`).replace(HEAD, `${HEAD},"meta":{"model":"x"}`),
+      event(`${delta(',')},"id":"chatcmpl-1"`),
+      // A second choice with no index.
+      event('"choices":[{"index":0,"delta":{"content":" again"},"finish_reason":null},{"delta":{}}]'),
+      event('"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]'),
+      event('"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}'),
+      'data: [DONE]\n\n',
+    ].join('');
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: env.baseURL, maxRetries: 0 });
+    const { data: stream, response } = await client.chat.completions
+      .create({
+        model: 'acme/chat-large',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'hi' }],
+      })
+      .withResponse();
+    const genId = response.headers.get('x-generation-id');
+    let text = '';
+    for await (const chunk of stream) {
+      expect(chunk.id).toBe(genId);
+      expect(chunk.model).toBe('acme/chat-large');
+      for (const choice of chunk.choices) expect(choice.index).toEqual(expect.any(Number));
+      text += chunk.choices[0]?.delta.content ?? '';
+    }
+    expect(text).toBe('Hello wide world, again');
+  });
+});
