@@ -132,6 +132,7 @@ function textRewriter(firstChunk: JsonObject, genId: string, model: string) {
   const modelField = `"model":${JSON.stringify(upstreamModel)}`;
   const newIdPrefix = `{"id":${JSON.stringify(genId)},`;
   const newModelField = `"model":${JSON.stringify(model)}`;
+  const idField = idPrefix.slice(1, -1);
   return (raw: string, chunk: JsonObject): string | undefined => {
     if (!raw.startsWith(idPrefix) || raw.includes('\n')) return undefined;
     if (chunk.id !== upstreamId || chunk.model !== upstreamModel || chunk.object !== 'chat.completion.chunk')
@@ -144,7 +145,7 @@ function textRewriter(firstChunk: JsonObject, genId: string, model: string) {
     if (at < 0 || (choicesAt >= 0 && at > choicesAt)) return undefined;
     // One `"model":` and one `"id":` of the upstream's id: no repeated member the search would miss.
     if (raw.indexOf('"model":') !== at || raw.includes('"model":', at + modelField.length)) return undefined;
-    if (raw.includes(idPrefix.slice(1, -1), idPrefix.length)) return undefined;
+    if (raw.includes(idField, idPrefix.length)) return undefined;
     return newIdPrefix + raw.slice(idPrefix.length, at) + newModelField + raw.slice(at + modelField.length);
   };
 }
