@@ -92,9 +92,10 @@ export async function streamAnswer<Part>(
 
 /**
  * What a provider bills for a stream cut short (the client went away, the upstream or the gateway failed):
- * the usage it reported if it came; else, where it reports counts while streaming, those counts, with the
- * output raised to the text streamed so far (counted with the tokenizer) when they trail it; else the prompt
- * and the text streamed so far, counted with the tokenizer. Never nothing: the provider generated those tokens.
+ * the usage it reported if it came; else, where it reports counts while streaming, those counts (when sound),
+ * with the output raised to the text streamed so far (counted with the tokenizer) when they trail it; else the
+ * prompt and the text streamed so far, counted with the tokenizer. Never nothing: the provider generated those
+ * tokens.
  */
 async function cutShortUsage(
   run: Run,
@@ -105,8 +106,10 @@ async function cutShortUsage(
 ): Promise<Usage> {
   const reported = framer.partial().usage;
   if (reported) return reported;
+  // Counts that do not read as counts (a compatible server's message_start without output_tokens) are left
+  // for the gateway's own count, rather than making the usage untrusted and the stream billed its worst case.
   const soFar = opened.usageSoFar?.();
-  if (soFar) {
+  if (soFar && soFar.problems === undefined) {
     const streamed = framer.partial().text.tokens(await run.deps.tokenCounter.load());
     if (streamed <= soFar.outputTokens) return soFar;
     run.warnings.push(

@@ -12,9 +12,14 @@ export type AnthropicFault =
   /**
    * A stream cut short: after the text (`message_delta` and `message_stop` never come) or after
    * `message_delta` (`message_stop` never comes); then held open until the gateway lets go, or failed with
-   * an `overloaded_error` event.
+   * an `overloaded_error` event. `startUsage` replaces the usage `message_start` reports.
    */
-  | { kind: 'stream-cut'; after: 'text' | 'message_delta'; ending: 'hold' | 'overloaded' };
+  | {
+      kind: 'stream-cut';
+      after: 'text' | 'message_delta';
+      ending: 'hold' | 'overloaded';
+      startUsage?: Record<string, number>;
+    };
 
 export interface FakeAnthropicUpstream {
   /** Base URL ending in /v1. */
@@ -211,7 +216,7 @@ function streamMessage(
     res.write(frame.slice(0, middle));
     res.write(frame.slice(middle));
   };
-  const startUsage = { ...state.usage, output_tokens: 1 };
+  const startUsage = cut?.startUsage ?? { ...state.usage, output_tokens: 1 };
   send({ type: 'message_start', message: { ...messageObject(body, [], null, startUsage), content: [] } });
   send({ type: 'ping' });
   content.forEach((block, index) => {

@@ -416,6 +416,33 @@ describe('billing an Anthropic stream cut short from the usage it reported', () 
     expect(record.warnings.join(' ')).toContain("cut short before the provider's final usage");
   });
 
+  it("counts that do not read as counts (no output_tokens in message_start) give way to the gateway's count", async () => {
+    anthropic.faults.push({
+      kind: 'stream-cut',
+      after: 'text',
+      ending: 'hold',
+      startUsage: { input_tokens: 10 },
+    });
+    const controller = new AbortController();
+    const response = await streamChat(controller.signal);
+    const genId = response.headers.get('x-generation-id') ?? '';
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error('no body');
+    let text = '';
+    while (!text.includes('"content":"Hello')) {
+      const next = await reader.read();
+      if (next.done) throw new Error('the stream ended');
+      text += new TextDecoder().decode(next.value);
+    }
+    controller.abort();
+    const record = await recordOf(env.baseURL, genId);
+    expect(record.status).toBe('cancelled');
+    expect(record.warnings.join(' ')).toContain('cut short before the provider reported usage');
+    // Not the worst case (8,192 output tokens at $0.000015): the prompt and the streamed text as counted.
+    expect(record.outputTokens).toBeGreaterThan(0);
+    expect(record.costNanoUsd).toBe(record.inputTokens * 3000 + record.outputTokens * 15000);
+  });
+
   it('a stream that fails after message_delta is billed the usage message_delta reported', async () => {
     const usage = anthropic.usage;
     anthropic.usage = { ...usage, output_tokens: 900 };
