@@ -15,9 +15,10 @@ import type { Reservation, Run } from './run.js';
  */
 
 /**
- * What an abandoned call is billed: the prompt `sent`, counted, at the endpoint's price (with a warning);
- * undefined when the client left before any provider had the request, or the prompt could not be counted
- * (logged).
+ * What an abandoned call is billed: the prompt `sent`, counted, at the endpoint's price (with a warning), and
+ * under a cap never more than the call's reservation (the count may exceed the bound that was reserved: an
+ * audio clip counts as a minute); undefined when the client left before any provider had the request, or the
+ * prompt could not be counted (logged).
  */
 export async function abandonedCallReport(
   run: Run,
@@ -36,11 +37,13 @@ export async function abandonedCallReport(
       `the client left while ${endpoint.provider} worked on ${what}; billed ${usage.inputTokens} prompt ` +
         'tokens as counted by the gateway',
     );
+    const reserved = run.reservations.find((reservation) => reservation.role === role);
+    const cost = computeCostNano(usage, endpoint.compiledPricing);
     return {
       model: call.modelId,
       provider: endpoint.provider,
       usage,
-      costNano: computeCostNano(usage, endpoint.compiledPricing),
+      costNano: reserved ? Math.min(cost, reserved.amountNano) : cost,
     };
   } catch (error) {
     run.deps.log(

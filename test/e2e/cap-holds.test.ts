@@ -22,6 +22,7 @@ const CAPPED_KEY = 'sk-gw-test-cap-holds';
 const TINY_KEY = 'sk-gw-test-cap-holds-tiny';
 const SUB_NANO_KEY = 'sk-gw-test-cap-holds-sub-nano';
 const MEDIA_KEY = 'sk-gw-test-cap-holds-media';
+const AUDIO_KEY = 'sk-gw-test-cap-holds-audio';
 let env: TestGateway;
 
 beforeAll(async () => {
@@ -45,6 +46,7 @@ beforeAll(async () => {
         { id: 'sub-nano', monthlyLimit: '0.00000002', apiKeys: [SUB_NANO_KEY] },
         // Room for one image's bound (48,200 tokens at $0.000002: $0.0964), not for 100 KB of text ($0.2).
         { id: 'media', monthlyLimit: '0.15', apiKeys: [MEDIA_KEY] },
+        { id: 'audio', monthlyLimit: '0.02', apiKeys: [AUDIO_KEY] },
       ],
     };
   });
@@ -215,6 +217,35 @@ describe('a client that leaves while the planner works', () => {
     expect(record.inputTokens).toBe(0);
     expect(record.costNanoUsd).toBe(planning * 2_000);
     expect(record.warnings.join(' ')).toContain('worked on the plan');
+  });
+});
+
+describe('a client that leaves while the provider works', () => {
+  it('is billed at most the reservation, though the prompt counts more than the bound (400 tiny audio clips)', async () => {
+    let release: () => void = () => undefined;
+    env.upstream.faults.push({ kind: 'hold', until: new Promise<void>((resolve) => (release = resolve)) });
+    const received = env.upstream.received.length;
+    const cancelled = env.upstream.cancelledStreams;
+    const leaving = new AbortController();
+    const clip = { type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } };
+    const request = post(
+      '/chat/completions',
+      {
+        model: 'acme/chat-large',
+        max_tokens: 1,
+        messages: [{ role: 'user', content: Array(400).fill(clip) }],
+      },
+      AUDIO_KEY,
+      leaving.signal,
+    ).catch((error: unknown) => error);
+    await expect.poll(() => env.upstream.received.length, { timeout: 5_000 }).toBe(received + 1);
+    leaving.abort();
+    await request;
+    await expect.poll(() => env.upstream.cancelledStreams, { timeout: 5_000 }).toBe(cancelled + 1);
+    release();
+    // Counted, each clip is a minute of audio (600 tokens: $0.48 for 400); reserved, 19 tokens each.
+    await expect.poll(() => spentNano('audio'), { timeout: 5_000 }).toBeGreaterThan(0n);
+    expect(await spentNano('audio')).toBeLessThanOrEqual(20_000_000n);
   });
 });
 
