@@ -292,7 +292,7 @@ describe('chatStreamToResponsesEvents', () => {
     expect(arrayMember(completed, 'output')).toStrictEqual([done]);
   });
 
-  it('sends blanks that came before the arguments with their first other text', async () => {
+  it('drops blanks that came before the arguments (whitespace before JSON means nothing)', async () => {
     const call = { index: 0, id: 'call_t', type: 'function', function: { name: 'f', arguments: ' ' } };
     const events = await translate([
       chunk({ role: 'assistant', content: null }),
@@ -303,10 +303,45 @@ describe('chatStreamToResponsesEvents', () => {
     ]);
     expect(
       ofType(events, 'response.function_call_arguments.delta').map((event) => event.delta),
-    ).toStrictEqual([' {"a":', '1}']);
+    ).toStrictEqual(['{"a":', '1}']);
     expect(ofType(events, 'response.function_call_arguments.done')[0]).toMatchObject({
-      arguments: ' {"a":1}',
+      arguments: '{"a":1}',
     });
+  });
+
+  it('gives blank arguments followed by the `{}` an adapter adds the same `{}` as a plain answer', async () => {
+    const call = { index: 0, id: 'call_t', type: 'function', function: { name: 'f', arguments: '\n ' } };
+    const events = await translate([
+      chunk({ role: 'assistant', content: null, tool_calls: [call] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    expect(ofType(events, 'response.function_call_arguments.delta').map((event) => event.delta)).toEqual([
+      '{}',
+    ]);
+    expect(recordMember(ofType(events, 'response.output_item.done')[0], 'item')).toMatchObject({
+      arguments: '{}',
+    });
+  });
+
+  it('gives a call the upstream sent without an id a call_id of its own, the same in every event', async () => {
+    const call = (name: string, index: number) => ({
+      index,
+      type: 'function',
+      function: { name, arguments: '{}' },
+    });
+    const events = await translate([
+      chunk({ role: 'assistant', content: null, tool_calls: [call('f', 0), call('g', 1)] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const callIds = (type: string) =>
+      ofType(events, type).map((event) => recordMember(event, 'item')?.call_id);
+    const added = callIds('response.output_item.added');
+    const done = callIds('response.output_item.done');
+    expect(added).toHaveLength(2);
+    for (const id of added) expect(id).toMatch(/^call_/);
+    expect(new Set(added).size).toBe(2);
+    expect(done).toEqual(added);
   });
 
   it('closes the text item before a tool call that follows it', async () => {

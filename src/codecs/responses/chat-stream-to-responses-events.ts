@@ -6,7 +6,13 @@ import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
 import { reasoningText } from '../shared/reasoning-text.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import { clientCallId } from './call-id.js';
-import { incompleteReason, newId, nowSeconds, responseObject } from './chat-to-responses-result.js';
+import {
+  incompleteReason,
+  isFirstChoice,
+  newId,
+  nowSeconds,
+  responseObject,
+} from './chat-to-responses-result.js';
 import { summaryRequested } from './reasoning-item.js';
 import { ItemEvents, type Send } from './responses-item-events.js';
 import {
@@ -49,11 +55,6 @@ export function chatStreamToResponsesEvents(
       translator?.end();
     },
   });
-}
-
-/** The choice of index 0 (or without an index, as some providers send it). */
-function isFirstChoice(choice: unknown): boolean {
-  return isRecord(choice) && (choice.index === undefined || choice.index === 0);
 }
 
 /** The state of one stream; one instance per `chatStreamToResponsesEvents` call. */
@@ -202,7 +203,6 @@ class StreamTranslator {
       name: '',
       arguments: '',
       pending: [],
-      blank: '',
       ...NEW_ITEM,
     });
     const { call, created, delta } = this.calls.add(toolCall, newCall);
@@ -233,6 +233,8 @@ class StreamTranslator {
     for (let item = this.queue[0]; item; item = this.queue[0]) {
       // A call's item announces its name, so it waits for the name unless the stream is over.
       if (!item.added && item.kind === 'function_call' && item.name === '' && !item.sealed) return;
+      // A call the upstream gave no id gets one when announced, as in a plain answer: the client sends it back.
+      if (!item.added && item.kind === 'function_call' && item.callId === '') item.callId = newId('call');
       if (!item.added) this.items.add(item);
       this.items.drain(item);
       if (!item.sealed) return;

@@ -184,6 +184,22 @@ describe('chatResultToResponse', () => {
     ]);
   });
 
+  it('answers with choice 0 when the upstream lists another first, as the stream does', () => {
+    const chat = {
+      created: 1757935300,
+      model: 'm',
+      choices: [
+        { index: 1, message: { role: 'assistant', content: 'ONE' }, finish_reason: 'length' },
+        { index: 0, message: { role: 'assistant', content: 'ZERO' }, finish_reason: 'stop' },
+      ],
+    };
+    const response = chatResultToResponse(chat, { model: 'm', input: 'x' }, emptyUsage());
+    expect(response.status).toBe('completed');
+    expect(response.output).toMatchObject([
+      { type: 'message', content: [{ type: 'output_text', text: 'ZERO' }] },
+    ]);
+  });
+
   // Bug (compat cell responses|anthropic|reasoning-tools): the answer had no reasoning item, so Claude's
   // signed thinking could not come back on the next turn.
   it('puts Claude’s signed thinking first, as a reasoning item that carries it', () => {

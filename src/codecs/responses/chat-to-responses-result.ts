@@ -134,6 +134,11 @@ function contentText(content: unknown): string {
   return text;
 }
 
+/** The choice of index 0 (or without an index, as some providers send it). */
+export function isFirstChoice(choice: unknown): boolean {
+  return isRecord(choice) && (choice.index === undefined || choice.index === 0);
+}
+
 /**
  * Turns a chat completion into a complete Response object, for Responses requests served by a provider
  * that has only chat completions: a `reasoning` item first, then the message, then the function calls. The
@@ -144,7 +149,9 @@ function contentText(content: unknown): string {
  * Response reference: https://platform.openai.com/docs/api-reference/responses/object
  */
 export function chatResultToResponse(chat: JsonObject, request: JsonObject, usage: Usage): JsonObject {
-  const choice = arrayMember(chat, 'choices')?.[0];
+  // A Response is one answer: choice 0's (an upstream that answered n > 1 may list another first).
+  const choices = arrayMember(chat, 'choices');
+  const choice = choices?.find(isFirstChoice) ?? choices?.[0];
   const message = recordMember(choice, 'message');
   const reason = incompleteReason(isRecord(choice) ? choice.finish_reason : undefined);
 

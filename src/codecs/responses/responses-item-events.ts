@@ -87,15 +87,11 @@ export class ItemEvents {
 
   private drainCall(item: CallState): void {
     for (const fragment of item.pending) {
-      // Blanks before any other text wait: arguments that stay blank become `{}` alone (see closeCall).
-      if (item.arguments === '' && isBlankArguments(fragment)) {
-        item.blank += fragment;
-        continue;
-      }
-      const delta = item.blank + fragment;
-      item.blank = '';
-      item.arguments += delta;
-      this.send(this.itemEvent(item, 'response.function_call_arguments.delta', { delta }));
+      // Blanks before any other text are dropped (whitespace before JSON means nothing): arguments that stay
+      // blank become `{}` alone (see closeCall), as the `{}` a provider's adapter may add after them does.
+      if (item.arguments === '' && isBlankArguments(fragment)) continue;
+      item.arguments += fragment;
+      this.send(this.itemEvent(item, 'response.function_call_arguments.delta', { delta: fragment }));
     }
     item.pending = [];
   }
@@ -147,7 +143,6 @@ export class ItemEvents {
     // No argument text came, or only blanks (a tool without parameters, from many chat servers): the client
     // gets `{}` as one more delta, so that the deltas, `.done` and the item agree, and what it assembled parses.
     if (item.arguments === '') {
-      item.blank = '';
       item.pending.push(NO_ARGUMENTS);
       this.drainCall(item);
     }

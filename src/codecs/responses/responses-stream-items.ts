@@ -27,8 +27,6 @@ export interface CallState extends ItemBase {
   callId: string;
   name: string;
   arguments: string;
-  /** Blank argument text held while nothing else came (sent before the first other text, or never). */
-  blank: string;
 }
 
 /**
