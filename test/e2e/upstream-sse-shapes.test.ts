@@ -1,4 +1,6 @@
 import { createServer } from 'node:http';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoopbackServer, listenLoopback } from '../../src/test-support/listen-loopback.js';
@@ -27,7 +29,14 @@ beforeAll(async () => {
       });
     }),
   );
-  env = await startTestGateway(() => testConfig(`${upstream.origin}/v1`));
+  env = await startTestGateway(() => {
+    const config = testConfig(`${upstream.origin}/v1`);
+    // Chat only: the Responses ingress is served over chat too.
+    return {
+      ...config,
+      providers: config.providers.map((provider) => ({ ...provider, supports: ['chat'] })),
+    };
+  });
 });
 afterAll(async () => {
   await env.stop();
@@ -74,5 +83,64 @@ describe('upstream chat stream events written in unusual ways', () => {
       text += chunk.choices[0]?.delta.content ?? '';
     }
     expect(text).toBe('Hello wide world, again');
+  });
+
+  it('carry content sent as text parts and arguments sent as an object to every ingress', async () => {
+    sse = [
+      event(
+        '"choices":[{"index":0,"delta":{"role":"assistant","content":[{"type":"text","text":"Hello"}]},"finish_reason":null}]',
+      ),
+      event(
+        '"choices":[{"index":0,"delta":{"content":[{"type":"text","text":" there"}]},"finish_reason":null}]',
+      ),
+      event(
+        '"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_obj","type":"function","function":{"name":"get_weather","arguments":{"city":"Paris"}}}]},"finish_reason":null}]',
+      ),
+      event('"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]'),
+      event('"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}'),
+      'data: [DONE]\n\n',
+    ].join('');
+    const tools = [{ name: 'get_weather', input_schema: { type: 'object' as const, properties: {} } }];
+    const anthropic = new Anthropic({
+      apiKey: TEST_KEY,
+      baseURL: env.baseURL.replace(/\/v1$/, ''),
+      maxRetries: 0,
+    });
+    const message = await anthropic.messages
+      .stream({
+        model: 'acme/chat-large',
+        max_tokens: 100,
+        tools,
+        messages: [{ role: 'user', content: 'hi' }],
+      })
+      .finalMessage();
+    expect(message.content).toMatchObject([
+      { type: 'text', text: 'Hello there' },
+      { type: 'tool_use', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
+    const genai = new GoogleGenAI({
+      apiKey: TEST_KEY,
+      httpOptions: { baseUrl: env.baseURL.replace(/\/v1$/, '') },
+    });
+    let text = '';
+    const calls: unknown[] = [];
+    for await (const chunk of await genai.models.generateContentStream({
+      model: 'acme/chat-large',
+      contents: 'hi',
+    })) {
+      for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
+        text += part.text ?? '';
+        if (part.functionCall) calls.push(part.functionCall);
+      }
+    }
+    expect(text).toBe('Hello there');
+    expect(calls).toMatchObject([{ name: 'get_weather', args: { city: 'Paris' } }]);
+    const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: env.baseURL, maxRetries: 0 });
+    const response = await openai.responses.stream({ model: 'acme/chat-large', input: 'hi' }).finalResponse();
+    expect(response.output_text).toBe('Hello there');
+    expect(response.output.find((item) => item.type === 'function_call')).toMatchObject({
+      name: 'get_weather',
+      arguments: '{"city":"Paris"}',
+    });
   });
 });

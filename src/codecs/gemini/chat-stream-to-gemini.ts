@@ -1,5 +1,6 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
+import { contentText } from '../shared/content-text.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import type { UsageMeta } from '../shared/usage-body.js';
 import {
@@ -74,7 +75,7 @@ export class GeminiChunkWriter {
     if (reasoning && this.meta.includeThoughts) parts.push({ text: reasoning, thought: true });
     // With thoughts streamed, the signature ends them; else the signed block goes whole.
     parts.push(...signedThoughtParts(delta?.thinking_blocks, !this.meta.includeThoughts));
-    const content = stringMember(delta, 'content');
+    const content = contentText(delta?.content);
     if (content) parts.push({ text: content });
     const refusal = stringMember(delta, 'refusal');
     if (refusal) parts.push({ text: refusal });

@@ -3,6 +3,7 @@ import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } fr
 import { tryParseNestedJson } from '../../json/json-depth.js';
 import { withMembers } from '../../json/with-members.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
+import { contentText } from '../shared/content-text.js';
 import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
 import { newCallId } from './gemini-contents-to-chat.js';
 
@@ -90,11 +91,7 @@ function partsOf(message: JsonObject | undefined, includeThoughts: boolean): Jso
   const reasoning = stringMember(message, 'reasoning_content') ?? stringMember(message, 'reasoning');
   if (signed.length > 0) for (const one of signed) parts.push(one);
   else if (includeThoughts && reasoning) parts.push({ text: reasoning, thought: true });
-  const content = message?.content;
-  const text =
-    typeof content === 'string'
-      ? content
-      : (Array.isArray(content) ? content : []).map((part) => stringMember(part, 'text') ?? '').join('');
+  const text = contentText(message?.content);
   if (text !== '') parts.push({ text });
   const refusal = stringMember(message, 'refusal');
   if (refusal) parts.push({ text: refusal });

@@ -1,6 +1,7 @@
 import { emptyUsage, type Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { ChatStreamPart } from '../../providers/provider-adapter.js';
+import { contentText } from '../shared/content-text.js';
 import { reasoningText } from '../shared/reasoning-text.js';
 import { thoughtSignatureOf } from '../shared/thought-signature.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
@@ -109,7 +110,7 @@ class StreamTranslator {
     const reasoning = reasoningText(delta);
     if (reasoning) this.fragment('thinking', reasoning);
     for (const block of replayableThinkingBlocks(delta?.thinking_blocks)) this.signedBlock(block);
-    const content = stringMember(delta, 'content');
+    const content = contentText(delta?.content);
     if (content) this.fragment('text', content);
     const refusal = stringMember(delta, 'refusal');
     if (refusal) {

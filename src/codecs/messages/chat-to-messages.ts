@@ -3,6 +3,7 @@ import type { Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { tryParseNestedJson } from '../../json/json-depth.js';
 import { withMembers } from '../../json/with-members.js';
+import { contentText } from '../shared/content-text.js';
 import { reasoningText } from '../shared/reasoning-text.js';
 import { thoughtSignatureOf } from '../shared/thought-signature.js';
 import { planningUsageBody, type UsageMeta } from '../shared/usage-body.js';
@@ -118,7 +119,7 @@ export function chatToMessages(
   const content: JsonObject[] = [];
 
   for (const one of thinkingBlocks(message)) content.push(one);
-  const text = messageText(message?.content);
+  const text = contentText(message?.content);
   if (text !== '') content.push(textBlock(text));
   const refusal = stringMember(message, 'refusal');
   if (refusal) content.push(textBlock(refusal));
@@ -162,12 +163,6 @@ function thinkingBlocks(message: JsonObject | undefined): JsonObject[] {
 }
 
 /** A chat message's content: a string, or (some providers) an array of text parts. */
-function messageText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((part) => stringMember(part, 'text') ?? '').join('');
-}
-
 function toolUseBlock(call: unknown, warnings: string[]): JsonObject {
   const fn = recordMember(call, 'function');
   const name = stringMember(fn, 'name') ?? '';

@@ -3,6 +3,7 @@ import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } fr
 import { withMembers } from '../../json/with-members.js';
 import type { ChatStreamPart, ResponsesStreamPart } from '../../providers/provider-adapter.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
+import { contentText } from '../shared/content-text.js';
 import { reasoningText } from '../shared/reasoning-text.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
 import { clientCallId } from './call-id.js';
@@ -96,7 +97,7 @@ class StreamTranslator {
     if (reasoning) this.reasoningFragment(reasoning);
     const thinkingBlocks = replayableThinkingBlocks(delta?.thinking_blocks);
     if (thinkingBlocks.length > 0) this.reasoning(thinkingBlocks);
-    const content = stringMember(delta, 'content');
+    const content = contentText(delta?.content);
     if (content) this.textFragment('output_text', content);
     const refusal = stringMember(delta, 'refusal');
     if (refusal) this.textFragment('refusal', refusal);

@@ -3,6 +3,7 @@ import type { Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
 import { replayableThinkingBlocks } from '../messages/thinking-blocks.js';
+import { contentText } from '../shared/content-text.js';
 import { reasoningText } from '../shared/reasoning-text.js';
 import { isBlankArguments, NO_ARGUMENTS } from '../shared/tool-arguments.js';
 import { clientCallId } from './call-id.js';
@@ -122,16 +123,6 @@ export function responseObject(request: JsonObject, fields: ResponseFields): Jso
       usage: fields.usage ? responsesUsage(fields.usage) : null,
     }),
   );
-}
-
-/** The text of a chat message's content (a string, or text parts from some providers). */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  let text = '';
-  for (const part of Array.isArray(content) ? content : []) {
-    if (stringMember(part, 'type') === 'text') text += stringMember(part, 'text') ?? '';
-  }
-  return text;
 }
 
 /** The choice of index 0 (or without an index, as some providers send it). */

@@ -1,5 +1,6 @@
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { countInSlices, type TextTokenCounter } from '../../optimizations/count-tokens.js';
+import { contentText } from './content-text.js';
 
 /**
  * The generated text a stream event carries (content, reasoning, tool call arguments): what a provider bills
@@ -12,10 +13,11 @@ export function chatChunkText(chunk: JsonObject): string {
   for (const choice of arrayMember(chunk, 'choices') ?? []) {
     const delta = recordMember(choice, 'delta');
     if (!delta) continue;
-    text += stringMember(delta, 'content') ?? '';
+    text += contentText(delta.content);
     text += stringMember(delta, 'reasoning_content') ?? stringMember(delta, 'reasoning') ?? '';
     for (const call of arrayMember(delta, 'tool_calls') ?? []) {
-      text += stringMember(recordMember(call, 'function'), 'arguments') ?? '';
+      const args = recordMember(call, 'function')?.arguments;
+      text += isRecord(args) ? JSON.stringify(args) : typeof args === 'string' ? args : '';
     }
   }
   return text;

@@ -35,4 +35,10 @@ describe('ToolCallDeltas', () => {
     expect(second.created).toBe(true);
     expect(deltas.size).toBe(2);
   });
+
+  it('reads an arguments object, as some servers stream it, as its JSON text', () => {
+    const deltas = new ToolCallDeltas<object>();
+    const toolCall = { index: 0, id: 'o', function: { name: 'get_weather', arguments: { city: 'Paris' } } };
+    expect(deltas.add(toolCall, () => ({})).delta.argumentsFragment).toBe('{"city":"Paris"}');
+  });
 });

@@ -4,7 +4,7 @@ import { isRecord, recordMember, stringMember } from '../../json/json.js';
 export interface ToolCallDelta {
   id: string | undefined;
   name: string | undefined;
-  /** A fragment of the arguments' JSON text. */
+  /** A fragment of the arguments' JSON text (an arguments object, as some servers send it: its JSON text). */
   argumentsFragment: string | undefined;
 }
 
@@ -31,7 +31,9 @@ export class ToolCallDeltas<Call> {
     const delta: ToolCallDelta = {
       id: stringMember(toolCall, 'id'),
       name: stringMember(fn, 'name'),
-      argumentsFragment: stringMember(fn, 'arguments'),
+      argumentsFragment: isRecord(fn?.arguments)
+        ? JSON.stringify(fn.arguments)
+        : stringMember(fn, 'arguments'),
     };
     const index = isRecord(toolCall) ? toolCall.index : undefined;
     const key = typeof index === 'number' ? index : delta.id !== undefined ? `id:${delta.id}` : this.lastKey;
