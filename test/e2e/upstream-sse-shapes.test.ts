@@ -143,4 +143,42 @@ describe('upstream chat stream events written in unusual ways', () => {
       arguments: '{"city":"Paris"}',
     });
   });
+
+  it.each([
+    ['text after the object', ['{"a":', '1}', ' trailing'], { a: 1 }],
+    ['an array', ['[1,', '2]'], {}],
+    ['arguments cut off', ['{"city":"Par'], { city: 'Par' }],
+  ])(
+    'give the Anthropic client a tool input it can parse from arguments with %s',
+    async (_name, pieces, input) => {
+      const call = (extra: string) =>
+        event(`"choices":[{"index":0,"delta":{"tool_calls":[{"index":0${extra}}]},"finish_reason":null}]`);
+      sse = [
+        call(
+          `,"id":"call_x","type":"function","function":{"name":"f","arguments":${JSON.stringify(pieces[0])}}`,
+        ),
+        ...pieces.slice(1).map((piece) => call(`,"function":{"arguments":${JSON.stringify(piece)}}`)),
+        event('"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]'),
+        event('"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}'),
+        'data: [DONE]\n\n',
+      ].join('');
+      const tools = [{ name: 'f', input_schema: { type: 'object' as const, properties: {} } }];
+      const anthropic = new Anthropic({
+        apiKey: TEST_KEY,
+        baseURL: env.baseURL.replace(/\/v1$/, ''),
+        maxRetries: 0,
+      });
+      const message = await anthropic.messages
+        .stream({
+          model: 'acme/chat-large',
+          max_tokens: 100,
+          tools,
+          messages: [{ role: 'user', content: 'hi' }],
+        })
+        .finalMessage();
+      expect(message.content).toHaveLength(1);
+      expect(message.content[0]).toMatchObject({ type: 'tool_use', name: 'f' });
+      expect((message.content[0] as { input: unknown }).input).toStrictEqual(input);
+    },
+  );
 });

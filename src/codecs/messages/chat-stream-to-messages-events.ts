@@ -2,6 +2,7 @@ import { emptyUsage, type Usage } from '../../accounting/usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { ChatStreamPart } from '../../providers/provider-adapter.js';
 import { contentText } from '../shared/content-text.js';
+import { JsonObjectStream } from '../shared/json-object-stream.js';
 import { reasoningText } from '../shared/reasoning-text.js';
 import { thoughtSignatureOf } from '../shared/thought-signature.js';
 import { ToolCallDeltas } from '../shared/tool-call-deltas.js';
@@ -35,6 +36,8 @@ interface BlockState {
   sealed: boolean;
   /** Fragments received but not yet sent, because an earlier block is still live. */
   pending: string[];
+  /** tool_use only: the arguments passed on only as far as they are the start of an object (see `JsonObjectStream`). */
+  input: JsonObjectStream | undefined;
   /** tool_use only. */
   id: string;
   name: string;
@@ -60,7 +63,9 @@ export function messagesEventFrame(event: JsonObject): string {
  * one after another: fragments of a later block (tool calls whose deltas interleave, keyed by the chat
  * tool-call index) wait until the blocks before it are done. A whole signed block in `delta.thinking_blocks`
  * (Claude's, from the Anthropic adapter) ends the thinking block with a `signature_delta`, as Anthropic
- * streams it; a `redacted_thinking` block is sent whole.
+ * streams it; a `redacted_thinking` block is sent whole. A tool call's arguments stream as they come as far as
+ * they are the start of a JSON object, and are closed into one when the call ends: text after the object, an
+ * array, a cut-off argument (which Anthropic's SDK fails the whole message on) never reach the client.
  * Events reference: https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
 export function chatStreamToMessagesEvents(
@@ -217,11 +222,10 @@ class StreamTranslator {
       // A tool_use block announces its name, so it waits for the name unless the stream is over.
       if (!block.started && block.kind === 'tool_use' && block.name === '' && !block.sealed) return;
       if (!block.started) this.startBlock(block);
-      for (const fragment of block.pending) {
-        this.send({ type: 'content_block_delta', index: block.index, delta: deltaOf(block, fragment) });
-      }
+      for (const fragment of block.pending) this.sendDelta(block, block.input?.push(fragment) ?? fragment);
       block.pending = [];
       if (!block.sealed) return;
+      if (block.input) this.sendDelta(block, block.input.end());
       if (block.signature !== '') {
         const delta = { type: 'signature_delta', signature: block.signature };
         this.send({ type: 'content_block_delta', index: block.index, delta });
@@ -229,6 +233,11 @@ class StreamTranslator {
       this.queue.shift();
       this.send({ type: 'content_block_stop', index: block.index });
     }
+  }
+
+  private sendDelta(block: BlockState, fragment: string): void {
+    if (fragment === '') return;
+    this.send({ type: 'content_block_delta', index: block.index, delta: deltaOf(block, fragment) });
   }
 
   private startBlock(block: BlockState): void {
@@ -241,7 +250,8 @@ class StreamTranslator {
 
 function newBlock(kind: BlockState['kind']): BlockState {
   const fields = { id: '', name: '', thoughtSignature: undefined, signature: '', data: '' };
-  return { kind, index: -1, started: false, sealed: false, pending: [], ...fields };
+  const input = kind === 'tool_use' ? new JsonObjectStream() : undefined;
+  return { kind, index: -1, started: false, sealed: false, pending: [], input, ...fields };
 }
 
 function shellOf(block: BlockState): JsonObject {
