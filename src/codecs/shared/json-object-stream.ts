@@ -70,8 +70,9 @@ export class JsonObjectStream {
     if (this.#held !== '') return this.#closers();
     switch (this.#mode) {
       case 'string': {
-        const escape = this.#escape ? (this.#hex > 0 ? '0'.repeat(this.#hex) : '"') : '';
-        return `${escape}"${this.#inKey ? ':null' : ''}${this.#closers()}`;
+        // A cut escape is finished (`\"`, `\u00` + `00`) before the string is closed.
+        const cut = this.#escape ? (this.#hex > 0 ? '0'.repeat(this.#hex) : '"') : '';
+        return `${cut}"${this.#inKey ? ':null' : ''}${this.#closers()}`;
       }
       case 'colon':
         return `:null${this.#closers()}`;
