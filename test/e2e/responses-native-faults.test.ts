@@ -272,3 +272,25 @@ describe('chat-only output controls on a native Responses provider', () => {
     expect(gw.upstream.received.length).toBe(before);
   });
 });
+
+// A stored prompt or conversation was passed on to a native provider: one organization could use what another
+// stored under the gateway's account, and the provider put text in front that no reservation counted.
+describe('what a provider stores for the gateway is not named through it', () => {
+  it.each([
+    [{ prompt: { id: 'pmpt_abc', version: '3' } }, 'prompt'],
+    [{ conversation: 'conv_abc', stream: true }, 'conversation'],
+    [{ conversation: { id: 'conv_abc' } }, 'conversation'],
+  ])('%o: 400 naming %s, and nothing reaches the upstream', async (members, param) => {
+    const before = gw.upstream.received.length;
+    const response = await fetch(`${gw.baseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'acme/chat-large', input: 'Hi', ...members }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { param: string; message: string } };
+    expect(body.error).toMatchObject({ param, message: expect.stringContaining('stored at a provider') });
+    expect(gw.upstream.received.length).toBe(before);
+  });
+});

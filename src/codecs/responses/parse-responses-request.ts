@@ -35,11 +35,26 @@ const CHAT_ONLY_OUTPUT_CONTROLS: Readonly<Record<string, string>> = {
   max_completion_tokens: 'max_completion_tokens: is not a Responses API parameter; use max_output_tokens',
 };
 
+/**
+ * Members that name what a provider keeps under the gateway's own account (a stored prompt, a conversation):
+ * passed on, any organization could use what another one stored, and the provider would put text in front of
+ * the request that its reservation never counted. Refused (400 naming the member), never forwarded.
+ */
+const PROVIDER_STATE: Readonly<Record<string, string>> = {
+  prompt:
+    'prompt: names a prompt stored at a provider, which the gateway does not pass on; send its text as instructions or input',
+  conversation:
+    'conversation: names a conversation stored at a provider, which the gateway does not pass on; use previous_response_id (server.conversationState) or send the earlier turns as input',
+};
+
 /** Validates a Responses request (400 BAD_REQUEST naming the field). */
 export function parseResponsesRequest(body: unknown): ResponsesRequest {
   const request = parseBody(body, responsesRequestSchema);
   for (const [key, message] of Object.entries(CHAT_ONLY_OUTPUT_CONTROLS)) {
     if (request[key] !== undefined) throw badRequest(message, key);
+  }
+  for (const [key, message] of Object.entries(PROVIDER_STATE)) {
+    if (request[key] !== undefined && request[key] !== null) throw badRequest(message, key);
   }
   return request;
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_OUTPUT_BOUND } from '../../accounting/worst-case.js';
 import { clientText } from '../../json/client-text.js';
 import type { JsonObject } from '../../json/json.js';
 import type { Warnings } from './anthropic-warnings.js';
@@ -54,7 +55,9 @@ export function reasoning(
     warnings.add(unsupportedEffort(effort));
     return { maxTokens: fallback };
   }
-  const maxTokens = requested ?? maxOutputTokens ?? budget + DEFAULT_MAX_TOKENS;
+  // Never past what the request was reserved for when neither it nor the catalog sets a limit (worst-case.ts).
+  const maxTokens =
+    requested ?? maxOutputTokens ?? Math.min(budget + DEFAULT_MAX_TOKENS, DEFAULT_OUTPUT_BOUND);
   if (budget < maxTokens) return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens };
   const reduced = Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens / 2));
   if (reduced >= maxTokens) {

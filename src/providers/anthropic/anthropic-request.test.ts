@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_OUTPUT_BOUND } from '../../accounting/worst-case.js';
 import type { JsonObject } from '../../json/json.js';
 import { DEFAULT_MAX_TOKENS } from './anthropic-reasoning.js';
 import { JSON_OBJECT_INSTRUCTION, toMessagesRequest } from './anthropic-request.js';
@@ -160,6 +161,13 @@ describe('toMessagesRequest: reasoning', () => {
     const { body } = translate({ ...base, reasoning_effort: 'high' }, null);
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 24576 });
     expect(body.max_tokens).toBe(24576 + DEFAULT_MAX_TOKENS);
+  });
+
+  it('never makes room past the output the request was reserved for (32,768 when nothing sets a limit)', () => {
+    const { body, warnings } = translate({ ...base, reasoning_effort: 'xhigh' }, null);
+    expect(body.max_tokens).toBe(DEFAULT_OUTPUT_BOUND);
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: DEFAULT_OUTPUT_BOUND / 2 });
+    expect(warnings).toEqual([expect.stringContaining('reasoning budget reduced from 32768')]);
   });
 
   it('halves the budget to fit a small max_tokens, or leaves reasoning off, with warnings', () => {
