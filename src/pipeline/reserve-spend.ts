@@ -19,6 +19,13 @@ interface Budget {
   owner: string;
 }
 
+/** Whether a monthly cap applies to the caller (its organization's or its key's own): requests are reserved. */
+export function hasMonthlyCap(principal: Principal): boolean {
+  const { org, key } = principal;
+  const orgCap = org.monthlyLimitUsd !== null && principal.monthlyLimitNano !== null;
+  return orgCap || (key.monthlyLimitUsd !== null && key.monthlyLimitNano !== null);
+}
+
 /** The caps of the caller: the organization's and the key's own, each when set. */
 function budgetsOf(principal: Principal): Budget[] {
   const budgets: Budget[] = [];

@@ -12,7 +12,7 @@ import { withBilledFailures } from './billed-failures.js';
 import { finishCache, lookUpCache } from './cache-step.js';
 import type { Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
 import { prepare } from './prepare-request.js';
-import { settleSpend } from './reserve-spend.js';
+import { hasMonthlyCap, settleSpend } from './reserve-spend.js';
 import { beginRun, type PipelineContext, type Run } from './run.js';
 import { type Answering, executionTargets, serveImage, serveJson, serveStream } from './serve-answer.js';
 import type { Facts, ServeState, Serving } from './serving.js';
@@ -125,7 +125,7 @@ async function serve<R extends ParsedRequest, Part>(
   }
   const { models, body } = prepared;
   facts.sent = body;
-  const target = executionTargets(endpoint, models, body, facts);
+  const target = executionTargets(endpoint, models, body, facts, hasMonthlyCap(run.principal));
   // Undefined at once when the request does not use the cache.
   const lookingUp = lookUpCache(run, endpoint.cacheName, request, { model: models.primary.id, body });
   const cache = lookingUp && (await lookingUp);

@@ -3,7 +3,12 @@
  * one body, streamed, or (the image fallback) answered with an image in the endpoint's shape.
  */
 
-import { outputTokenBound, withAddedPrompt, worstCaseTokens } from '../accounting/worst-case.js';
+import {
+  DEFAULT_OUTPUT_BOUND,
+  outputTokenBound,
+  withAddedPrompt,
+  worstCaseTokens,
+} from '../accounting/worst-case.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
 import type { JsonObject } from '../json/json.js';
 import { imageTarget, readGeneratedImage } from '../preparation/image-fallback.js';
@@ -31,16 +36,27 @@ export interface Answering<R extends ParsedRequest, Part> {
 /** The executor's target with the given call: the same model plan, fallbacks and worst case for each. */
 export type TargetOf = <T>(attempt: ExecutionTarget<T>['attempt']) => ExecutionTarget<T>;
 
-/** Notes the request's output bound and returns how to make its targets (one per kind of call). */
+/**
+ * Notes the request's output bound and returns how to make its targets (one per kind of call). Under a cap
+ * (`capped`), a chat or Responses request that sets no output limit, to models whose catalog gives none, is
+ * reserved at `DEFAULT_OUTPUT_BOUND`: that limit is then put in the request, or a provider could bill output
+ * past the reservation.
+ */
 export function executionTargets<R extends ParsedRequest, Part>(
   endpoint: Endpoint<R, Part>,
   models: ModelPlan,
   body: JsonObject,
   facts: Facts,
+  capped: boolean,
 ): TargetOf {
   const { kind, addedPromptTokens } = endpoint;
   const { primary: model, fallbacks, plan } = models;
   const maxTokens = largestOutput([model, ...fallbacks]);
+  if (capped && maxTokens === undefined && (kind === 'chat' || kind === 'responses')) {
+    const member = kind === 'chat' ? 'max_tokens' : 'max_output_tokens';
+    const limits = [body.max_tokens, body.max_completion_tokens, body.max_output_tokens];
+    if (limits.every((limit) => limit === undefined || limit === null)) body[member] = DEFAULT_OUTPUT_BOUND;
+  }
   facts.outputTokenBound = outputTokenBound(kind, body, { max_tokens: maxTokens });
   const worstCase = () =>
     withAddedPrompt(worstCaseTokens(kind, body, { max_tokens: maxTokens }), addedPromptTokens);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_OUTPUT_BOUND } from '../../src/accounting/worst-case.js';
 import { SUMMARY_PROMPT_TOKENS } from '../../src/codecs/responses/gateway-compaction.js';
 import { monthOf } from '../../src/limits/limiter.js';
 import { orgAccount } from '../../src/limits/spend-account.js';
@@ -23,6 +24,7 @@ const TINY_KEY = 'sk-gw-test-cap-holds-tiny';
 const SUB_NANO_KEY = 'sk-gw-test-cap-holds-sub-nano';
 const MEDIA_KEY = 'sk-gw-test-cap-holds-media';
 const AUDIO_KEY = 'sk-gw-test-cap-holds-audio';
+const ROOMY_KEY = 'sk-gw-test-cap-holds-roomy';
 let env: TestGateway;
 
 beforeAll(async () => {
@@ -32,6 +34,18 @@ beforeAll(async () => {
       ...config,
       models: [
         ...config.models,
+        {
+          // No output limit in the catalog.
+          id: 'acme/chat-unbounded',
+          api_compatibility: ['chat-completion', 'open-responses'],
+          endpoints: [
+            {
+              provider: 'fake-cloud',
+              model: 'chat-unbounded-1',
+              pricing: { input: '0.000002', output: '0.000008' },
+            },
+          ],
+        },
         {
           id: 'acme/embed-tiny',
           name: 'Acme Embed Tiny',
@@ -47,6 +61,7 @@ beforeAll(async () => {
         // Room for one image's bound (48,200 tokens at $0.000002: $0.0964), not for 100 KB of text ($0.2).
         { id: 'media', monthlyLimit: '0.15', apiKeys: [MEDIA_KEY] },
         { id: 'audio', monthlyLimit: '0.02', apiKeys: [AUDIO_KEY] },
+        { id: 'roomy', monthlyLimit: '10', apiKeys: [ROOMY_KEY] },
       ],
     };
   });
@@ -148,6 +163,22 @@ describe('what a request asks for is what is reserved', () => {
 });
 
 describe('an upstream never bills past the reservation', () => {
+  it('a request without an output limit, to a model the catalog gives none, is sent the limit it was reserved at', async () => {
+    const ask = async (path: string, body: Record<string, unknown>, key: string) => {
+      const response = await post(path, { model: 'acme/chat-unbounded', ...body }, key);
+      expect(response.status).toBe(200);
+      return env.upstream.received.at(-1)?.body ?? {};
+    };
+    const messages = [{ role: 'user', content: 'hi' }];
+    expect((await ask('/chat/completions', { messages }, ROOMY_KEY)).max_tokens).toBe(DEFAULT_OUTPUT_BOUND);
+    expect((await ask('/responses', { input: 'hi' }, ROOMY_KEY)).max_output_tokens).toBe(
+      DEFAULT_OUTPUT_BOUND,
+    );
+    // A limit of the request's own is kept; without a cap nothing is reserved, and nothing is added.
+    expect((await ask('/chat/completions', { messages, max_tokens: 7 }, ROOMY_KEY)).max_tokens).toBe(7);
+    expect(await ask('/chat/completions', { messages }, TEST_KEY)).not.toHaveProperty('max_tokens');
+  });
+
   it('usage far past the request max_tokens is billed the reservation, with a warning; spend stays under the cap', async () => {
     const before = await spentNano('capped');
     env.upstream.faults.push({ kind: 'status', status: 200, body: completionBody(chatUsage(10, 16_000)) });
