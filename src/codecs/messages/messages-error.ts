@@ -32,7 +32,8 @@ export function messagesErrorType(error: GatewayError): string {
 
 /**
  * A gateway error in Anthropic's shape: `{type: 'error', error: {type, message}, request_id}`. The status and
- * the message are the gateway's; `request_id` is left out inside a stream, as Anthropic does.
+ * the message are the gateway's; `request_id` is the request's, in a stream's `error` event too (Anthropic's
+ * published ErrorResponse requires it); left out only when no id is given.
  */
 export function messagesErrorBody(error: GatewayError, requestId?: string): JsonObject {
   const body: JsonObject = {
