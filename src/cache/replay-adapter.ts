@@ -1,5 +1,6 @@
 import type { EndpointKind } from '../config/config-schema.js';
 import { internalError } from '../errors/gateway-error.js';
+import type { JsonObject } from '../json/json.js';
 import { listedParts } from '../providers/part-stream.js';
 import type {
   ChatStreamPart,
@@ -38,8 +39,14 @@ export function replayAdapter(answer: CachedAnswer): ProviderAdapter {
     return {
       chat: async () => wrongForm(),
       chatStream: async () => wrongForm(),
-      responses: async () => result(),
-      responsesStream: async () => responsesStream(answer),
+      responses: async (request) => {
+        echoRequest(answer, request);
+        return result();
+      },
+      responsesStream: async (request) => {
+        echoRequest(answer, request);
+        return responsesStream(answer);
+      },
     };
   }
   if (answer.form === 'embeddings') {
@@ -50,6 +57,19 @@ export function replayAdapter(answer: CachedAnswer): ProviderAdapter {
     };
   }
   return { chat: async () => result(), chatStream: async () => chatStream(answer) };
+}
+
+/**
+ * Members a Response echoes from its request, which the cache key leaves out: a hit answers with the
+ * current request's, so that one key or end user never gets another's identifiers and metadata back.
+ */
+const REQUEST_ECHOES = ['user', 'metadata', 'safety_identifier', 'prompt_cache_key', 'store'];
+
+function echoRequest(answer: CachedAnswer, request: JsonObject): void {
+  for (const key of REQUEST_ECHOES) {
+    if (request[key] === undefined) delete answer.body[key];
+    else answer.body[key] = request[key];
+  }
 }
 
 function chatStream(answer: CachedAnswer): StreamResult<ChatStreamPart> {
