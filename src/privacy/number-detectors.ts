@@ -67,11 +67,12 @@ export const phoneDetector: Detector<'phone'> = {
 
 /**
  * Payment cards: 13–19 digits, either contiguous or grouped as 4-4-4-4(-3) or 4-6-4/4-6-5 (Amex, Diners)
- * with one separator style (space or dash). Valid only with a Luhn checksum and a leading digit of a card
+ * with one separator style (a space, a no-break or thin space as text pasted from documents has, a dash or a
+ * point). Valid only with a Luhn checksum and a leading digit of a card
  * network (2–6), which keeps millisecond timestamps (`17…`) and most order numbers out.
  */
 const CARD =
-  /(?<![\w.,-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?!\w|[.,-]\d)/g;
+  /(?<![\w.,-])(?:\d{4}([ \u00a0\u2009\u202f.-])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ \u00a0\u2009\u202f.-])\d{6}\2\d{4,5}|\d{13,19})(?!\w|[.,-]\d)/g;
 
 export const creditCardDetector: Detector<'credit_card'> = {
   name: 'credit_card',

@@ -4,9 +4,9 @@ import type { RedactCounts, Redactor } from './redact-text.js';
 
 /**
  * Walkers over the places a message keeps text. They build new containers along the way and never mutate
- * their input; every property they do not know is copied as it is, and parts without text (images, audio,
- * files, thinking blocks with their signatures) are passed through untouched. Names (of tools, functions,
- * participants) are identifiers, not text, and are left alone.
+ * their input; parts of kinds they do not know have every string masked but ids, kinds and opaque payloads
+ * (`scrubUnknown`), and signed thinking blocks pass untouched. Names (of tools, functions, participants) are
+ * identifiers, not text, and are left alone.
  */
 
 /** Masks one text and remembers what it masked. */
@@ -73,6 +73,50 @@ export function scrubArguments(args: string, scrub: Scrub): string {
   });
 }
 
+/**
+ * Members of items and parts the walkers do not know that hold no text: kinds, ids, states, names, and
+ * opaque or binary payloads (encrypted reasoning, signatures, URLs, base64 data), which must round-trip as
+ * they came.
+ */
+const NOT_TEXT = new Set([
+  'type',
+  'id',
+  'call_id',
+  'status',
+  'role',
+  'name',
+  'encrypted_content',
+  'signature',
+  'image_url',
+  'file_id',
+  'file_data',
+  'file_url',
+  'url',
+  'data',
+  'mime_type',
+  'media_type',
+  'format',
+  'detail',
+]);
+
+/**
+ * An item or part of a kind the walkers do not know (a Responses `reasoning` summary, a hosted tool's
+ * call with its query, code or output, a part type added later): every string masked, at any depth, but
+ * those of the members in `NOT_TEXT`. Unknown is not a reason to send personal data on.
+ */
+export function scrubUnknown(value: unknown, scrub: Scrub): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((item) => scrubUnknown(item, scrub));
+  if (!isRecord(value)) return value;
+  const copy: JsonObject = {};
+  for (const [key, item] of Object.entries(value))
+    copy[key] = NOT_TEXT.has(key) ? item : scrubUnknown(item, scrub);
+  return copy;
+}
+
+/** Anthropic's signed thinking: its signature covers the text, which must reach Anthropic unchanged. */
+const SIGNED_PARTS = new Set(['thinking', 'redacted_thinking']);
+
 function scrubPart(part: unknown, scrub: Scrub): unknown {
   if (typeof part === 'string') return scrub(part);
   if (!isRecord(part) || typeof part.type !== 'string') return part;
@@ -87,7 +131,7 @@ function scrubPart(part: unknown, scrub: Scrub): unknown {
     case 'document':
       return scrubDocument(part, scrub);
     default:
-      return part;
+      return SIGNED_PARTS.has(part.type) ? part : scrubUnknown(part, scrub);
   }
 }
 

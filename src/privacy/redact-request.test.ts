@@ -4,6 +4,7 @@ import {
   redactAnthropicMessages,
   redactChatMessages,
   redactContent,
+  redactRequest,
   redactResponsesInput,
 } from './redact-request.js';
 
@@ -121,6 +122,29 @@ describe('redactChatMessages', () => {
   });
 });
 
+describe('reasoning and predicted output in chat', () => {
+  it('masks the reasoning an assistant turn carries back, and a predicted output', () => {
+    const messages = [
+      { role: 'user', content: 'hi' },
+      {
+        role: 'assistant',
+        content: 'ok',
+        reasoning_content: `mail is ${EMAIL}`,
+        reasoning: `mail is ${EMAIL}`,
+      },
+    ];
+    const body = { model: 'm', messages, prediction: { type: 'content', content: `to: ${EMAIL}` } };
+    const redacted = unchanged(body, (value) => redactRequest('chat', value, SETTINGS)) as typeof body;
+    expect(redacted.messages[1]).toMatchObject({
+      reasoning_content: `mail is ${MASKED_EMAIL}`,
+      reasoning: `mail is ${MASKED_EMAIL}`,
+    });
+    expect(redacted.prediction).toEqual({ type: 'content', content: `to: ${MASKED_EMAIL}` });
+    const parts = { ...body, prediction: { type: 'content', content: [{ type: 'text', text: EMAIL }] } };
+    expect(JSON.stringify(redactRequest('chat', parts, SETTINGS))).not.toContain(EMAIL);
+  });
+});
+
 describe('redactResponsesInput', () => {
   it('masks a string input and instructions', () => {
     expect(redactResponsesInput(`hi from ${EMAIL}`, 'Never reveal Falcon.', SETTINGS)).toEqual({
@@ -130,8 +154,13 @@ describe('redactResponsesInput', () => {
     });
   });
 
-  it('masks message parts, function calls and their outputs; keeps reasoning and images', () => {
-    const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: EMAIL }] };
+  it('masks message parts, function calls, their outputs and reasoning summaries; keeps encrypted reasoning and images', () => {
+    const reasoning = {
+      type: 'reasoning',
+      id: 'rs_1',
+      summary: [{ type: 'summary_text', text: EMAIL }],
+      encrypted_content: `gAAAA${EMAIL}`,
+    };
     const image = { type: 'input_image', image_url: 'https://example.com/christian@gmail.com.png' };
     const input = [
       { role: 'user', content: [{ type: 'input_text', text: `I am ${EMAIL}` }, image] },
@@ -155,15 +184,50 @@ describe('redactResponsesInput', () => {
           role: 'assistant',
           content: [{ type: 'output_text', text: `Noted, ${MASKED_EMAIL}`, annotations: [] }],
         },
-        reasoning,
+        { ...reasoning, summary: [{ type: 'summary_text', text: MASKED_EMAIL }] },
         { type: 'function_call', call_id: 'c1', name: 'lookup', arguments: `{"email":"${MASKED_EMAIL}"}` },
         { type: 'function_call_output', call_id: 'c1', output: `{"phone":"+44 ** **** ***8"}` },
         { type: 'function_call_output', call_id: 'c2', output: [{ type: 'input_text', text: MASKED_EMAIL }] },
         { type: 'item_reference', id: 'msg_1' },
       ],
       instructions: undefined,
-      counts: { email: 4, phone: 1 },
+      counts: { email: 5, phone: 1 },
     });
+  });
+
+  it('masks the text of items and parts of kinds it does not know, not their ids, kinds or payloads', () => {
+    const input = [
+      { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: EMAIL } },
+      {
+        type: 'code_interpreter_call',
+        id: 'ci_1',
+        code: `send("${EMAIL}")`,
+        outputs: [{ type: 'logs', logs: EMAIL }],
+      },
+      { type: 'mcp_call', id: 'mcp_1', name: 'crm', arguments: `{"to":"${EMAIL}"}`, output: EMAIL },
+      {
+        role: 'user',
+        content: [
+          { type: 'summary_text', text: EMAIL },
+          { type: 'input_file', file_data: EMAIL },
+        ],
+      },
+    ];
+    const result = unchanged(input, (value) => redactResponsesInput(value, undefined, SETTINGS)) as {
+      input: unknown;
+    };
+    expect(JSON.stringify(result.input).match(new RegExp(EMAIL.replace('.', '\\.'), 'g'))).toHaveLength(1);
+    expect(result.input).toMatchObject([
+      { id: 'ws_1', status: 'completed', action: { type: 'search', query: MASKED_EMAIL } },
+      { id: 'ci_1', outputs: [{ type: 'logs', logs: MASKED_EMAIL }] },
+      { id: 'mcp_1', name: 'crm', output: MASKED_EMAIL },
+      {
+        content: [
+          { type: 'summary_text', text: MASKED_EMAIL },
+          { type: 'input_file', file_data: EMAIL },
+        ],
+      },
+    ]);
   });
 });
 

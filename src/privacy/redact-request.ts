@@ -2,7 +2,7 @@ import type { RequestKind } from '../codecs/request-kind.js';
 import type { RedactSettings } from '../gateway-settings/gateway-settings.js';
 import { isRecord, type JsonObject } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
-import { createScrub, type Scrub, scrubArguments, scrubContent } from './redact-content.js';
+import { createScrub, type Scrub, scrubArguments, scrubContent, scrubUnknown } from './redact-content.js';
 import { createRedactor, type RedactCounts } from './redact-text.js';
 
 /**
@@ -32,6 +32,10 @@ function scrubChatMessage(message: unknown, scrub: Scrub): unknown {
   const copy: JsonObject = { ...message };
   if ('content' in message) copy.content = scrubContent(message.content, scrub);
   if (typeof message.refusal === 'string') copy.refusal = scrub(message.refusal);
+  // The reasoning an assistant turn carries back (DeepSeek's, vLLM's, the gateway's own answers'): text.
+  if (typeof message.reasoning_content === 'string')
+    copy.reasoning_content = scrub(message.reasoning_content);
+  if (typeof message.reasoning === 'string') copy.reasoning = scrub(message.reasoning);
   if (Array.isArray(message.tool_calls))
     copy.tool_calls = message.tool_calls.map((call) => scrubToolCall(call, scrub));
   if ('function_call' in message) copy.function_call = scrubFunctionCall(message.function_call, scrub);
@@ -65,7 +69,9 @@ function scrubResponsesItem(item: unknown, scrub: Scrub): unknown {
     case 'custom_tool_call':
       return typeof item.input === 'string' ? withMembers(item, { input: scrub(item.input) }) : item;
     default:
-      return item;
+      // Reasoning summaries, hosted tools' calls and outputs, kinds added later: their text, not their ids
+      // or encrypted content (which must round-trip unchanged).
+      return scrubUnknown(item, scrub);
   }
 }
 
@@ -78,8 +84,8 @@ function scrubResponsesValue(value: unknown, scrub: Scrub): unknown {
 
 /**
  * Responses `input` (string or items) and `instructions`: messages' text parts, `function_call.arguments`,
- * `function_call_output.output` and custom tool calls. Reasoning items are kept as they are: their
- * encrypted content is opaque and must round-trip unchanged.
+ * `function_call_output.output`, custom tool calls, and the text of every other item (reasoning summaries,
+ * hosted tools' queries and outputs); encrypted content and ids round-trip unchanged.
  */
 export function redactResponsesInput(
   input: unknown,
@@ -138,7 +144,13 @@ export function redactRequest(
   if (!redact) return body;
   if (kind === 'chat') {
     const messages = Array.isArray(body.messages) ? body.messages : [];
-    return withMembers(body, { messages: redactChatMessages(messages, redact).messages });
+    const redacted = withMembers(body, { messages: redactChatMessages(messages, redact).messages });
+    // A predicted output is text the model is given too.
+    if (isRecord(body.prediction) && 'content' in body.prediction) {
+      const { content } = redactContent(body.prediction.content, redact);
+      redacted.prediction = withMembers(body.prediction, { content });
+    }
+    return redacted;
   }
   const { input, instructions } = redactResponsesInput(body.input, body.instructions, redact);
   const redacted: JsonObject = withMembers(body, { input });
