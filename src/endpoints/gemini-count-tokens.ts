@@ -9,7 +9,6 @@ import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendJson } from '../http/respond.js';
-import { loadTokenCounter } from '../optimizations/count-tokens.js';
 import { resolveModel } from '../preparation/resolve-model.js';
 
 /**
@@ -30,6 +29,6 @@ export async function countGeminiTokens(
   const model = slugOfPath(ctx.params.model ?? '');
   assertModelAllowed(principal, resolveModel(deps.catalog, model, 'chat').id);
   const { body } = geminiRequestToChat(request, model);
-  const totalTokens = countChatInputTokens(body, await loadTokenCounter());
+  const totalTokens = countChatInputTokens(body, await deps.tokenCounter.load());
   sendJson(ctx.res, 200, { totalTokens }, ctx.headers);
 }

@@ -106,7 +106,10 @@ async function prepareConversation<R extends ParsedRequest>(
     kind: endpoint.kind,
     routing,
   });
-  const optimizing = runOptimizations(redacted, kind, settings, scorer);
+  // The process's one tokenizer (the default loads its table anew).
+  const optimizing = runOptimizations(redacted, kind, settings, scorer, {
+    loadCounter: deps.tokenCounter.load,
+  });
   const optimized = optimizing instanceof Promise ? await optimizing : optimizing;
   facts.optimization = optimized.report;
   const adding = addSkills(deps.skills, kind, optimized.request, settings.skills, prompt, scorer);
