@@ -100,8 +100,13 @@ export const serverSchema = z.strictObject({
    * default: the gateway stores no text unless the operator turns this on.
    */
   conversationState: z
-    .strictObject({ enabled: z.boolean().default(false), ttlHours: z.number().positive().default(720) })
-    .default({ enabled: false, ttlHours: 720 }),
+    .strictObject({
+      enabled: z.boolean().default(false),
+      ttlHours: z.number().positive().default(720),
+      /** A conversation larger than this (as JSON) is not kept: continuing it finds nothing. */
+      maxBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(20 * 1024 * 1024),
+    })
+    .default({ enabled: false, ttlHours: 720, maxBytes: 20 * 1024 * 1024 }),
   /**
    * `b64_json` of image answers: `data-uri` (the spec's `data:image/png;base64,…`) or `raw` (plain base64, as
    * OpenAI sends it and OpenAI-style clients such as `@ai-sdk/openai` decode it).

@@ -81,7 +81,9 @@ export async function resumeConversation(
 
 /**
  * Keeps the conversation after a successful answer when the operator enabled it, unless the request said
- * `store: false` or asked for zero data retention. What is kept is what was sent (after redaction).
+ * `store: false` or asked for zero data retention. What is kept is what was sent (after redaction), up to
+ * `maxBytes` as JSON: each continuation sends and keeps the whole conversation again, so without a bound a
+ * few tiny requests after a large one would grow what is sent upstream and stored without end.
  */
 export async function keepConversation(
   run: Run,
@@ -91,10 +93,21 @@ export async function keepConversation(
 ): Promise<void> {
   const { conversationState } = run.deps.config.server;
   if (!conversationState.enabled || sent.store === false || settings.zdr === true) return;
+  const items = conversationItems(sent, output);
+  const itemsJson = JSON.stringify(items);
+  const bytes = Buffer.byteLength(itemsJson);
+  if (bytes > conversationState.maxBytes) {
+    run.warnings.push(
+      `the conversation (${bytes} bytes) is larger than server.conversationState.maxBytes ` +
+        `(${conversationState.maxBytes}) and was not kept: previous_response_id will not find this response`,
+    );
+    return;
+  }
   await run.deps.store.saveConversation({
     genId: run.genId,
     orgId: run.principal.org.id,
-    items: conversationItems(sent, output),
+    items,
+    itemsJson,
     expiresAt: new Date(Date.now() + conversationState.ttlHours * 3_600_000).toISOString(),
   });
 }

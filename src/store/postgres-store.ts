@@ -251,7 +251,7 @@ export class PostgresStore implements Store {
       `INSERT INTO conversations (gen_id, org_id, expires_at, items) VALUES ($1, $2, $3, $4)
        ON CONFLICT (gen_id) DO UPDATE SET org_id = excluded.org_id, expires_at = excluded.expires_at,
          items = excluded.items`,
-      [state.genId, state.orgId, state.expiresAt, JSON.stringify(state.items)],
+      [state.genId, state.orgId, state.expiresAt, state.itemsJson ?? JSON.stringify(state.items)],
     );
     await this.#query('DELETE FROM conversations WHERE expires_at <= $1', [this.#timestamp()]);
   }

@@ -217,7 +217,8 @@ export class SqliteStore implements Store {
 
   async saveConversation(state: ConversationState): Promise<void> {
     const s = this.#prepared();
-    s.saveConversation.run(state.genId, state.orgId, state.expiresAt, JSON.stringify(state.items));
+    const items = state.itemsJson ?? JSON.stringify(state.items);
+    s.saveConversation.run(state.genId, state.orgId, state.expiresAt, items);
     s.dropExpiredConversations.run(this.#timestamp());
   }
 

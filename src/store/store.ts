@@ -92,6 +92,8 @@ export interface ConversationState {
   genId: string;
   orgId: string;
   items: unknown[];
+  /** `items` as JSON, when the caller has made it already (to measure it). */
+  itemsJson?: string;
   /** ISO-8601; afterwards the state is gone. */
   expiresAt: string;
 }

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
+import { recordOf } from '../../src/test-support/record-of.js';
 import {
   OTHER_ORG_KEY,
   startTestGateway,
@@ -17,7 +18,8 @@ beforeAll(async () => {
   secondary = await startFakeOpenAIUpstream();
   secondary.reply = 'Second provider here.';
   env = await startTestGateway((url) => {
-    const config = testConfig(url, { server: { conversationState: { enabled: true } } });
+    // 4 KiB: room for every conversation below but the one that tests the bound.
+    const config = testConfig(url, { server: { conversationState: { enabled: true, maxBytes: 4096 } } });
     const pricing = { input: '0.000002', output: '0.000008' };
     return {
       ...config,
@@ -116,6 +118,19 @@ describe('previous_response_id against the gateway store', () => {
     const first = await create({ input: 'Zero retention.', gateway: { zdr: true } });
     const error = await create({ input: 'Again?', previous_response_id: first.id }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+
+  it('a conversation larger than maxBytes is answered but not kept, so it cannot grow without end', async () => {
+    const params = { model: 'acme/duo', input: 'x'.repeat(5_000), gateway: { order: ['primary'] } };
+    const { data: first, response } = await client.responses
+      .create(params as Params & { stream?: false })
+      .withResponse();
+    expect(first.status).toBe('completed');
+    const record = await recordOf(env.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(record.warnings.join(' ')).toContain('larger than server.conversationState.maxBytes (4096)');
+    const error = await create({ input: 'Again?', previous_response_id: first.id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('previous_response_id');
   });
 
   it('another organization cannot continue it', async () => {
