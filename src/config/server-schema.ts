@@ -104,7 +104,12 @@ export const serverSchema = z.strictObject({
       enabled: z.boolean().default(false),
       ttlHours: z.number().positive().default(720),
       /** A conversation larger than this (as JSON) is not kept: continuing it finds nothing. */
-      maxBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(20 * 1024 * 1024),
+      maxBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(1024 * 1024 * 1024)
+        .default(20 * 1024 * 1024),
     })
     .default({ enabled: false, ttlHours: 720, maxBytes: 20 * 1024 * 1024 }),
   /**
