@@ -74,9 +74,9 @@ export function scrubArguments(args: string, scrub: Scrub): string {
 }
 
 /**
- * Members of items and parts the walkers do not know that hold no text: kinds, ids, states, names, and
- * opaque or binary payloads (encrypted reasoning, signatures, URLs, base64 data), which must round-trip as
- * they came.
+ * Members of items and parts the walkers do not know that hold no text: kinds, ids (and every `…_id` or
+ * `…_ids` member: `tool_use_id`, `vector_store_ids`), states, names, and opaque or binary payloads
+ * (encrypted reasoning, signatures, URLs, base64 data), which must round-trip as they came.
  */
 const NOT_TEXT = new Set([
   'type',
@@ -110,9 +110,11 @@ export function scrubUnknown(value: unknown, scrub: Scrub): unknown {
   if (!isRecord(value)) return value;
   const copy: JsonObject = {};
   for (const [key, item] of Object.entries(value))
-    copy[key] = NOT_TEXT.has(key) ? item : scrubUnknown(item, scrub);
+    copy[key] = isNotText(key) ? item : scrubUnknown(item, scrub);
   return copy;
 }
+
+const isNotText = (key: string): boolean => NOT_TEXT.has(key) || key.endsWith('_id') || key.endsWith('_ids');
 
 /** Anthropic's signed thinking: its signature covers the text, which must reach Anthropic unchanged. */
 const SIGNED_PARTS = new Set(['thinking', 'redacted_thinking']);

@@ -210,13 +210,16 @@ describe('redactResponsesInput', () => {
         content: [
           { type: 'summary_text', text: EMAIL },
           { type: 'input_file', file_data: EMAIL },
+          { type: 'web_search_tool_result', tool_use_id: EMAIL, content: [{ type: 'r', title: EMAIL }] },
         ],
       },
+      { type: 'file_search_call', id: 'fs_1', queries: [EMAIL], vector_store_ids: [EMAIL] },
     ];
     const result = unchanged(input, (value) => redactResponsesInput(value, undefined, SETTINGS)) as {
       input: unknown;
     };
-    expect(JSON.stringify(result.input).match(new RegExp(EMAIL.replace('.', '\\.'), 'g'))).toHaveLength(1);
+    // Kept: the file's data, and the ids (`…_id`, `…_ids`) a provider matches.
+    expect(JSON.stringify(result.input).match(new RegExp(EMAIL.replace('.', '\\.'), 'g'))).toHaveLength(3);
     expect(result.input).toMatchObject([
       { id: 'ws_1', status: 'completed', action: { type: 'search', query: MASKED_EMAIL } },
       { id: 'ci_1', outputs: [{ type: 'logs', logs: MASKED_EMAIL }] },
@@ -225,8 +228,10 @@ describe('redactResponsesInput', () => {
         content: [
           { type: 'summary_text', text: MASKED_EMAIL },
           { type: 'input_file', file_data: EMAIL },
+          { tool_use_id: EMAIL, content: [{ type: 'r', title: MASKED_EMAIL }] },
         ],
       },
+      { queries: [MASKED_EMAIL], vector_store_ids: [EMAIL] },
     ]);
   });
 });
