@@ -389,11 +389,10 @@ describe('billing an Anthropic stream cut short from the usage it reported', () 
       signal,
     });
 
-  it('a client that leaves after the text is billed the prompt of message_start, cache reads and writes priced apart', async () => {
-    anthropic.faults.push({ kind: 'stream-cut', after: 'text', ending: 'hold' });
+  /** Streams a chat, reads until the first text, then leaves; the generation id. */
+  async function leaveAfterHello(): Promise<string> {
     const controller = new AbortController();
     const response = await streamChat(controller.signal);
-    const genId = response.headers.get('x-generation-id') ?? '';
     const reader = response.body?.getReader();
     if (!reader) throw new Error('no body');
     let text = '';
@@ -403,6 +402,12 @@ describe('billing an Anthropic stream cut short from the usage it reported', () 
       text += new TextDecoder().decode(next.value);
     }
     controller.abort();
+    return response.headers.get('x-generation-id') ?? '';
+  }
+
+  it('a client that leaves after the text is billed the prompt of message_start, cache reads and writes priced apart', async () => {
+    anthropic.faults.push({ kind: 'stream-cut', after: 'text', ending: 'hold' });
+    const genId = await leaveAfterHello();
     const record = (await recordOf(env.baseURL, genId)) as Awaited<ReturnType<typeof recordOf>> & {
       cachedInputTokens: number;
     };
@@ -423,18 +428,7 @@ describe('billing an Anthropic stream cut short from the usage it reported', () 
       ending: 'hold',
       startUsage: { input_tokens: 10 },
     });
-    const controller = new AbortController();
-    const response = await streamChat(controller.signal);
-    const genId = response.headers.get('x-generation-id') ?? '';
-    const reader = response.body?.getReader();
-    if (!reader) throw new Error('no body');
-    let text = '';
-    while (!text.includes('"content":"Hello')) {
-      const next = await reader.read();
-      if (next.done) throw new Error('the stream ended');
-      text += new TextDecoder().decode(next.value);
-    }
-    controller.abort();
+    const genId = await leaveAfterHello();
     const record = await recordOf(env.baseURL, genId);
     expect(record.status).toBe('cancelled');
     expect(record.warnings.join(' ')).toContain('cut short before the provider reported usage');

@@ -49,6 +49,20 @@ const event = (rest: string) => `data: ${HEAD},${rest}}\n\n`;
 const delta = (content: string) =>
   `"choices":[{"index":0,"delta":{"content":"${content}"},"finish_reason":null}]`;
 
+/** What the Anthropic client assembles of a streamed message that offers the tool `tool`. */
+function anthropicMessage(tool: string) {
+  const anthropic = new Anthropic({
+    apiKey: TEST_KEY,
+    baseURL: env.baseURL.replace(/\/v1$/, ''),
+    maxRetries: 0,
+  });
+  const tools = [{ name: tool, input_schema: { type: 'object' as const, properties: {} } }];
+  const messages = [{ role: 'user' as const, content: 'hi' }];
+  return anthropic.messages
+    .stream({ model: 'acme/chat-large', max_tokens: 100, tools, messages })
+    .finalMessage();
+}
+
 describe('upstream chat stream events written in unusual ways', () => {
   it('reach the openai client whole, each chunk on one line with our id and model', async () => {
     sse = [
@@ -100,20 +114,7 @@ describe('upstream chat stream events written in unusual ways', () => {
       event('"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}'),
       'data: [DONE]\n\n',
     ].join('');
-    const tools = [{ name: 'get_weather', input_schema: { type: 'object' as const, properties: {} } }];
-    const anthropic = new Anthropic({
-      apiKey: TEST_KEY,
-      baseURL: env.baseURL.replace(/\/v1$/, ''),
-      maxRetries: 0,
-    });
-    const message = await anthropic.messages
-      .stream({
-        model: 'acme/chat-large',
-        max_tokens: 100,
-        tools,
-        messages: [{ role: 'user', content: 'hi' }],
-      })
-      .finalMessage();
+    const message = await anthropicMessage('get_weather');
     expect(message.content).toMatchObject([
       { type: 'text', text: 'Hello there' },
       { type: 'tool_use', name: 'get_weather', input: { city: 'Paris' } },
@@ -162,20 +163,7 @@ describe('upstream chat stream events written in unusual ways', () => {
         event('"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}'),
         'data: [DONE]\n\n',
       ].join('');
-      const tools = [{ name: 'f', input_schema: { type: 'object' as const, properties: {} } }];
-      const anthropic = new Anthropic({
-        apiKey: TEST_KEY,
-        baseURL: env.baseURL.replace(/\/v1$/, ''),
-        maxRetries: 0,
-      });
-      const message = await anthropic.messages
-        .stream({
-          model: 'acme/chat-large',
-          max_tokens: 100,
-          tools,
-          messages: [{ role: 'user', content: 'hi' }],
-        })
-        .finalMessage();
+      const message = await anthropicMessage('f');
       expect(message.content).toHaveLength(1);
       expect(message.content[0]).toMatchObject({ type: 'tool_use', name: 'f' });
       expect((message.content[0] as { input: unknown }).input).toStrictEqual(input);
