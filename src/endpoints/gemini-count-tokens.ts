@@ -9,6 +9,7 @@ import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendJson } from '../http/respond.js';
+import { countPaced } from '../optimizations/count-tokens.js';
 import { resolveModel } from '../preparation/resolve-model.js';
 
 /**
@@ -29,6 +30,7 @@ export async function countGeminiTokens(
   const model = slugOfPath(ctx.params.model ?? '');
   assertModelAllowed(principal, resolveModel(deps.catalog, model, 'chat').id);
   const { body } = geminiRequestToChat(request, model);
-  const totalTokens = countChatInputTokens(body, await deps.tokenCounter.load());
+  const count = await deps.tokenCounter.load();
+  const totalTokens = await countPaced((counter) => countChatInputTokens(body, counter), count);
   sendJson(ctx.res, 200, { totalTokens }, ctx.headers);
 }

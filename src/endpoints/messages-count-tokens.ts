@@ -8,6 +8,7 @@ import { parseGatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { RequestContext } from '../http/request-context.js';
 import { sendJson } from '../http/respond.js';
+import { countPaced } from '../optimizations/count-tokens.js';
 import { resolveModel } from '../preparation/resolve-model.js';
 
 /**
@@ -28,6 +29,7 @@ export async function countMessageTokens(
   assertModelAllowed(principal, resolveModel(deps.catalog, request.model, 'chat').id);
   const { body } = messagesRequestToChat(request);
   // The process's one tokenizer: loading one per request read and parsed its 3.6 MB table each time.
-  const inputTokens = countChatInputTokens(body, await deps.tokenCounter.load());
+  const count = await deps.tokenCounter.load();
+  const inputTokens = await countPaced((counter) => countChatInputTokens(body, counter), count);
   sendJson(ctx.res, 200, { input_tokens: inputTokens }, ctx.headers);
 }

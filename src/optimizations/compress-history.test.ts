@@ -3,7 +3,7 @@ import type { RequestKind } from '../codecs/request-kind.js';
 import { arrayMember, type JsonObject, stringMember } from '../json/json.js';
 import { deepFreeze } from './__fixtures__/deep-freeze.js';
 import { createWordOverlapScorer } from './__fixtures__/word-overlap-scorer.js';
-import { compressHistory } from './compress-history.js';
+import { compressHistory, MAX_JUDGED_HISTORY_CHARS } from './compress-history.js';
 import { omissionMarker } from './shorten-text.js';
 
 const system = { role: 'system', content: 'You are a careful senior engineer. Answer concisely.' };
@@ -165,6 +165,28 @@ describe('compressHistory (chat)', () => {
     expect(scorer.calls.map((call) => call.method)).toEqual(['contextDependence', 'relevance']);
     expect(scorer.calls[0]?.query).toBe(sqlAfterAside[5]?.content);
     expect(scorer.calls[0]?.documents).toHaveLength(4);
+  });
+
+  it('judges only the latest MAX_JUDGED_HISTORY_CHARS of earlier turns; older ones count as irrelevant', async () => {
+    // 100,000 turns: judging all of them took seconds of the one thread every client shares.
+    const filler = (n: number) => `note ${n}: ${'the quick brown fox jumps over the lazy dog '.repeat(20)}`;
+    const old = user('Our Postgres orders table has customer_id, total and created_at columns.');
+    const turns = Array.from({ length: 100_000 }, (_, n) =>
+      n % 2 === 0 ? user(filler(n)) : { role: 'assistant', content: filler(n) },
+    );
+    const latest = user('Write SQL for monthly revenue per customer from the orders table.');
+    const messages = [system, old, { role: 'assistant', content: 'Noted.' }, ...turns, latest];
+    const scorer = createWordOverlapScorer({ dependence: 0.2 });
+    const { request, report } = await compressHistory(chat(messages), 'chat', { score: 0.6 }, scorer);
+    for (const call of scorer.calls) {
+      const judged = call.documents.reduce((sum, text) => sum + text.length + 1, 0);
+      expect(judged).toBeLessThanOrEqual(MAX_JUDGED_HISTORY_CHARS);
+      expect(judged).toBeGreaterThan(MAX_JUDGED_HISTORY_CHARS - 2 * filler(0).length);
+      expect(call.documents.at(-1)).toBe(turns.at(-1)?.content);
+    }
+    // The old schema turn shares words with the question but lies beyond the judged turns: dropped.
+    expect(arrayMember(request, 'messages')).toEqual([system, latest]);
+    expect(report.droppedTurns).toBe(messages.length - 2);
   });
 
   it('does not call the scorer for a single-turn conversation', async () => {

@@ -1,8 +1,10 @@
 import type { RequestKind } from '../codecs/request-kind.js';
 import type { JsonObject } from '../json/json.js';
+import { MAX_JUDGED_CHARS } from '../scoring/clip-text.js';
 import type { Scorer } from '../scoring/scorer.js';
 import { applyConversationEdits, type TurnEdit } from './apply-conversation-edits.js';
 import { latestUserPosition, type Turn, type TurnRole, viewConversation } from './conversation-view.js';
+import { pacer } from './pace.js';
 import { shortenText } from './shorten-text.js';
 import { groupTurns } from './turn-groups.js';
 
@@ -28,7 +30,19 @@ import { groupTurns } from './turn-groups.js';
  * - Kept earlier user, assistant and tool turns whose own relevance is below `WHOLE_RELEVANCE` have their
  *   text blocks longer than `LONG_TEXT_CHARS` shortened to head and tail (see `shorten-text.ts`). Tool-call
  *   arguments are never shortened: they must stay valid JSON.
+ * - Only the latest `MAX_JUDGED_HISTORY_CHARS` of earlier turns are judged, for the dependence and for
+ *   relevance; older turns score 0, and so are dropped when the history is compressed (unless pinned, or
+ *   grouped with a kept turn). A message that depends little on its last 64,000 tokens of conversation
+ *   hardly needs what came before them.
  */
+
+/**
+ * The most characters of earlier turns judged (about 64,000 tokens), the latest first: a turn's text counts
+ * for at most what a judgement reads of it (`MAX_JUDGED_CHARS`, plus its joint). Turns before the judged
+ * ones are read as irrelevant, so a conversation of 100,000 turns costs what its recent part costs rather
+ * than seconds of one thread's time (see the module comment).
+ */
+export const MAX_JUDGED_HISTORY_CHARS = 262_144;
 
 /** Earlier turns scoring below this relevance to the latest user message are dropped. */
 export const KEEP_RELEVANCE = 0.3;
@@ -102,6 +116,16 @@ function planEdits(turns: readonly Turn[], latest: number, relevance: ReadonlyMa
   return { edits, droppedTurns, shortenedTurns };
 }
 
+/** The latest of the earlier turns' positions whose judged text fits in `MAX_JUDGED_HISTORY_CHARS`. */
+function judgedWindow(turns: readonly Turn[], earlier: readonly number[]): readonly number[] {
+  let chars = 0;
+  for (let at = earlier.length - 1; at >= 0; at--) {
+    chars += Math.min(turns[earlier[at] ?? 0]?.text.length ?? 0, MAX_JUDGED_CHARS) + 1;
+    if (chars > MAX_JUDGED_HISTORY_CHARS) return earlier.slice(at + 1);
+  }
+  return earlier;
+}
+
 /**
  * Drops the earlier turns the latest user message does not need and shortens long old text blocks, when
  * the message depends on the earlier conversation less than `options.score`. Returns a new request (the
@@ -112,6 +136,7 @@ export async function compressHistory<R extends JsonObject>(
   kind: RequestKind,
   options: CompressionOptions,
   scorer: Scorer,
+  pace: () => Promise<void> | undefined = pacer(),
 ): Promise<{ request: R; report: CompressionReport }> {
   const unchanged = (dependence: number) => ({
     request: { ...request },
@@ -119,17 +144,23 @@ export async function compressHistory<R extends JsonObject>(
   });
   const { turns } = viewConversation(request, kind);
   const latest = latestUserPosition(turns);
-  const earlier = turns.flatMap((turn, position) =>
-    position < latest && turn.role !== 'system' ? [position] : [],
+  const earlier = judgedWindow(
+    turns,
+    turns.flatMap((turn, position) => (position < latest && turn.role !== 'system' ? [position] : [])),
   );
   const latestTurn = turns[latest];
   if (!latestTurn || earlier.length === 0) return unchanged(0);
   const earlierTexts = earlier.map((position) => turns[position]?.text ?? '');
+  // A turn of the event loop between the steps, each of which takes a tenth of a second or so for a
+  // conversation of 100,000 turns (see `pace.ts`).
+  await pace();
   const dependence = await scorer.contextDependence(latestTurn.text, earlierTexts);
   if (dependence >= options.score) return unchanged(dependence);
   const scores = await scorer.relevance(latestTurn.text, earlierTexts);
   const relevance = new Map(earlier.map((position, i) => [position, scores[i] ?? 0]));
+  await pace();
   const { edits, droppedTurns, shortenedTurns } = planEdits(turns, latest, relevance);
+  await pace();
   return {
     request: applyConversationEdits(request, kind, edits),
     report: { droppedTurns, shortenedTurns, dependence },

@@ -40,12 +40,12 @@ export interface Turn {
   /** Everything the turn says, for scoring: its text blocks, and the names and arguments of its calls. */
   text: string;
   blocks: TextBlock[];
-  media: MediaPart[];
+  media: readonly MediaPart[];
   /** Ids of the tool calls this turn makes, and of those whose results it carries. */
-  callIds: string[];
-  resultIds: string[];
+  callIds: readonly string[];
+  resultIds: readonly string[];
   /** Names of the functions this turn calls. */
-  calledTools: string[];
+  calledTools: readonly string[];
 }
 
 export interface ConversationView {
@@ -61,32 +61,54 @@ const MEDIA_PARTS = new Map<string, MediaKind>([
   ['input_audio', 'audio'],
 ]);
 
-function readContent(content: unknown): { blocks: TextBlock[]; media: MediaPart[] } {
-  if (typeof content === 'string') return { blocks: [{ part: WHOLE_CONTENT, text: content }], media: [] };
+/** Shared by every turn without calls or results (never written to). */
+const NONE: readonly string[] = [];
+const NO_MEDIA: readonly MediaPart[] = [];
+
+function readContent(content: unknown): { blocks: TextBlock[]; media: readonly MediaPart[] } {
+  if (typeof content === 'string')
+    return { blocks: [{ part: WHOLE_CONTENT, text: content }], media: NO_MEDIA };
   const blocks: TextBlock[] = [];
-  const media: MediaPart[] = [];
-  (Array.isArray(content) ? content : []).forEach((part, index) => {
+  let media: readonly MediaPart[] = NO_MEDIA;
+  let found: MediaPart[] | undefined;
+  if (!Array.isArray(content)) return { blocks, media };
+  for (let index = 0; index < content.length; index++) {
+    const part: unknown = content[index];
     const type = stringMember(part, 'type') ?? '';
     const text = stringMember(part, 'text');
     const kind = MEDIA_PARTS.get(type);
     if (TEXT_PARTS.has(type) && text !== undefined) blocks.push({ part: index, text });
-    else if (kind) media.push({ part: index, kind });
-  });
+    else if (kind) {
+      found ??= [];
+      found.push({ part: index, kind });
+      media = found;
+    }
+  }
   return { blocks, media };
+}
+
+/** The blocks' texts and the calls' text, each non-empty one on a line of its own. */
+function turnText(blocks: readonly TextBlock[], extra: string): string {
+  let text = '';
+  for (const block of blocks) {
+    if (block.text === '') continue;
+    text = text === '' ? block.text : `${text}\n${block.text}`;
+  }
+  if (extra === '') return text;
+  return text === '' ? extra : `${text}\n${extra}`;
 }
 
 function makeTurn(index: number, role: TurnRole, content: unknown, extra: Partial<Turn> = {}): Turn {
   const { blocks, media } = readContent(content);
-  const texts = [...blocks.map((block) => block.text), extra.text ?? ''].filter((text) => text !== '');
   return {
     index,
     role,
     blocks,
     media,
-    callIds: extra.callIds ?? [],
-    resultIds: extra.resultIds ?? [],
-    calledTools: extra.calledTools ?? [],
-    text: texts.join('\n'),
+    callIds: extra.callIds ?? NONE,
+    resultIds: extra.resultIds ?? NONE,
+    calledTools: extra.calledTools ?? NONE,
+    text: turnText(blocks, extra.text ?? ''),
   };
 }
 
@@ -94,6 +116,7 @@ const present = (value: string | undefined): value is string => value !== undefi
 
 /** Chat `tool_calls` (function and custom tools) and the legacy `function_call`. */
 function chatCalls(message: JsonObject): Partial<Turn> {
+  if (message.tool_calls === undefined && message.function_call === undefined) return {};
   const calls = arrayMember(message, 'tool_calls') ?? [];
   const targets = calls.map((call) => recordMember(call, 'function') ?? recordMember(call, 'custom'));
   const legacy = recordMember(message, 'function_call');

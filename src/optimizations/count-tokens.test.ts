@@ -7,6 +7,7 @@ import type { JsonObject } from '../json/json.js';
 import {
   AUDIO_TOKENS,
   countInSlices,
+  countPaced,
   countRequestTokens,
   HARD_CUT_CHARS,
   IMAGE_TOKENS,
@@ -16,6 +17,7 @@ import {
   memoizeCounter,
   REPLY_PRIMING_TOKENS,
 } from './count-tokens.js';
+import { pacer } from './pace.js';
 
 const weatherTool = {
   type: 'function',
@@ -131,6 +133,67 @@ describe('countRequestTokens', () => {
     expect(countRequestTokens(responses, 'responses', count)).toBe(
       expected - count(JSON.stringify(weatherTool)) + count(JSON.stringify(responses.tools[0])),
     );
+  });
+});
+
+describe('countPaced', () => {
+  /** Texts of many shapes: prose, runs without spaces, runs of spaces, CJK, line breaks, emoji. */
+  const pieces = ['The lazy dog ', 'x'.repeat(700), ' '.repeat(300), '\u4e2d\u6587', '\n\n', '🙂 ', 'ab', '  '];
+  const randomText = (seed: number, length: number) => {
+    let state = seed;
+    let text = '';
+    while (text.length < length) {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      text += pieces[state % pieces.length];
+    }
+    return text;
+  };
+
+  it('sums what the tally sums, every text counted as a whole would be, however it is cut', async () => {
+    const count = await loadTokenCounter();
+    for (let seed = 1; seed <= 12; seed++) {
+      const long = randomText(seed, 90_000 + seed * 7_919);
+      const request = {
+        messages: [
+          { role: 'system', content: randomText(seed + 100, 500) },
+          { role: 'user', content: long },
+          { role: 'assistant', content: 'x'.repeat(70_000 + seed) },
+        ],
+        tools: [weatherTool],
+      };
+      const paced = await countPaced((counter) => countRequestTokens(request, 'chat', counter), count);
+      expect(paced).toBe(countRequestTokens(request, 'chat', count));
+      expect(await countPaced((counter) => counter(long), count)).toBe(count(long));
+    }
+  });
+
+  it('lets the event loop serve others between pieces of a long text', async () => {
+    const count = await loadTokenCounter();
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(20_000);
+    const seen: string[] = [];
+    const other = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        seen.push('another client');
+        resolve();
+      }),
+    );
+    // A pace of 0 ms yields after every piece; another client's work, already waiting, goes first.
+    const counting = countPaced((counter) => counter(text), count, pacer(0));
+    const tokens = await counting.then((total) => {
+      seen.push('counted');
+      return total;
+    });
+    await other;
+    expect(tokens).toBe(count(text));
+    expect(seen).toEqual(['another client', 'counted']);
+    // The pace is asked between pieces of about PACED_CHARS characters.
+    let yields = 0;
+    const never = () => {
+      yields += 1;
+      return undefined;
+    };
+    await countPaced((counter) => counter(text), count, never);
+    expect(yields).toBeGreaterThan(text.length / 40_000);
   });
 });
 

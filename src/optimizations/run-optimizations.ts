@@ -4,6 +4,7 @@ import type { JsonObject } from '../json/json.js';
 import type { Scorer } from '../scoring/scorer.js';
 import { type CompressionReport, compressHistory } from './compress-history.js';
 import {
+  countPaced,
   countRequestTokens,
   loadTokenCounter,
   memoizeCounter,
@@ -82,7 +83,7 @@ async function optimize<R extends JsonObject>(
 ): Promise<Optimized<R>> {
   const { settings, compression, tools } = enabled;
   const count = memoizeCounter(await (options.loadCounter ?? loadTokenCounter)());
-  const before = countRequestTokens(request, kind, count);
+  const before = await countPaced((counter) => countRequestTokens(request, kind, counter), count);
   const details: OptimizationDetails = {};
   let current = request;
   if (settings.mediaOptimization) {
@@ -100,7 +101,7 @@ async function optimize<R extends JsonObject>(
     current = result.request;
     details.tools = result.report;
   }
-  const after = countRequestTokens(current, kind, count);
+  const after = await countPaced((counter) => countRequestTokens(current, kind, counter), count);
   details.tokens = { before, after };
   const report = {
     optimizationPercentage: removedPercentage(before, after),

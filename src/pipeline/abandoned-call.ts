@@ -2,7 +2,7 @@ import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage } from '../accounting/usage.js';
 import type { RequestKind } from '../codecs/request-kind.js';
 import type { JsonObject } from '../json/json.js';
-import { countRequestTokens } from '../optimizations/count-tokens.js';
+import { countPaced, countRequestTokens } from '../optimizations/count-tokens.js';
 import type { ExecutionReport } from './execute.js';
 import type { Reservation, Run } from './run.js';
 
@@ -31,7 +31,8 @@ export async function abandonedCallReport(
   const { endpoint } = call;
   try {
     const count = await run.deps.tokenCounter.load();
-    const usage = { ...emptyUsage(), inputTokens: countRequestTokens(sent, kind, count) };
+    const inputTokens = await countPaced((counter) => countRequestTokens(sent, kind, counter), count);
+    const usage = { ...emptyUsage(), inputTokens };
     const what = role === 'planner' ? 'the plan' : 'the request';
     run.warnings.push(
       `the client left while ${endpoint.provider} worked on ${what}; billed ${usage.inputTokens} prompt ` +

@@ -2,7 +2,7 @@ import { emptyUsage, type Usage } from '../accounting/usage.js';
 import type { RequestKind } from '../codecs/request-kind.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { JsonObject } from '../json/json.js';
-import { countRequestTokens, type TextTokenCounter } from '../optimizations/count-tokens.js';
+import { countPaced, countRequestTokens, type TextTokenCounter } from '../optimizations/count-tokens.js';
 import type { AnswerMeta, Settle, StreamFramer } from './endpoint.js';
 import { account, type ExecutionReport, type Served } from './execute.js';
 import type { OpenedStream } from './open-stream.js';
@@ -134,7 +134,9 @@ async function countedUsage(
   sent: JsonObject,
   kind: RequestKind,
 ): Promise<Usage> {
-  return usageCounted(framer, sent, kind, await run.deps.tokenCounter.load());
+  const count = await run.deps.tokenCounter.load();
+  const inputTokens = await countPaced((counter) => countRequestTokens(sent, kind, counter), count);
+  return { ...emptyUsage(), inputTokens, outputTokens: framer.partial().text.tokens(count) };
 }
 
 function usageCounted(
