@@ -138,7 +138,16 @@ describe('countRequestTokens', () => {
 
 describe('countPaced', () => {
   /** Texts of many shapes: prose, runs without spaces, runs of spaces, CJK, line breaks, emoji. */
-  const pieces = ['The lazy dog ', 'x'.repeat(700), ' '.repeat(300), '\u4e2d\u6587', '\n\n', '🙂 ', 'ab', '  '];
+  const pieces = [
+    'The lazy dog ',
+    'x'.repeat(700),
+    ' '.repeat(300),
+    '\u4e2d\u6587',
+    '\n\n',
+    '🙂 ',
+    'ab',
+    '  ',
+  ];
   const randomText = (seed: number, length: number) => {
     let state = seed;
     let text = '';
