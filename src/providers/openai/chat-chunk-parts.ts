@@ -3,7 +3,7 @@ import { usageFromChat } from '../../codecs/shared/read-usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import type { PartStream } from '../part-stream.js';
 import type { ChatWirePart, UpstreamCall } from '../provider-adapter.js';
-import { sseParts } from '../shared/sse-parts.js';
+import { isDoneMarker, sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody } from '../shared/upstream-client.js';
 import {
   parseUpstreamJson,
@@ -85,7 +85,7 @@ class ChunkReader {
 
   event(data: string, emit: Emit): void {
     if (this.finished) return;
-    if (data === '[DONE]') {
+    if (isDoneMarker(data)) {
       this.#done(emit);
       return;
     }

@@ -401,6 +401,28 @@ describe('OpenAI adapter: SSE in', () => {
     ]);
   });
 
+  it.each(['data:  [DONE]', 'data: [DONE] ', 'data:\t[DONE]'])(
+    'ends a finished stream at %j like at [DONE], without an error frame',
+    async (done) => {
+      const chunk = (finish: string | null, content?: string) =>
+        `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finish }] })}\n\n`;
+      const { client } = fakeUpstreamClient(() => okBody(`${chunk(null, 'hi')}${chunk('stop')}${done}\n\n`));
+      const result = await createOpenAIAdapter(provider, client).chatStream(
+        { model: 'm', messages: [] },
+        testCall(provider),
+      );
+      const parts = await collect(result.parts);
+      expect(parts.map((part) => part.type)).toEqual(['chunk', 'chunk']);
+      const responses = await createOpenAIAdapter(
+        provider,
+        fakeUpstreamClient(() => okBody(`${fixture('responses-stream.sse')}\n\n${done}\n\n`)).client,
+      ).responsesStream?.({ model: 'm', input: 'x' }, testCall(provider));
+      expect(
+        (await collect(responses?.parts ?? listedParts<ResponsesStreamPart>([]))).length,
+      ).toBeGreaterThan(2);
+    },
+  );
+
   it('fails a stream that answers nothing but [DONE] (another provider may serve it)', async () => {
     const { client } = fakeUpstreamClient(() =>
       okBody(

@@ -1,7 +1,7 @@
 import { announcesResponse } from '../../codecs/responses/announcing-events.js';
 import { isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import type { ResponsesStreamPart, UpstreamCall } from '../provider-adapter.js';
-import { sseParts } from '../shared/sse-parts.js';
+import { isDoneMarker, sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody } from '../shared/upstream-client.js';
 import { parseUpstreamJson, upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
 import { secretsOf } from './chat-chunk-parts.js';
@@ -26,7 +26,7 @@ export function responsesEventParts(body: UpstreamBody, providerId: string, call
       if (!finished) throw upstreamInvalid(providerId, 'the stream ended before it finished');
     },
     onEvent(message, emit) {
-      if (message.data === '[DONE]') return;
+      if (isDoneMarker(message.data)) return;
       const event = parseUpstreamJson(providerId, message.data);
       if (!isRecord(event) || typeof event.type !== 'string') {
         throw upstreamInvalid(providerId, 'a stream event is not a Responses event');

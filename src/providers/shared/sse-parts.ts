@@ -186,3 +186,12 @@ class SseReader<Part> {
     return true;
   }
 }
+
+/**
+ * Whether an event's data is the `[DONE]` that ends an OpenAI-protocol stream, blanks around it allowed
+ * (`data:  [DONE]` keeps one space: SSE strips only the first). Read as JSON, it ended a finished stream
+ * with an error frame.
+ */
+export function isDoneMarker(data: string): boolean {
+  return data === '[DONE]' || (data.length <= 32 && data.trim() === '[DONE]');
+}
