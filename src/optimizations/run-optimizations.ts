@@ -12,6 +12,7 @@ import {
 } from './count-tokens.js';
 import { functionToolNames } from './function-tools.js';
 import { type MediaReport, optimizeMedia } from './optimize-media.js';
+import { pacer } from './pace.js';
 import { selectTools, type ToolSelectionReport } from './select-tools.js';
 
 export interface OptimizationDetails {
@@ -83,7 +84,8 @@ async function optimize<R extends JsonObject>(
 ): Promise<Optimized<R>> {
   const { settings, compression, tools } = enabled;
   const count = memoizeCounter(await (options.loadCounter ?? loadTokenCounter)());
-  const before = await countPaced((counter) => countRequestTokens(request, kind, counter), count);
+  const pace = pacer();
+  const before = await countPaced((counter) => countRequestTokens(request, kind, counter), count, pace);
   const details: OptimizationDetails = {};
   let current = request;
   if (settings.mediaOptimization) {
@@ -92,16 +94,16 @@ async function optimize<R extends JsonObject>(
     details.media = result.report;
   }
   if (compression) {
-    const result = await compressHistory(current, kind, compression, scorer);
+    const result = await compressHistory(current, kind, compression, scorer, pace);
     current = result.request;
     details.compression = result.report;
   }
   if (tools) {
-    const result = await selectTools(current, kind, tools, scorer);
+    const result = await selectTools(current, kind, tools, scorer, pace);
     current = result.request;
     details.tools = result.report;
   }
-  const after = await countPaced((counter) => countRequestTokens(current, kind, counter), count);
+  const after = await countPaced((counter) => countRequestTokens(current, kind, counter), count, pace);
   details.tokens = { before, after };
   const report = {
     optimizationPercentage: removedPercentage(before, after),

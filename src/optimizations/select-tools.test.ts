@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors/gateway-error.js';
 import { type JsonObject, recordMember, stringMember } from '../json/json.js';
 import { deepFreeze } from './__fixtures__/deep-freeze.js';
 import { chatToolCatalog, responsesToolCatalog } from './__fixtures__/tool-catalog.js';
 import { createWordOverlapScorer } from './__fixtures__/word-overlap-scorer.js';
-import { selectTools } from './select-tools.js';
+import { MAX_SCORED_TOOLS, selectTools } from './select-tools.js';
 
 const catalogNames = chatToolCatalog.map(
   (tool) => stringMember(recordMember(tool, 'function'), 'name') ?? '',
@@ -235,6 +236,30 @@ describe('selectTools: what is kept whatever its score', () => {
     );
     expect(report).toEqual({ loadedTools: [], removedTools: catalogNames });
     expect(Object.keys(result)).toEqual(['model', 'temperature', 'messages']);
+  });
+});
+
+describe('selectTools: bounded', () => {
+  const tool = (n: number) => ({
+    type: 'function',
+    function: { name: `lookup_${n}`, description: `Looks up record ${n}.`, parameters: { type: 'object' } },
+  });
+
+  it(`scores up to ${MAX_SCORED_TOOLS} function tools, and answers 400 for more`, async () => {
+    const tools = Array.from({ length: MAX_SCORED_TOOLS }, (_, n) => tool(n));
+    const scorer = createWordOverlapScorer();
+    const request = chatRequest(ask('Look up record 7.'), { tools });
+    const { report } = await selectTools(request, 'chat', defaults, scorer);
+    expect(report.loadedTools.length + report.removedTools.length).toBe(MAX_SCORED_TOOLS);
+    const tooMany = chatRequest(ask('Look up record 7.'), { tools: [...tools, tool(MAX_SCORED_TOOLS)] });
+    const error = await selectTools(tooMany, 'chat', defaults, scorer).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'INVALID_GATEWAY_SETTINGS',
+      param: 'gateway.toolOptimization',
+    });
+    expect((error as GatewayError).message).toContain(`${MAX_SCORED_TOOLS + 1}`);
   });
 });
 
