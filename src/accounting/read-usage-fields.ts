@@ -44,9 +44,15 @@ export class UsageFieldReader {
     return isRecord(this.usage) && this.usage[key] !== undefined && this.usage[key] !== null;
   }
 
-  /** The problems to put on a Usage (absent when none, so that clean usages compare equal as before). */
-  get found(): { problems?: readonly string[] } {
-    return this.problems.length > 0 ? { problems: [...this.problems] } : {};
+  /**
+   * The problems to put on a Usage (absent when none, so that clean usages compare equal as before), and
+   * whether the answer had no usage object at all.
+   */
+  get found(): { problems?: readonly string[]; unreported?: true } {
+    if (this.problems.length === 0) return {};
+    return isRecord(this.usage)
+      ? { problems: [...this.problems] }
+      : { problems: [...this.problems], unreported: true };
   }
 
   private read(object: unknown, key: string, required: boolean, path: string): number {

@@ -20,6 +20,11 @@ export interface Usage {
    * Absent when nothing was wrong.
    */
   problems?: readonly string[];
+  /**
+   * The answer carried no usage object at all (some OpenAI-compatible servers never report one), as opposed
+   * to one with wrong counts: such an answer is billed its counted text, as a stream without usage is.
+   */
+  unreported?: true;
 }
 
 export const emptyUsage = (): Usage => ({

@@ -3,14 +3,18 @@
  * one body, streamed, or (the image fallback) answered with an image in the endpoint's shape.
  */
 
+import { emptyUsage, type Usage } from '../accounting/usage.js';
 import {
   DEFAULT_OUTPUT_BOUND,
   outputTokenBound,
   withAddedPrompt,
   worstCaseTokens,
 } from '../accounting/worst-case.js';
+import type { RequestKind } from '../codecs/request-kind.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
+import { chatCompletionText, responsesOutputText } from '../codecs/shared/streamed-text.js';
 import type { JsonObject } from '../json/json.js';
+import { countPaced, countRequestTokens } from '../optimizations/count-tokens.js';
 import { imageTarget, readGeneratedImage } from '../preparation/image-fallback.js';
 import { largestOutput, type ModelPlan } from '../preparation/plan-models.js';
 import { type CacheStep, executeOrReplay } from './cache-step.js';
@@ -115,7 +119,17 @@ export async function serveJson<R extends ParsedRequest, Part>(
   );
   facts.firstTokenAt = run.deps.now();
   run.warnings.push(...served.value.warnings);
-  facts.execution = account(run, served, served.value.usage, {
+  const { usage } = served.value;
+  const kind = endpoint.conversation;
+  const billed =
+    usage.unreported && kind && !served.cached
+      ? await unreportedUsage(run, served.value.body, {
+          sent: body,
+          kind,
+          provider: served.endpoint.provider,
+        })
+      : usage;
+  facts.execution = account(run, served, billed, {
     firstTokenAt: facts.firstTokenAt,
     startedAt: run.startedAt,
   });
@@ -123,6 +137,28 @@ export async function serveJson<R extends ParsedRequest, Part>(
   const answer = made instanceof Promise ? await made : made;
   await state.beforeLastByte();
   run.transport.json(200, answer, warningsHeader(run.ctx.headers, run.warnings));
+}
+
+/**
+ * What an answer whose provider reported no usage at all (some OpenAI-compatible servers) is billed: the
+ * prompt sent and the answer's text, counted with the tokenizer, as a stream without usage is; not its
+ * worst case, which billed the whole `max_tokens` while the body said 0 tokens. Wrong counts (negative,
+ * strings, too many) are still billed the worst case (see `account`).
+ */
+async function unreportedUsage(
+  run: Serving,
+  answer: JsonObject,
+  { sent, kind, provider }: { sent: JsonObject; kind: RequestKind; provider: string },
+): Promise<Usage> {
+  const count = await run.deps.tokenCounter.load();
+  const inputTokens = await countPaced((counter) => countRequestTokens(sent, kind, counter), count);
+  const text = kind === 'chat' ? chatCompletionText(answer) : responsesOutputText(answer);
+  const outputTokens = await countPaced((counter) => counter(text), count);
+  run.warnings.push(
+    `provider ${provider} reported no usage; billed ${inputTokens} prompt and ${outputTokens} completion ` +
+      'tokens as counted by the gateway',
+  );
+  return { ...emptyUsage(), inputTokens, outputTokens };
 }
 
 /** The image fallback: the image model's call through the same execution step, answered in the endpoint's shape. */

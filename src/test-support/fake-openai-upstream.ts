@@ -47,7 +47,7 @@ export type Fault =
   /** Content deltas every `intervalMs`, never ending; each carries `content` (default `more `). */
   | { kind: 'endless-stream'; intervalMs: number; content?: string }
   | { kind: 'slow-stream'; delayMs: number }
-  /** A whole stream that never reports usage, as some OpenAI-compatible servers answer. */
+  /** A stream, or a plain chat answer, that never reports usage, as some OpenAI-compatible servers answer. */
   | { kind: 'no-usage' }
   | { kind: 'delay'; ms: number }
   /** The answer waits until `until` resolves (tests release it once a condition holds). */
@@ -181,7 +181,9 @@ function route(
   };
   if (path.endsWith('/chat/completions')) {
     if (body.stream === true) return streamChat(res, model, state.reply, body, fault, toolCalls, extra);
-    return json(res, chatCompletion(model, state.reply, toolCalls, extra));
+    const completion = chatCompletion(model, state.reply, toolCalls, extra);
+    if (fault?.kind === 'no-usage') Reflect.deleteProperty(completion, 'usage');
+    return json(res, completion);
   }
   if (path.endsWith('/responses/compact')) return json(res, compactionObject(body));
   if (path.endsWith('/responses')) {
@@ -197,7 +199,9 @@ function route(
         fault: isResponsesStreamFault(fault) ? fault : undefined,
       });
     }
-    return json(res, responseObject(model, state.reply, status, calls));
+    const response = responseObject(model, state.reply, status, calls);
+    if (fault?.kind === 'no-usage') Reflect.deleteProperty(response, 'usage');
+    return json(res, response);
   }
   if (path.endsWith('/embeddings')) return json(res, embeddingsAnswer(model, body));
   if (path.endsWith('/images/generations')) return json(res, imagesAnswer(body));

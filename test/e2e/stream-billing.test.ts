@@ -78,6 +78,40 @@ describe('billing a stream that ends without usage', () => {
   });
 });
 
+describe('billing a plain answer without usage', () => {
+  // Bug: billed the worst case (the whole max_tokens at list price) while the body said 0 tokens; a stream
+  // without usage was billed its counted tokens.
+  it.each([
+    [
+      '/chat/completions',
+      { max_tokens: 4096, messages: [{ role: 'user', content: 'tell me about the sea' }] },
+    ],
+    ['/messages', { max_tokens: 4096, messages: [{ role: 'user', content: 'tell me about the sea' }] }],
+    ['/responses', { max_output_tokens: 4096, input: 'tell me about the sea' }],
+  ])('%s: billed the prompt and the answer as counted, and the body says so', async (path, body) => {
+    gw.upstream.faults.push({ kind: 'no-usage' });
+    const response = await fetch(`${gw.baseURL}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'acme/chat-large', ...body }),
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { usage: Record<string, number> };
+    const record = await recordOf(gw.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(record.status).toBe('success');
+    expect(record.inputTokens).toBeGreaterThan(3);
+    expect(record.inputTokens).toBeLessThan(40);
+    // The fake's reply, counted: far below the 4,096 tokens of the worst case.
+    expect(record.outputTokens).toBeGreaterThan(3);
+    expect(record.outputTokens).toBeLessThan(100);
+    expect(record.costNanoUsd).toBeGreaterThan(0);
+    expect(answer.usage.cost).toBe(record.costNanoUsd);
+    const tokens = [answer.usage.prompt_tokens, answer.usage.input_tokens].find((n) => n !== undefined);
+    expect(tokens).toBe(record.inputTokens);
+    expect(record.warnings.join(' ')).toContain('reported no usage; billed');
+  });
+});
+
 /** The cancelled record written since `from` (the store's own listing: the client never saw its id). */
 async function newCancelledRecord(from: string): Promise<RecordView> {
   const to = new Date(Date.now() + 60_000).toISOString();

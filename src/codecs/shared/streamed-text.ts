@@ -23,6 +23,34 @@ export function chatChunkText(chunk: JsonObject): string {
   return text;
 }
 
+/** Of a whole chat completion: every choice's message read as one delta. */
+export function chatCompletionText(completion: JsonObject): string {
+  let text = '';
+  for (const choice of arrayMember(completion, 'choices') ?? []) {
+    const message = recordMember(choice, 'message');
+    if (message) text += chatChunkText({ choices: [{ delta: message }] });
+  }
+  return text;
+}
+
+/**
+ * Of a whole Responses object: output and refusal text, reasoning summaries and text, function and custom
+ * tool call arguments (what the `*.delta` events of its stream carry).
+ */
+export function responsesOutputText(response: JsonObject): string {
+  let text = '';
+  for (const item of arrayMember(response, 'output') ?? []) {
+    if (!isRecord(item)) continue;
+    text += stringMember(item, 'arguments') ?? stringMember(item, 'input') ?? '';
+    for (const key of ['content', 'summary']) {
+      for (const part of arrayMember(item, key) ?? []) {
+        text += stringMember(part, 'text') ?? stringMember(part, 'refusal') ?? '';
+      }
+    }
+  }
+  return text;
+}
+
 /** Of a Responses event: every `*.delta` event's text (output text, refusal, reasoning, function arguments). */
 export function responsesEventText(event: JsonObject): string {
   const type = stringMember(event, 'type');
