@@ -103,6 +103,15 @@ describe('createAuthenticator', () => {
     await store.deleteOrganization('acme');
     expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('USER_NOT_FOUND');
   });
+
+  // Bug: the admin API deletes an organization with its keys revoked, and the revocation answered 401 first.
+  it('a key of an organization deleted with its keys answers USER_NOT_FOUND; revoked alone, 401', async () => {
+    const { store, key, info, authenticate } = await setup();
+    await store.revokeApiKey(info.id);
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('UNAUTHORIZED');
+    await store.deleteOrganizationAndKeys('acme');
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('USER_NOT_FOUND');
+  });
 });
 
 describe('legacy sha256 rows', () => {
@@ -253,6 +262,28 @@ describe('keys with their own limits', () => {
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).status).toBe(401);
     expect((refused as GatewayError).message).toBe(`This API key expired at ${past}.`);
+  });
+
+  // Bug: a lookup that began before the rotation was cached after it, and let the old secret in for 1 s more.
+  it('a lookup the store answers after forgetAll is not cached: the old secret fails at once', async () => {
+    const { store, key, info, authenticate } = await setup();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const getOrganization = store.getOrganization.bind(store);
+    store.getOrganization = async (id) => {
+      await held;
+      return getOrganization(id);
+    };
+    const racing = authenticate(request({ authorization: `Bearer ${key}` }));
+    const next = generateApiKey(hasher);
+    await store.rotateApiKey(info.id, { prefix: next.prefix, keyHash: next.keyHash });
+    authenticate.forgetAll();
+    release();
+    expect(await outcome(racing)).toBe('ok');
+    store.getOrganization = getOrganization;
+    expect(await outcome(authenticate(request({ authorization: `Bearer ${key}` })))).toBe('UNAUTHORIZED');
   });
 
   it('forgetAll makes a rotated key’s old secret fail at once', async () => {

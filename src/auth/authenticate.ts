@@ -120,6 +120,11 @@ class PrincipalResolver {
   private readonly outageGraceMs: number;
   private readonly now: () => number;
   private readonly cache = new Map<string, CachedLookup>();
+  /**
+   * Counts `forgetAll` calls: a lookup that began before one (a key rotated, revoked or restricted while the
+   * store answered) is not cached, or it would let the old secret in for another `cacheTtlMs`.
+   */
+  private generation = 0;
   /** Keyed hashes of keys that authenticated recently, with when that stops counting. */
   private readonly knownGood = new Map<string, number>();
 
@@ -157,6 +162,7 @@ class PrincipalResolver {
 
   /** Forgets every cached lookup (keys known good stay known). */
   forgetAll(): void {
+    this.generation += 1;
     this.cache.clear();
   }
 
@@ -168,6 +174,7 @@ class PrincipalResolver {
     const keyHash = this.hasher.hash(key);
     if ((this.knownGood.get(keyHash) ?? 0) <= this.now()) this.refuseIfThrottled(req);
     let principal: Principal;
+    const generation = this.generation;
     try {
       principal = await lookUp(this.store, key, keyHash);
     } catch (error) {
@@ -182,7 +189,9 @@ class PrincipalResolver {
       throw error;
     }
     if (this.cache.size >= this.cacheSize) this.cache.clear();
-    this.cache.set(key, { principal, expires: this.now() + this.cacheTtlMs, seenAt: this.now() });
+    if (generation === this.generation) {
+      this.cache.set(key, { principal, expires: this.now() + this.cacheTtlMs, seenAt: this.now() });
+    }
     if (this.knownGood.size >= this.cacheSize) this.knownGood.clear();
     this.knownGood.set(keyHash, this.now() + this.knownGoodMs);
     return unexpired(principal, Date.now());
@@ -210,9 +219,11 @@ function unexpired(principal: Principal, wallNow: number): Principal {
 /** The principal of a presented key: 401 when unknown or revoked, 404 when its organization is gone. */
 async function lookUp(store: Store, key: string, keyHash: string): Promise<Principal> {
   const stored = await findKey(store, key, keyHash);
-  if (!stored || stored.revokedAt !== null) throw unauthorized('Invalid or revoked API key.');
+  if (!stored) throw unauthorized('Invalid or revoked API key.');
   const org = await store.getOrganization(stored.orgId);
+  // Deleting an organization revokes its keys too: the contract's 404 says why they stopped working.
   if (!org) throw userNotFound('The organization of this API key no longer exists.');
+  if (stored.revokedAt !== null) throw unauthorized('Invalid or revoked API key.');
   const monthlyLimitNano = org.monthlyLimitUsd === null ? null : capUsdToNano(org.monthlyLimitUsd);
   const policy: KeyPolicy = {
     name: stored.name,
