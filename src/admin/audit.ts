@@ -1,6 +1,6 @@
 import { badRequest } from '../errors/gateway-error.js';
 import type { Store } from '../store/store.js';
-import { AUDIT_ID } from '../store/store-rows.js';
+import { isAuditId } from '../store/store-rows.js';
 import { pageQuerySchema } from './admin-schemas.js';
 import { parseInput } from './admin-views.js';
 
@@ -23,7 +23,7 @@ export function auditWriter(store: Store): AuditWriter {
 /** One page of the audit log, newest first: `{data: [{id, at, actor, action, target, before, after}], next_cursor}`. */
 export async function listAudit(store: Store, query: unknown) {
   const page = parseInput(pageQuerySchema, query, 'query');
-  if (page.cursor !== undefined && !AUDIT_ID.test(page.cursor)) {
+  if (page.cursor !== undefined && !isAuditId(page.cursor)) {
     throw badRequest('cursor: is not one this list returned', 'cursor');
   }
   const limit = page.limit ?? 100;

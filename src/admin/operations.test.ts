@@ -203,6 +203,11 @@ describe('keys', () => {
     });
     expect(JSON.stringify(audit)).not.toContain(created.key);
     expect(await statusOf(ops.listAudit({ cursor: 'x' }))).toBe(400);
+    // Bug: a cursor past a 64-bit integer was a 500 from the store's bigint.
+    for (const cursor of ['9223372036854775808', '9999999999999999999']) {
+      expect(await statusOf(ops.listAudit({ cursor }))).toBe(400);
+    }
+    expect((await ops.listAudit({ cursor: '9223372036854775807' })).data.length).toBeGreaterThan(0);
   });
 });
 

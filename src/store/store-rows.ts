@@ -117,7 +117,14 @@ export const auditJson = (value: unknown): string | null =>
 export const AUDIT_COLUMNS = 'id, at, actor, action, target, before, after';
 
 /** An audit cursor: the id of the last entry of the previous page, digits only. */
-export const AUDIT_ID = /^\d{1,19}$/;
+const AUDIT_ID = /^\d{1,19}$/;
+
+/**
+ * Whether `text` can be an audit cursor: digits of a 64-bit integer, at most 9223372036854775807 (a larger
+ * one was a 500 from the database's bigint).
+ */
+export const isAuditId = (text: string): boolean =>
+  AUDIT_ID.test(text) && BigInt(text) <= 9_223_372_036_854_775_807n;
 
 export const itemsRow = z.object({ items: z.string() });
 
