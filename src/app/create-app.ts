@@ -144,7 +144,9 @@ async function handle(
   const principal = authenticated instanceof Promise ? await authenticated : authenticated;
   ctx.principal = principal;
   markCacheable(deps.responseCache, principal.org, ctx.headers);
-  const limited = enforceRateLimit(deps.limiter, principal, ctx.headers);
-  if (limited) await limited;
+  if (handler.rateLimit !== 'run') {
+    const limited = enforceRateLimit(deps.limiter, principal, ctx.headers);
+    if (limited) await limited;
+  }
   return handler.run(ctx, deps, principal);
 }

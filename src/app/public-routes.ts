@@ -39,6 +39,7 @@ import type { AppRoute, Handler } from './route-table.js';
 /** An inference endpoint: its codec run through the one request pipeline. */
 const inference = <R extends ParsedRequest, Part>(endpoint: Endpoint<R, Part>): Handler => ({
   auth: true,
+  rateLimit: 'run',
   run: (ctx, deps, principal) => runRequest(ctx, deps, principal, endpoint, httpTransport(ctx.req, ctx.res)),
 });
 

@@ -13,7 +13,15 @@ export interface AdminCaller {
 /** A route's handler and what it needs first: nothing, an organization's API key, or the admin token. */
 export type Handler =
   | { auth: false; run: (ctx: RequestContext, deps: AppDeps) => void | Promise<void> }
-  | { auth: true; run: (ctx: RequestContext, deps: AppDeps, principal: Principal) => void | Promise<void> }
+  | {
+      auth: true;
+      run: (ctx: RequestContext, deps: AppDeps, principal: Principal) => void | Promise<void>;
+      /**
+       * `run`: the handler counts the request against the key's rate limit itself, so that a refusal gets
+       * its generation record (the inference pipeline); else it is counted before the handler runs.
+       */
+      rateLimit?: 'run';
+    }
   | { auth: 'admin'; run: (ctx: RequestContext, deps: AppDeps, caller: AdminCaller) => void | Promise<void> };
 
 /** What the OpenAPI document says of a route; request schemas are the ones the handler validates with. */

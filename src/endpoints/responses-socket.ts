@@ -7,7 +7,6 @@ import { parseJsonText } from '../http/read-json-body.js';
 import { WebSocketSink, webSocketErrorEvent } from '../http/websocket-sink.js';
 import { isRecord, type JsonObject } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
-import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import { runRequest } from '../pipeline/run-request.js';
 import type { Transport } from '../pipeline/transport.js';
 import type { SocketConversation } from './conversation-state.js';
@@ -148,14 +147,13 @@ interface TurnScope {
   sendError: (error: GatewayError) => void;
 }
 
-/** One `response.create`: authenticated, rate-limited, then the Responses endpoint through the pipeline. */
+/** One `response.create`: authenticated, then the Responses endpoint through the pipeline (rate limit first). */
 async function runTurn(scope: TurnScope, data: RawData, isBinary: boolean): Promise<void> {
   const { ws, req, deps } = scope;
   const body = responseCreateBody(data, isBinary, deps);
   const principal = await deps.authenticate(req);
   const requestId = `req_${randomUUID()}`;
   const headers: Record<string, string> = { 'x-request-id': requestId };
-  await enforceRateLimit(deps.limiter, principal, headers);
   const ctx = { req, requestId, headers, signal: scope.signal, params: {}, receivedAt: deps.now() };
   await runRequest(
     ctx,

@@ -4,6 +4,7 @@ import { textMeter } from '../codecs/shared/streamed-text.js';
 import { faultForLog } from '../errors/fault-for-log.js';
 import { type GatewayError, requestCancelled, toGatewayError } from '../errors/gateway-error.js';
 import { withMembers } from '../json/with-members.js';
+import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import { operationName, promptForSpan } from '../observability/request-outcome.js';
 import { readRoutingRequest } from '../preparation/routing-request.js';
 import { buildRecord, totalCostNano } from '../records/build-record.js';
@@ -20,8 +21,8 @@ import type { Live } from './stream-answer.js';
 import type { Transport } from './transport.js';
 
 /**
- * THE request pipeline, the same for every inference endpoint (after authentication and the rate limit at
- * the HTTP edge): parse (the endpoint's codec) → prepare (redact → tags → image fallback → model and
+ * THE request pipeline, the same for every inference endpoint (after authentication at the HTTP edge):
+ * rate limit → parse (the endpoint's codec) → prepare (redact → tags → image fallback → model and
  * provider plan → optimizations → skills → planner) → response cache (a hit is replayed through the codec)
  * → execute (reserve → dispatch with fallback) → answer or stream → account → keep the answer in the cache
  * → settle and record. Endpoints supply only their codec (`Endpoint`). Whatever
@@ -110,6 +111,9 @@ async function serve<R extends ParsedRequest, Part>(
 ): Promise<void> {
   const { deps } = run;
   const { facts } = state;
+  // Here rather than at the HTTP edge, so that a refusal gets its record and `x-generation-id`.
+  const limited = enforceRateLimit(deps.limiter, run.principal, run.ctx.headers);
+  if (limited) await limited;
   const request = await parse(run, endpoint, facts);
   // The `models` list and the `provider` object (OpenRouter's habits), merged with the `gateway` members.
   const routing = readRoutingRequest(request.body, request.settings, deps.config.routing.maxModels);

@@ -5,6 +5,8 @@ import { startTestGateway, type TestGateway, testConfig } from '../../src/test-s
 const ADMIN_TOKEN = 'admin-token-for-key-limit-tests-0123456789';
 // Each chat answer of the fake upstream costs 12 * 2000 + 7 * 8000 nano-USD.
 const COST = 80_000;
+/** The organization's config key (the rate limit of a test's own key does not apply to it). */
+const ORG_KEY = 'sk-gw-test-key-acme';
 let env: TestGateway;
 
 beforeAll(async () => {
@@ -125,6 +127,26 @@ describe('expiry and rate', () => {
     if (!limited) throw new Error('expected a refusal');
     expect(limited.headers.get('x-ratelimit-limit-requests')).toBe('3');
     expect(((await limited.json()) as Json).error?.message).toMatch(/the key's own limit/);
+  });
+
+  // Bug: a 429 of the rate limit had no x-generation-id and no record (contract §4: every inference request,
+  // failed or refused, gets a record).
+  it('records a request refused by the rate limit, and answers it with its x-generation-id', async () => {
+    const { id, key } = await newKey('acme', { rateLimit: { requestsPerMinute: 1 } });
+    expect((await chat(key)).status).toBe(200);
+    const limited = await chat(key);
+    expect(limited.status).toBe(429);
+    const genId = limited.headers.get('x-generation-id') ?? '';
+    expect(genId).toMatch(/^gen_/);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    await expect
+      .poll(async () => (await get(ORG_KEY, `/generation/${genId}`)).status, { timeout: 5_000 })
+      .toBe(200);
+    const record = ((await (await get(ORG_KEY, `/generation/${genId}`)).json()) as { data: Json }).data;
+    expect(record).toMatchObject({ status: 'error', httpStatus: 429, costNanoUsd: 0 });
+    const statuses = async () =>
+      ((await admin('GET', `/records?key=${id}`)).data as Json[]).map((row) => row.httpStatus).sort();
+    await expect.poll(statuses, { timeout: 5_000 }).toEqual([200, 429]);
   });
 });
 
