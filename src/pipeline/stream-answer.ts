@@ -1,8 +1,10 @@
+import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage, type Usage } from '../accounting/usage.js';
 import type { RequestKind } from '../codecs/request-kind.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { JsonObject } from '../json/json.js';
 import { countPaced, countRequestTokens, type TextTokenCounter } from '../optimizations/count-tokens.js';
+import type { RecordProgress } from '../records/journal-entries.js';
 import type { AnswerMeta, Settle, StreamFramer } from './endpoint.js';
 import { account, type ExecutionReport, type Served } from './execute.js';
 import type { OpenedStream } from './open-stream.js';
@@ -54,6 +56,7 @@ export async function streamAnswer<Part>(
     costNano: 0,
   };
   deps.records.progress(run.genId, { provider: served.endpoint.provider, httpStatus: 200 });
+  deps.records.sample(run.genId, progressSampler(run, served, live.framer, sent, kind));
   let settled: AnswerMeta | undefined;
   const settle: Settle = (usage) => {
     if (settled) return settled;
@@ -88,6 +91,58 @@ export async function streamAnswer<Part>(
   } finally {
     facts.firstTokenAt = progress.firstTokenAt;
   }
+}
+
+/**
+ * What the journal reads of a running stream every `records.progressIntervalMs`, so that a process killed
+ * mid-stream leaves an `interrupted` record billed what a stream cut short is (the provider's counts so far,
+ * else the prompt and the text streamed so far, as counted), at most the reservation, never 0. The prompt is
+ * estimated at 4 characters a token until its paced count (started at the first reading) is done; nothing is
+ * counted on the stream's own path.
+ */
+function progressSampler(
+  run: Run,
+  served: Served<OpenedStream<unknown>>,
+  framer: StreamFramer<unknown>,
+  sent: JsonObject,
+  kind: RequestKind,
+): () => RecordProgress {
+  let promptTokens: number | undefined;
+  let estimate: number | undefined;
+  let streamed = 0;
+  return () => {
+    if (estimate === undefined) {
+      estimate = Math.ceil(JSON.stringify(sent).length / 4);
+      void run.deps.tokenCounter
+        .load()
+        .then((count) => countPaced((counter) => countRequestTokens(sent, kind, counter), count))
+        .then(
+          (counted) => {
+            promptTokens = counted;
+          },
+          () => undefined,
+        );
+    }
+    // Counted only with the tokenizer (which the meter's final count uses too), else as last read.
+    const count = run.deps.tokenCounter.ready();
+    const partial = framer.partial();
+    const soFar = served.value.usageSoFar?.();
+    const usage: Usage = partial.usage ??
+      (soFar && soFar.problems === undefined ? soFar : undefined) ?? {
+        ...emptyUsage(),
+        inputTokens: promptTokens ?? estimate,
+        outputTokens: count ? partial.text.tokens(count) : streamed,
+      };
+    streamed = usage.outputTokens;
+    const reserved = run.reservations.find((reservation) => reservation.role === 'executor')?.amountNano;
+    const cost = computeCostNano(usage, served.endpoint.compiledPricing);
+    return {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      costNanoUsd: reserved === undefined ? cost : Math.min(cost, reserved),
+      ...(reserved === undefined ? {} : { reservedNanoUsd: reserved }),
+    };
+  };
 }
 
 /**

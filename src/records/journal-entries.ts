@@ -33,6 +33,8 @@ export interface RecordProgress {
   outputTokens?: number;
   /** Cost so far, nano-USD (the prompt's as soon as it is known, then growing with the stream). */
   costNanoUsd?: number;
+  /** Worst case reserved against the monthly cap, nano-USD, once reserved (the stub is written before). */
+  reservedNanoUsd?: number;
 }
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -59,6 +61,7 @@ const progressSchema = z.object({
   inputTokens: count.optional(),
   outputTokens: count.optional(),
   costNanoUsd: count.optional(),
+  reservedNanoUsd: count.optional(),
 });
 export type ProgressEntry = z.infer<typeof progressSchema>;
 
@@ -123,7 +126,9 @@ export function interruptedRecord(stub: InterruptedRecordStub, progress?: Progre
     tag: '',
     planningStatus: 'none',
     attempts: [],
-    warnings: [`interrupted: ${stub.reservedNanoUsd} nano-USD had been reserved for this request`],
+    warnings: [
+      `interrupted: ${progress?.reservedNanoUsd ?? stub.reservedNanoUsd} nano-USD had been reserved for this request`,
+    ],
     cached: false,
     costSavedNanoUsd: 0,
   };

@@ -39,6 +39,8 @@ interface OpenRequest {
   stub: InterruptedRecordStub;
   progress: ProgressEntry | undefined;
   dirty: boolean;
+  /** Reads the request's progress at each journaling (a stream's tokens and cost so far). */
+  sample?: () => RecordProgress;
 }
 
 /**
@@ -122,6 +124,18 @@ export class RecordJournal {
       this.#progressTimer = setTimeout(this.#progressDue, this.#options.progressIntervalMs);
       this.#progressTimer.unref();
     }
+  }
+
+  /**
+   * Reads the request's progress with `sample` every `progressIntervalMs` until it finishes (a stream: its
+   * tokens and cost so far, so that a crash leaves an `interrupted` record billed what was streamed, not 0).
+   * Nothing is read on the request's path.
+   */
+  sample(genId: string, sample: () => RecordProgress): void {
+    const request = this.#open.get(genId);
+    if (!request) return;
+    request.sample = sample;
+    this.progress(genId, {});
   }
 
   readonly #progressDue = (): void => {
@@ -255,11 +269,34 @@ export class RecordJournal {
 
   #journalProgress(): void {
     const at = new Date().toISOString();
+    let sampling = false;
     for (const request of this.#open.values()) {
+      if (request.sample) {
+        sampling = true;
+        this.#sampleInto(request);
+      }
       if (!request.dirty || !request.progress) continue;
       request.dirty = false;
       request.progress.at = at;
       this.#append(progressLine(request.progress));
+    }
+    if (sampling && this.#progressTimer === undefined && !this.#closed) {
+      this.#progressTimer = setTimeout(this.#progressDue, this.#options.progressIntervalMs);
+      this.#progressTimer.unref();
+    }
+  }
+
+  /** Merges what the request's sampler reads now (a sampler that throws is dropped, logged). */
+  #sampleInto(request: OpenRequest): void {
+    try {
+      const sampled = request.sample?.() ?? {};
+      request.progress = Object.assign(request.progress ?? { genId: request.stub.genId, at: '' }, sampled);
+      request.dirty = true;
+    } catch (error) {
+      request.sample = undefined;
+      this.#options.log(
+        `record journal: reading the progress of ${request.stub.genId} failed: ${String(error)}`,
+      );
     }
   }
 

@@ -64,6 +64,11 @@ export class RecordQueue {
     this.options.journal?.progress(genId, progress);
   }
 
+  /** Reads a running request's progress with `sample` whenever progress is journaled (see the journal). */
+  sample(genId: string, sample: () => RecordProgress): void {
+    this.options.journal?.sample(genId, sample);
+  }
+
   /**
    * The request's record: readable at once, written to the store within `flushIntervalMs` while the store is
    * up. Resolves once the record is in the journal: await it before the answer's last byte.

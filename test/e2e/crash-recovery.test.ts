@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,85 @@ describe('SIGKILL of the real process under a burst of requests', () => {
     expect(await second.exited).toBe(0);
   }, 60_000);
 });
+
+// Bug: the stream's tokens and cost were never journaled while it ran: a SIGKILL mid-stream left an
+// `interrupted` record with 0 tokens and 0 cost however much had been streamed (contract §5: never 0).
+describe('SIGKILL mid-stream', () => {
+  const running: SpawnedGateway[] = [];
+  let upstream: FakeUpstream | undefined;
+  afterEach(async () => {
+    for (const gateway of running.splice(0)) gateway.child.kill('SIGKILL');
+    await upstream?.close();
+  });
+
+  it('leaves an interrupted record billed the prompt and the text streamed, at most the reservation', async () => {
+    upstream = await startFakeOpenAIUpstream();
+    upstream.faults.push({ kind: 'endless-stream', intervalMs: 5 });
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-crash-'));
+    const journalDir = join(dir, 'journal');
+    const configPath = join(dir, 'gateway.yaml');
+    const config = testConfig(upstream.url);
+    config.organizations[0] = {
+      ...config.organizations[0],
+      monthlyLimit: '1',
+    } as (typeof config.organizations)[0];
+    writeFileSync(configPath, stringify({ ...config, records: { journalDir, progressIntervalMs: 50 } }));
+    const env = { GATEWAY_CONFIG: configPath, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` };
+    const first = await spawnGateway(env);
+    running.push(first);
+    const response = await fetch(`${first.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'acme/chat-large',
+        stream: true,
+        max_tokens: 4000,
+        messages: [{ role: 'user', content: 'tell me a long story about the sea' }],
+      }),
+    });
+    const genId = response.headers.get('x-generation-id') ?? '';
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error('no body');
+    let streamed = '';
+    while ((streamed.match(/"content":/g) ?? []).length < 300) {
+      const next = await reader.read();
+      if (next.done) throw new Error('the stream ended');
+      streamed += new TextDecoder().decode(next.value);
+    }
+    // Killed once the journal holds the stream's progress with tokens counted (the journaling is timed).
+    const journaled = () => progressOf(journalDir, genId)?.outputTokens ?? 0;
+    await expect.poll(journaled, { timeout: 10_000 }).toBeGreaterThan(100);
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBeNull();
+    const second = await spawnGateway(env);
+    running.push(second);
+    const record = await readRecord(second.url, genId);
+    expect(record).toMatchObject({ status: 'interrupted', provider: 'fake-cloud' });
+    expect(record?.inputTokens).toBeGreaterThan(3);
+    expect(record?.outputTokens).toBeGreaterThan(100);
+    const cost = Number(record?.costNanoUsd);
+    expect(cost).toBeGreaterThan(0);
+    const warning = String((record?.warnings as string[] | undefined)?.[0]);
+    const reserved = Number(/interrupted: (\d+) nano-USD/.exec(warning)?.[1]);
+    expect(reserved).toBeGreaterThan(cost);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, 60_000);
+});
+
+/** The latest progress the journal under `dir` holds of `genId`. */
+function progressOf(dir: string, genId: string): { outputTokens?: number } | undefined {
+  let latest: { outputTokens?: number } | undefined;
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const path = join(dir, file);
+    if (!statSync(path).isFile()) continue;
+    for (const line of readFileSync(path, 'utf8').split('\n')) {
+      if (!line.startsWith('{"p":') || !line.includes(genId)) continue;
+      latest = (JSON.parse(line) as { p: { outputTokens?: number } }).p;
+    }
+  }
+  return latest;
+}
 
 const postgresInstalled = findPostgresBinaries() !== undefined;
 
