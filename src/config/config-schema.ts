@@ -120,6 +120,11 @@ const recordsSchema = z.strictObject({
 const storeSchema = z.strictObject({
   maxConnections: z.number().int().min(1).max(1_000).default(10),
   connectTimeoutMs: z.number().int().min(100).max(120_000).default(5_000),
+  /**
+   * How long one query may wait for its answer on an open connection: a server that stops answering (paused,
+   * a network partition) held requests, and SIGTERM, until it answered again. The connection is then dropped.
+   */
+  queryTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
   /** Attempts of one query or transaction when the connection fails (a restart, a dropped socket). */
   attempts: z.number().int().min(1).max(10).default(3),
   /**

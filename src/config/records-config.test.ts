@@ -19,6 +19,7 @@ describe('records and store config', () => {
     expect(config.store).toEqual({
       maxConnections: 10,
       connectTimeoutMs: 5_000,
+      queryTimeoutMs: 10_000,
       attempts: 3,
       outageKeyGraceMs: 300_000,
     });

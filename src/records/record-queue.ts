@@ -127,7 +127,14 @@ export class RecordQueue {
     this.timer = undefined;
     const deadline = Date.now() + deadlineMs;
     for (;;) {
-      await this.flush(true);
+      // A store that never answers (paused, partitioned) must not hold the shutdown: what is not written by
+      // the deadline stays in the journal for the next start.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      });
+      await Promise.race([this.flush(true), late]);
+      clearTimeout(timer);
       if (this.pending.size === 0 || Date.now() >= deadline) break;
       const pause = Math.min(this.retryDelayMs || RETRY_MIN_MS, deadline - Date.now());
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, pause)));

@@ -26,7 +26,7 @@ export function sqliteFilename(databaseUrl: string): string | undefined {
 /** How to open a store: outage log lines and, for PostgreSQL, the pool's limits. */
 export type OpenStoreOptions = Pick<
   PostgresStoreOptions,
-  'log' | 'maxConnections' | 'connectTimeoutMs' | 'attempts'
+  'log' | 'maxConnections' | 'connectTimeoutMs' | 'queryTimeoutMs' | 'attempts'
 >;
 
 /**

@@ -9,6 +9,11 @@ export interface PostgresConnectionOptions {
   maxConnections: number;
   /** How long opening a connection may take before the attempt fails. */
   connectTimeoutMs: number;
+  /**
+   * How long a query may wait for its answer on an open connection; then it fails as the connection would,
+   * and the connection is dropped (a late answer can never be read as the next query's).
+   */
+  queryTimeoutMs: number;
   /** Attempts of one query or transaction when the connection fails (1 = no retry). */
   attempts: number;
   /** Outage lines (one when PostgreSQL becomes unreachable, one when it is back). */
@@ -35,7 +40,7 @@ const TRANSIENT_SOCKET_CODES = new Set([
   'EAI_AGAIN',
 ]);
 const TRANSIENT_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Connection ended/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Connection ended|Query read timeout/i;
 
 /** Whether a pg error means "the database is unreachable right now" rather than "this statement is wrong". */
 export function isConnectionError(error: unknown): boolean {
@@ -64,6 +69,7 @@ export class PostgresConnection {
       connectionString,
       max: options.maxConnections,
       connectionTimeoutMillis: options.connectTimeoutMs,
+      query_timeout: options.queryTimeoutMs,
       keepAlive: true,
     });
     this.#attempts = Math.max(1, options.attempts);

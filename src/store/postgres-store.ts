@@ -47,6 +47,8 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
   /** How long opening a connection may take, ms. Default 5000. */
   connectTimeoutMs?: number;
+  /** How long a query may wait for its answer on an open connection, ms (then dropped). Default 10000. */
+  queryTimeoutMs?: number;
   /** Attempts of a query or transaction when the connection fails (server restart, dropped socket). Default 3. */
   attempts?: number;
   /** Outage lines: one when PostgreSQL becomes unreachable, one when it is back. Default: a process warning. */
@@ -75,6 +77,7 @@ export class PostgresStore implements Store {
     this.#db = new PostgresConnection(connectionString, {
       maxConnections: options.maxConnections ?? 10,
       connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+      queryTimeoutMs: options.queryTimeoutMs ?? 10_000,
       attempts: options.attempts ?? 3,
       log: options.log ?? ((message: string) => process.emitWarning(`PostgresStore: ${message}`)),
     });

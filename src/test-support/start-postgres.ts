@@ -23,6 +23,30 @@ export interface TestPostgres {
   halt(): Promise<void>;
   /** Starts a halted server again on the same port, and waits until it accepts connections. */
   restart(): Promise<void>;
+  /**
+   * Stops (SIGSTOP) or resumes (SIGCONT) the server and every process of it: open connections stay open and
+   * unanswered, as with a server that hangs or a network partition.
+   */
+  pause(): void;
+  resume(): void;
+}
+
+/** The server's processes: the postmaster named in its pid file, and its children (read from /proc). */
+function serverPids(dataDir: string): number[] {
+  const master = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        // `pid (comm) state ppid …`: the command may hold spaces, so read after its closing parenthesis.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === master;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [master, ...children];
 }
 
 const BINARIES = ['initdb', 'pg_ctl', 'postgres'] as const;
@@ -203,7 +227,20 @@ export async function startPostgres(): Promise<TestPostgres | undefined> {
     } finally {
       await admin.end();
     }
-    return { url: `${base}/${DATABASE}`, stop, halt, restart };
+    const signal = (name: NodeJS.Signals) => {
+      for (const pid of serverPids(dataDir)) process.kill(pid, name);
+    };
+    return {
+      url: `${base}/${DATABASE}`,
+      stop: async () => {
+        if (started) signal('SIGCONT');
+        await stop();
+      },
+      halt,
+      restart,
+      pause: () => signal('SIGSTOP'),
+      resume: () => signal('SIGCONT'),
+    };
   } catch (error) {
     const log = existsSync(logFile) ? `\nserver log:\n${readFileSync(logFile, 'utf8')}` : '';
     await stop();

@@ -238,6 +238,53 @@ const postgresInstalled = findPostgresBinaries() !== undefined;
   }, 60_000);
 });
 
+// Bug: with PostgreSQL paused (SIGSTOP: connections open, nothing answered), a query on an open connection
+// waited forever: requests that needed the store hung, and SIGTERM never ended the process.
+(postgresInstalled ? describe : describe.skip)('PostgreSQL paused', () => {
+  let postgres: TestPostgres | undefined;
+  let upstream: FakeUpstream | undefined;
+  const running: SpawnedGateway[] = [];
+  afterEach(async () => {
+    postgres?.resume();
+    for (const gateway of running.splice(0)) gateway.child.kill('SIGKILL');
+    await upstream?.close();
+    await postgres?.stop();
+  });
+
+  it('a request that needs the store gets 503 after store.queryTimeoutMs; SIGTERM exits 75', async () => {
+    postgres = await startPostgres();
+    upstream = await startFakeOpenAIUpstream();
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-paused-pg-'));
+    const configPath = join(dir, 'gateway.yaml');
+    const config = testConfig(upstream.url, {
+      records: { journalDir: join(dir, 'journal'), shutdownFlushMs: 500 },
+      store: { connectTimeoutMs: 1_000, queryTimeoutMs: 1_000 },
+      server: { shutdownGraceMs: 1_000 },
+    });
+    writeFileSync(configPath, stringify(config));
+    const first = await spawnGateway({ GATEWAY_CONFIG: configPath, DATABASE_URL: postgres?.url ?? '' });
+    running.push(first);
+    // The pool holds open connections (the records of these went through them).
+    const warm = await Promise.all(Array.from({ length: 5 }, () => request(first.url, false)));
+    expect(warm.every((outcome) => outcome.completed)).toBe(true);
+    for (const outcome of warm)
+      expect((await readRecord(first.url, outcome.genId ?? ''))?.status).toBe('success');
+    postgres?.pause();
+    const lookup = await fetch(`${first.url}/generation/gen_00000000-0000-4000-8000-00000000000a`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+      signal: AbortSignal.timeout(30_000),
+    });
+    expect(lookup.status).toBe(503);
+    expect(((await lookup.json()) as { error: { type: string } }).error.type).toBe('service_unavailable');
+    // Answers that need nothing from the store still work; their records wait in the journal.
+    const during = await Promise.all(Array.from({ length: 3 }, () => request(first.url, false)));
+    expect(during.every((outcome) => outcome.completed)).toBe(true);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(75);
+    expect(first.output()).toMatch(/generation records could not be written to the store/);
+  }, 90_000);
+});
+
 const redisInstalled = await startRedis().then(async (redis) => {
   await redis?.stop();
   return redis !== undefined;
