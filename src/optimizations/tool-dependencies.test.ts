@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seededRandom } from '../test-support/seeded-random.js';
 import type { FunctionTool } from './function-tools.js';
-import { toolDependencies } from './tool-dependencies.js';
+import { MAX_CANDIDATE_CHECKS, toolDependencies } from './tool-dependencies.js';
 
 /** The detection as it was: one regular expression per tool name, tested against every tool's mentions. */
 function dependenciesBefore(tools: readonly FunctionTool[]): Map<string, string[]> {
@@ -145,5 +145,25 @@ describe('toolDependencies: cost', () => {
     const small = comparisons(sharing(500), toolDependencies);
     const large = comparisons(sharing(4_000), toolDependencies);
     expect(large).toBeLessThanOrEqual(10 * small);
+  });
+
+  // Bug: 400 tools named `!`, `!!`, … and one text of 500,000 `!` took 65 s of the event loop (every length
+  // at every position); names sharing a word at many offsets grew the same way.
+  it.each([
+    ['names without a word, of many lengths', (i: number) => '!'.repeat(i + 1), '!'.repeat(500_000)],
+    ['names sharing one word at many offsets', (i: number) => `${'!'.repeat(i + 1)}x`, 'x '.repeat(250_000)],
+  ])('%s: at most MAX_CANDIDATE_CHECKS comparisons, plain names still found', (_name, crafted, text) => {
+    const tools = toolsOf([
+      ['caller', `${text} then lookup_user`],
+      ...Array.from({ length: 400 }, (_, i) => [crafted(i), ''] as const),
+      ['lookup_user', ''],
+    ]);
+    let found: Map<string, string[]> | undefined;
+    const count = comparisons(tools, (all) => {
+      found = toolDependencies(all);
+      return found;
+    });
+    expect(count).toBeLessThan(MAX_CANDIDATE_CHECKS + 2 * 500_000);
+    expect(found?.get('caller')).toContain('lookup_user');
   });
 });

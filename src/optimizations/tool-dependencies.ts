@@ -30,6 +30,16 @@ function runsOf(text: string): Run[] {
   return runs;
 }
 
+/**
+ * Candidates one detection may compare for names that are not a single word (`get.weather`, `→`); past it,
+ * such names are no longer looked for, and the dependencies found so far stand. Crafted names that share
+ * one word at many offsets, or many lengths of names without a word (`!`, `!!`, …), made the comparisons
+ * grow with the tools times their text: 400 such tools in 0.5 MB took 65 s of the event loop. A plain
+ * one-word name (every name OpenAI and Anthropic accept) is looked up once per word of the text, outside
+ * this bound.
+ */
+export const MAX_CANDIDATE_CHECKS = 200_000;
+
 /** Names that have `run` at `offset` and are `length` long. */
 interface Group {
   offset: number;
@@ -44,12 +54,21 @@ interface Group {
  * characters, and is indexed by its length.
  */
 class NameIndex {
+  /** Names that are one whole word run. */
+  readonly words = new Set<string>();
   readonly byRun = new Map<string, Map<string, Group>>();
   readonly wordless = new Map<number, Set<string>>();
+  /** Comparisons left for the other names (see `MAX_CANDIDATE_CHECKS`). */
+  checksLeft = MAX_CANDIDATE_CHECKS;
 
   add(name: string): void {
+    const runs = runsOf(name);
+    if (runs.length === 1 && runs[0]?.word) {
+      this.words.add(name);
+      return;
+    }
     let longest: { run: string; offset: number } | undefined;
-    for (const run of runsOf(name)) {
+    for (const run of runs) {
       if (run.word && (!longest || run.end - run.start > longest.run.length))
         longest = { run: name.slice(run.start, run.end), offset: run.start };
     }
@@ -77,16 +96,29 @@ class NameIndex {
       (to === text.length || !isWordCode(text.charCodeAt(to)))
         ? text.slice(from, to)
         : undefined;
-    for (const run of runsOf(text)) {
-      if (run.word) {
-        for (const group of this.byRun.get(text.slice(run.start, run.end))?.values() ?? []) {
+    // Run by run without a list of them (a text of 500,000 short runs made as many objects).
+    for (let start = 0; start < text.length; ) {
+      const isWord = isWordCode(text.charCodeAt(start));
+      let end = start + 1;
+      while (end < text.length && isWordCode(text.charCodeAt(end)) === isWord) end++;
+      const run = { start, end };
+      start = end;
+      if (isWord) {
+        const word = text.slice(run.start, run.end);
+        // A run is maximal: neither side of it is a word character.
+        if (this.words.has(word)) found.add(word);
+        if (this.checksLeft <= 0) continue;
+        for (const group of this.byRun.get(word)?.values() ?? []) {
+          if (--this.checksLeft < 0) break;
           const candidate = whole(run.start - group.offset, run.start - group.offset + group.length);
           if (candidate !== undefined && group.names.has(candidate)) found.add(candidate);
         }
         continue;
       }
+      if (this.checksLeft <= 0) continue;
       for (const [length, names] of this.wordless) {
         for (let at = run.start; at + length <= run.end; at++) {
+          if (--this.checksLeft < 0) break;
           const candidate = whole(at, at + length);
           if (candidate !== undefined && names.has(candidate)) found.add(candidate);
         }
