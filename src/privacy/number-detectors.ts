@@ -1,6 +1,6 @@
 import { type Accepted, type Detector, scan, scanPrefixes } from './detector.js';
 import { maskKeepingEdges } from './masks.js';
-import { ibanLength, isIbanChecksumValid, isLuhnValid } from './validators.js';
+import { ibanLength, isLuhnValid } from './validators.js';
 
 /**
  * Detectors for numbers with a structure: phone numbers, payment cards and IBANs.
@@ -93,26 +93,40 @@ export const creditCardDetector: Detector<'credit_card'> = {
  */
 const IBAN = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![A-Za-z0-9])/g;
 
+/** The value of an IBAN character in the mod-97 check: a digit itself, a letter 10 (A) to 35 (Z). */
+const ibanValue = (code: number): number => (code >= 65 ? code - 55 : code - 48);
+
+/** `remainder` followed by the value of `code` (two digits for a letter), modulo 97. */
+const ibanStep = (remainder: number, code: number): number => {
+  const value = ibanValue(code);
+  return value > 9 ? (remainder * 100 + value) % 97 : (remainder * 10 + value) % 97;
+};
+
+/**
+ * The longest group-aligned prefix of the candidate that is a valid IBAN. The check reads the BBAN, then the
+ * country code and check digits: the BBAN's remainder is carried along the candidate once, and each
+ * prefix's check finishes it with those four characters. (Checking each prefix from its start, with a copy of
+ * it, cost 0.7 s per MB of `AB12 AB12 …`.)
+ */
 function acceptIban(candidate: string): Accepted | undefined {
   const expected = ibanLength(candidate.slice(0, 2));
-  let compact = '';
-  const prefixes: Array<{ length: number; compact: string }> = [];
-  for (let index = 0; index < candidate.length; index += 1) {
-    const char = candidate[index];
-    if (char === ' ' || char === undefined) continue;
-    compact += char;
-    const next = candidate[index + 1];
-    if (next === undefined || next === ' ') prefixes.push({ length: index + 1, compact });
-  }
-  for (const prefix of prefixes.reverse()) {
-    const size = prefix.compact.length;
+  let remainder = 0;
+  let size = 4;
+  let longest = 0;
+  for (let index = 4; index < candidate.length; index += 1) {
+    const code = candidate.charCodeAt(index);
+    if (code === 32) continue;
+    remainder = ibanStep(remainder, code);
+    size += 1;
+    if (index + 1 < candidate.length && candidate.charCodeAt(index + 1) !== 32) continue;
     const plausible = expected === undefined ? size >= 15 && size <= 34 : size === expected;
-    if (plausible && isIbanChecksumValid(prefix.compact)) {
-      const value = candidate.slice(0, prefix.length);
-      return { length: prefix.length, replacement: maskKeepingEdges(value, 2, 1) };
-    }
+    if (!plausible) continue;
+    let check = remainder;
+    for (let head = 0; head < 4; head += 1) check = ibanStep(check, candidate.charCodeAt(head));
+    if (check === 1) longest = index + 1;
   }
-  return undefined;
+  if (longest === 0) return undefined;
+  return { length: longest, replacement: maskKeepingEdges(candidate.slice(0, longest), 2, 1) };
 }
 
 export const ibanDetector: Detector<'iban'> = {
