@@ -93,6 +93,12 @@ export function lookUpCache(
   return readCache(run, { cache, cacheName, ttlMs, directive }, request, prepared);
 }
 
+/**
+ * Whose cached answers a request may read and write: the organization, as created when (an organization
+ * deleted and created again under the same id is another one, and never gets the deleted one's answers).
+ */
+const cacheOwner = (org: Organization): string => `${org.id}\u0000${org.createdAt}`;
+
 /** The cache step of a request that uses the cache: its key, and a hit, a followed flight or a miss. */
 async function readCache(
   run: Run,
@@ -102,7 +108,7 @@ async function readCache(
 ): Promise<CacheStep> {
   const { deps, ctx, principal } = run;
   const { cache, cacheName, ttlMs, directive } = use;
-  const orgId = principal.org.id;
+  const orgId = cacheOwner(principal.org);
   const key = cacheKey({ orgId, endpoint: cacheName, model: prepared.model, body: prepared.body });
   const step: CacheStep = { key, ttlMs };
   if (directive === 'use') {
@@ -192,7 +198,7 @@ export async function finishCache(
     const captured = succeeded && !run.ctx.signal.aborted ? step.recorder?.captured() : undefined;
     if (captured && cache && execution && !execution.untrusted && !execution.cached) {
       const { form, usage, warnings, streamable } = captured;
-      const orgId = run.principal.org.id;
+      const orgId = cacheOwner(run.principal.org);
       const { provider, model } = execution;
       // What the answer itself cost (what a hit saves), without attempts that failed before it.
       const costNano = Math.max(0, execution.costNano - (execution.failedNano ?? 0));

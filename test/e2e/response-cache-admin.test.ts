@@ -114,6 +114,20 @@ describe('response cache set through the admin API', () => {
     expect(upstreamCalls(marker)).toBe(1);
   });
 
+  // Bug: the cache was keyed by the organization's id: an organization deleted and created again under the
+  // same id was served the deleted one's answers (another tenant's completion text).
+  it('an organization created again under a deleted one’s id never gets its cached answers', async () => {
+    const first = await organizationWithKey('reused-id', { ttlSeconds: 300 });
+    const marker = randomUUID();
+    expect(await chat(env.gateway.url, first, marker)).toEqual({ status: 200, cache: 'miss' });
+    expect(await chat(env.gateway.url, first, marker)).toEqual({ status: 200, cache: 'hit' });
+    expect((await admin('DELETE', '/organizations/reused-id')).status).toBe(200);
+    const again = await organizationWithKey('reused-id', { ttlSeconds: 300 });
+    expect(await chat(env.gateway.url, again, marker)).toEqual({ status: 200, cache: 'miss' });
+    expect(await chat(env.gateway.url, again, marker)).toEqual({ status: 200, cache: 'hit' });
+    expect(upstreamCalls(marker)).toBe(2);
+  });
+
   it.each([
     [{ ttlSeconds: 0 }, 'body.cache.ttlSeconds'],
     [{ ttlSeconds: 2_592_001 }, 'body.cache.ttlSeconds'],

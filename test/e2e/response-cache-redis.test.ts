@@ -29,11 +29,14 @@ const lines: string[] = [];
         },
         'test',
       );
+      // Instances share their store, as when scaled out: an organization is the same one on both (the
+      // cache is partitioned by the organization as created, see cache-step.ts).
+      const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'gateway-cache-')), 'gateway.db')}`;
       instances = await Promise.all(
         [0, 1].map(() =>
           startGateway({
             config,
-            databaseUrl: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gateway-cache-')), 'gateway.db')}`,
+            databaseUrl,
             redisUrl: (redis as RunningRedis).url,
             port: 0,
             host: '127.0.0.1',
