@@ -1,4 +1,5 @@
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { RecordJournal } from '../records/record-journal.js';
 import { RecordQueue } from '../records/record-queue.js';
@@ -18,6 +19,28 @@ export function defaultJournalDir(databaseUrl: string): string {
 }
 
 /**
+ * The store a journal's records are for, as its owner file names it: a SQLite file by its absolute path, a
+ * PostgreSQL database by host, port, user and database (never its password), hashed. Two gateways on two
+ * databases that share a journal root (the default `data/journal` of one working directory) then never
+ * replay each other's records: a killed one's records went to the other's database, and were lost from its
+ * own.
+ */
+export function journalStoreName(databaseUrl: string): string {
+  const file = sqliteFilename(databaseUrl);
+  let name = file === undefined ? databaseUrl : `sqlite:${resolve(file)}`;
+  if (file === undefined) {
+    try {
+      const url = new URL(databaseUrl);
+      url.password = '';
+      name = url.toString();
+    } catch {
+      name = 'postgres:unparsed';
+    }
+  }
+  return createHash('sha256').update(name).digest('hex').slice(0, 32);
+}
+
+/**
  * The record queue with its crash journal; records a previous run left in the journal (finished, or
  * `interrupted` for requests it did not live to finish) are queued for the store.
  */
@@ -33,6 +56,7 @@ export function openRecords(
     segmentBytes: settings.journalSegmentBytes,
     fsyncIntervalMs: settings.journalFsyncIntervalMs,
     progressIntervalMs: settings.progressIntervalMs,
+    store: journalStoreName(databaseUrl),
     log,
   });
   const records = new RecordQueue({ store, journal, ...settings, log });

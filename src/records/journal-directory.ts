@@ -17,7 +17,8 @@ const INSTANCE_PREFIX = 'instance-';
 const ADOPTED_PREFIX = 'adopted-';
 const SEGMENT = /^segment-(\d+)\.jsonl$/;
 
-const ownerSchema = z.object({ pid: z.number().int(), released: z.boolean() });
+/** `store`: which store the instance wrote records for (absent in directories of earlier versions). */
+const ownerSchema = z.object({ pid: z.number().int(), released: z.boolean(), store: z.string().optional() });
 
 /** Whether a process with this id runs (EPERM: it does, as another user). */
 function processRuns(pid: number): boolean {
@@ -41,7 +42,7 @@ function ageMs(path: string, now: number): number {
  * Whether nobody writes this instance directory any more: released by a clean stop, its process gone (a crash
  * or SIGKILL), or its heartbeat older than `staleMs` (the process id was reused).
  */
-function isOrphan(dir: string, staleMs: number, now: number): boolean {
+function isOrphan(dir: string, staleMs: number, now: number, store: string | undefined): boolean {
   const ownerPath = join(dir, OWNER_FILE);
   let owner: z.infer<typeof ownerSchema> | undefined;
   try {
@@ -52,6 +53,8 @@ function isOrphan(dir: string, staleMs: number, now: number): boolean {
   }
   // Without a readable owner file, it may be an instance being created this instant: only when old.
   if (!owner) return ageMs(dir, now) > staleMs;
+  // Records of another store are that store's: replayed here, they were lost there and foreign here.
+  if (store !== undefined && owner.store !== undefined && owner.store !== store) return false;
   return owner.released || !processRuns(owner.pid) || ageMs(ownerPath, now) > staleMs;
 }
 
@@ -69,6 +72,8 @@ export class InstanceDirectory {
     readonly root: string,
     staleMs: number,
     now: () => number = Date.now,
+    /** Names the store this instance writes to; only directories of the same store are taken over. */
+    readonly store?: string,
   ) {
     mkdirSync(root, { recursive: true });
     this.path = join(root, `${INSTANCE_PREFIX}${randomUUID()}`);
@@ -77,7 +82,7 @@ export class InstanceDirectory {
     for (const entry of readdirSync(root, { withFileTypes: true })) {
       const dir = join(root, entry.name);
       if (!entry.isDirectory() || !entry.name.startsWith(INSTANCE_PREFIX) || dir === this.path) continue;
-      if (!isOrphan(dir, staleMs, now())) continue;
+      if (!isOrphan(dir, staleMs, now(), store)) continue;
       try {
         renameSync(dir, join(this.path, `${ADOPTED_PREFIX}${entry.name}`));
       } catch {
@@ -147,6 +152,7 @@ export class InstanceDirectory {
   }
 
   #writeOwner(released: boolean): void {
-    writeFileSync(join(this.path, OWNER_FILE), JSON.stringify({ pid: process.pid, released }));
+    const owner = { pid: process.pid, released, ...(this.store === undefined ? {} : { store: this.store }) };
+    writeFileSync(join(this.path, OWNER_FILE), JSON.stringify(owner));
   }
 }

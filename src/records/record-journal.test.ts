@@ -97,6 +97,41 @@ describe('RecordJournal', () => {
     expect(replayed.find((record) => record.genId === 'gen_done')?.status).toBe('success');
   });
 
+  it('reads a sampled request’s progress at every journaling until it finishes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const { journal } = journalIn(dir, { progressIntervalMs: 10 });
+    journal.begin(stub('gen_stream'));
+    let outputTokens = 0;
+    journal.sample('gen_stream', () => {
+      outputTokens += 5;
+      return { outputTokens, costNanoUsd: outputTokens * 100, reservedNanoUsd: 50_000 };
+    });
+    const file = join(dir, segmentsOf(dir)[0] ?? '');
+    const progressLines = () =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('{"p":'));
+    await vi.waitFor(() => expect(progressLines().length).toBeGreaterThanOrEqual(3), { timeout: 5_000 });
+    const { replayed } = afterCrash(dir);
+    const cut = replayed.find((record) => record.genId === 'gen_stream');
+    expect(cut?.outputTokens).toBeGreaterThanOrEqual(15);
+    expect(cut?.costNanoUsd).toBe((cut?.outputTokens ?? 0) * 100);
+    expect(cut?.warnings).toEqual(['interrupted: 50000 nano-USD had been reserved for this request']);
+  });
+
+  // Bug: gateways on two databases sharing one journal root (the default `data/journal` of a working
+  // directory) replayed each other's records: a killed one's went into the other's database.
+  it('takes over only the directories of instances that wrote for the same store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const a = journalIn(dir, { store: 'store-a' });
+    a.journal.begin(stub('gen_of_a'));
+    await a.journal.finish(makeRecord({ genId: 'gen_done_a' }));
+    const onB = journalIn(dir, { staleMs: -1, store: 'store-b' });
+    expect(onB.replayed.map((record) => record.genId)).toEqual([]);
+    const onA = journalIn(dir, { staleMs: -1, store: 'store-a' });
+    expect(onA.replayed.map((record) => record.genId).sort()).toEqual(['gen_done_a', 'gen_of_a']);
+  });
+
   it('sets a timer only while there is progress to write or a write to sync', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'journal-'));
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });

@@ -25,6 +25,8 @@ export interface RecordJournalOptions {
   progressIntervalMs: number;
   /** An instance directory whose owner is alive but silent this long is taken over. */
   staleMs?: number;
+  /** Names the store the records are for (see `journalStoreName`): another store's directories are left. */
+  store?: string;
   log: (message: string) => void;
 }
 
@@ -93,7 +95,7 @@ export class RecordJournal {
     replayed: GenerationRecord[];
     corrupt: number;
   } {
-    const instance = new InstanceDirectory(options.dir, options.staleMs ?? 60_000);
+    const instance = new InstanceDirectory(options.dir, options.staleMs ?? 60_000, Date.now, options.store);
     const { lines, corrupt } = readSegmentLines(instance.segmentsToReplay());
     const journal = new RecordJournal(options, instance);
     const replayed = recordsOfLines(lines);
