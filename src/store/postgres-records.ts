@@ -20,7 +20,8 @@ import {
   encodeCursor,
   GROUP_COLUMN,
   MAX_TIME_MS,
-  reportDays,
+  mergeSpendRows,
+  reportParts,
 } from './record-query.js';
 import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
 
@@ -100,31 +101,57 @@ export async function listRecordRows(
   };
 }
 
-/** A spend report from the daily rollups. */
+/**
+ * A spend report: whole days from the daily rollups, the parts of days at the window's ends from the records
+ * (`reportParts`), so that it covers exactly [from, to) as the records listing does.
+ */
 export async function spendReportRows(
   db: PostgresConnection,
   filter: Omit<RecordFilter, 'status'>,
   groupBy: SpendGroupBy,
 ): Promise<SpendRow[]> {
-  const column = GROUP_COLUMN[checkGroupBy(groupBy)];
+  const by = checkGroupBy(groupBy);
   const checked = checkFilter({ ...filter, status: undefined });
-  const { firstDay, endDay } = reportDays(checked);
-  const params: string[] = [firstDay, endDay];
-  const where = ['day >= $1', 'day < $2'];
+  const { days, partial } = reportParts(checked);
+  const filters: string[] = [];
   for (const [name, value] of [
     ['org_id', checked.orgId],
     ['key_id', checked.keyId],
     ['model', checked.model],
     ['provider', checked.provider],
   ] as const) {
-    if (value === undefined) continue;
-    params.push(value);
-    where.push(`${name} = $${params.length}`);
+    if (value !== undefined) filters.push(name, value);
   }
-  const sql = `SELECT ${column} AS grp, sum(requests)::text AS requests, sum(errors)::text AS errors,
-      sum(input_tokens)::text AS input_tokens, sum(output_tokens)::text AS output_tokens,
-      sum(cost_nano)::text AS cost_nano
-    FROM record_rollups WHERE ${where.join(' AND ')} GROUP BY grp ORDER BY grp`;
+  /** The filters as conditions on parameters numbered after the first two (the window). */
+  const where = (first: string, second: string) => [
+    first,
+    second,
+    ...Array.from({ length: filters.length / 2 }, (_, i) => `${filters[2 * i]} = $${i + 3}`),
+  ];
+  const values = filters.filter((_, i) => i % 2 === 1);
+  const sums = `sum(input_tokens)::text AS input_tokens, sum(output_tokens)::text AS output_tokens,
+      sum(cost_nano)::text AS cost_nano`;
+  const parts: Promise<SpendRow[]>[] = [];
+  if (days) {
+    const sql = `SELECT ${GROUP_COLUMN[by]} AS grp, sum(requests)::text AS requests,
+        sum(errors)::text AS errors, ${sums}
+      FROM record_rollups WHERE ${where('day >= $1', 'day < $2').join(' AND ')} GROUP BY grp`;
+    parts.push(spendRows(db, sql, [days.firstDay, days.endDay, ...values]));
+  }
+  const recordGroup =
+    by === 'day' ? "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')" : GROUP_COLUMN[by];
+  for (const [fromMs, toMs] of partial) {
+    const sql = `SELECT ${recordGroup} AS grp, count(*)::text AS requests,
+        count(*) FILTER (WHERE status = 'error')::text AS errors, ${sums}
+      FROM records
+      WHERE ${where('created_at >= $1::timestamptz', 'created_at < $2::timestamptz').join(' AND ')}
+      GROUP BY grp`;
+    parts.push(spendRows(db, sql, [pgInstant(fromMs), pgInstant(toMs), ...values]));
+  }
+  return mergeSpendRows(await Promise.all(parts));
+}
+
+async function spendRows(db: PostgresConnection, sql: string, params: unknown[]): Promise<SpendRow[]> {
   return (await db.query(sql, params)).map((raw) => {
     const row = spendRow.parse(raw);
     return {

@@ -207,13 +207,63 @@ export function runRecordQueryContract(current: () => Store): void {
       expect(
         await store.spendReport({ model: 'acme/small', provider: 'fast-cloud', ...window }, 'key'),
       ).toEqual([row('key_0123', 1, 1, 100)]);
-      // Whole UTC days that overlap [from, to): 2026-03-01 12:00 .. 2026-03-02 00:00:01 covers both days.
+      // Exactly [from, to), as the listing (contract §8): 2026-03-01 12:00 .. 2026-03-02 00:00:01 holds the
+      // two records of March 1st (12:00 inclusive), not the ones of March 2nd at noon. (Bug: whole days that
+      // overlap the window were counted.)
       const partial = await store.spendReport(
         { orgId: 'acme', from: day(1), to: '2026-03-02T00:00:01Z' },
         'day',
       );
-      expect(partial.map((g) => g.group)).toEqual(['2026-03-01', '2026-03-02']);
+      expect(partial).toEqual([row('2026-03-01', 2, 1, 200)]);
+      expect(await store.spendReport({ orgId: 'acme', from: day(1), to: day(1, 23) }, 'model')).toEqual([
+        row('acme/chat-large', 1, 0, 100),
+      ]);
       expect(await store.spendReport({ orgId: 'nobody', ...window }, 'day')).toEqual([]);
+    });
+
+    it('covers exactly [from, to): whole days from the rollups, the ends from the records, merged by group', async () => {
+      const store = current();
+      const r = (createdAt: string, cost: number) =>
+        makeRecord({ createdAt, inputTokens: 1, outputTokens: 1, costNanoUsd: cost });
+      // Every six hours from March 1st to March 4th: 16 records, costs 1, 2, 4, … (each subset sums apart).
+      const records = Array.from({ length: 16 }, (_, i) =>
+        r(new Date(Date.UTC(2026, 2, 1) + i * 6 * 3_600_000).toISOString(), 2 ** i),
+      );
+      await store.insertRecords(records);
+      for (const [from, to] of [
+        ['2026-03-01T05:00:00Z', '2026-03-03T13:00:00Z'],
+        ['2026-03-01T06:00:00Z', '2026-03-01T06:00:00.001Z'],
+        ['2026-03-02T00:00:00Z', '2026-03-03T00:00:00Z'],
+        ['2026-03-01T18:00:00Z', '2026-03-02T06:00:00Z'],
+        ['2026-02-28T23:59:59Z', '2026-03-05T00:00:01Z'],
+        ['2026-03-02T07:00:00Z', '2026-03-02T07:00:00Z'],
+      ] as const) {
+        const ms = (text: string) => Date.parse(text);
+        const inWindow = records.filter(
+          (record) => ms(record.createdAt) >= ms(from) && ms(record.createdAt) < ms(to),
+        );
+        const cost = inWindow.reduce((sum, record) => sum + record.costNanoUsd, 0);
+        const byModel = await store.spendReport({ orgId: 'acme', from, to }, 'model');
+        expect(byModel, `${from} .. ${to}`).toEqual(
+          inWindow.length === 0
+            ? []
+            : [
+                {
+                  group: 'acme/chat-large',
+                  requests: inWindow.length,
+                  errors: 0,
+                  inputTokens: inWindow.length,
+                  outputTokens: inWindow.length,
+                  costNanoUsd: cost,
+                },
+              ],
+        );
+        const byDay = await store.spendReport({ orgId: 'acme', from, to }, 'day');
+        expect(byDay.reduce((sum, row) => sum + row.costNanoUsd, 0)).toBe(cost);
+        expect(byDay.map((row) => row.group)).toEqual([
+          ...new Set(inWindow.map((record) => record.createdAt.slice(0, 10))),
+        ]);
+      }
     });
   });
 

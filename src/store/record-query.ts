@@ -1,5 +1,5 @@
 import type { GenerationRecord } from '../records/generation-record.js';
-import type { RecordFilter, RecordStatus, SpendGroupBy } from './store.js';
+import type { RecordFilter, RecordStatus, SpendGroupBy, SpendRow } from './store.js';
 import { InvalidQueryError, InvalidRecordError } from './store-errors.js';
 
 /**
@@ -152,14 +152,43 @@ export function recordDayOf(ms: number): string {
 }
 
 /**
- * The rollup days a report covers: every UTC day that overlaps [from, to), as `[firstDay, endDay)` strings.
- * Empty (first = end) when `to` is not after `from`.
+ * How a report covers [from, to): the whole UTC days inside it from the daily rollups (`days`, as
+ * `[firstDay, endDay)` strings, absent when none), and the parts of days at its ends from the records
+ * themselves (`partial`, [fromMs, toMs) ranges). Nothing when `to` is not after `from`.
  */
-export function reportDays(filter: CheckedFilter): { firstDay: string; endDay: string } {
+export function reportParts(filter: CheckedFilter): {
+  days?: { firstDay: string; endDay: string };
+  partial: Array<[number, number]>;
+} {
   const day = 86_400_000;
-  const firstMs = Math.floor(filter.fromMs / day) * day;
-  const endMs = Math.max(firstMs, Math.ceil(filter.toMs / day) * day);
-  return { firstDay: dayOf(firstMs), endDay: dayOf(Math.min(endMs, MAX_TIME_MS)) };
+  const { fromMs } = filter;
+  const toMs = Math.min(filter.toMs, MAX_TIME_MS);
+  if (toMs <= fromMs) return { partial: [] };
+  const firstWhole = Math.ceil(fromMs / day) * day;
+  const endWhole = Math.floor(toMs / day) * day;
+  if (firstWhole >= endWhole) return { partial: [[fromMs, toMs]] };
+  const partial: Array<[number, number]> = [];
+  if (fromMs < firstWhole) partial.push([fromMs, firstWhole]);
+  if (endWhole < toMs) partial.push([endWhole, toMs]);
+  return { days: { firstDay: dayOf(firstWhole), endDay: dayOf(endWhole) }, partial };
+}
+
+/** Report rows of several parts of a window, summed by group, in group order. */
+export function mergeSpendRows(parts: ReadonlyArray<readonly SpendRow[]>): SpendRow[] {
+  const merged = new Map<string, SpendRow>();
+  for (const row of parts.flat()) {
+    const known = merged.get(row.group);
+    if (!known) {
+      merged.set(row.group, { ...row });
+      continue;
+    }
+    known.requests += row.requests;
+    known.errors += row.errors;
+    known.inputTokens += row.inputTokens;
+    known.outputTokens += row.outputTokens;
+    known.costNanoUsd += row.costNanoUsd;
+  }
+  return [...merged.values()].sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
 }
 
 /**

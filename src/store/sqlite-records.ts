@@ -12,7 +12,8 @@ import {
   decodeCursor,
   encodeCursor,
   GROUP_COLUMN,
-  reportDays,
+  mergeSpendRows,
+  reportParts,
 } from './record-query.js';
 import { keySpendTotals } from './spend-sums.js';
 import type { RecordFilter, RecordPage, SpendGroupBy, SpendRow } from './store.js';
@@ -170,12 +171,16 @@ export class SqliteRecords {
     };
   }
 
+  /**
+   * A spend report: whole days from the daily rollups, the parts of days at the window's ends from the
+   * records (`reportParts`), so that it covers exactly [from, to) as the records listing does.
+   */
   spend(filter: Omit<RecordFilter, 'status'>, groupBy: SpendGroupBy): SpendRow[] {
-    const column = GROUP_COLUMN[checkGroupBy(groupBy)];
+    const by = checkGroupBy(groupBy);
     const checked = checkFilter({ ...filter, status: undefined });
-    const { firstDay, endDay } = reportDays(checked);
-    const where = ['day >= ?', 'day < ?'];
-    const params: string[] = [firstDay, endDay];
+    const { days, partial } = reportParts(checked);
+    const filters: (string | number)[] = [];
+    const where: string[] = [];
     for (const [name, value] of [
       ['org_id', checked.orgId],
       ['key_id', checked.keyId],
@@ -184,11 +189,27 @@ export class SqliteRecords {
     ] as const) {
       if (value === undefined) continue;
       where.push(`${name} = ?`);
-      params.push(value);
+      filters.push(value);
     }
-    const sql = `SELECT ${column} AS grp, sum(requests) AS requests, sum(errors) AS errors,
-        sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, sum(cost_nano) AS cost_nano
-      FROM record_rollups WHERE ${where.join(' AND ')} GROUP BY grp ORDER BY grp`;
+    const parts: SpendRow[][] = [];
+    if (days) {
+      const sql = `SELECT ${GROUP_COLUMN[by]} AS grp, sum(requests) AS requests, sum(errors) AS errors,
+          sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, sum(cost_nano) AS cost_nano
+        FROM record_rollups WHERE ${['day >= ?', 'day < ?', ...where].join(' AND ')} GROUP BY grp`;
+      parts.push(this.#spendRows(sql, [days.firstDay, days.endDay, ...filters]));
+    }
+    const recordGroup =
+      by === 'day' ? "strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')" : GROUP_COLUMN[by];
+    for (const [fromMs, toMs] of partial) {
+      const sql = `SELECT ${recordGroup} AS grp, count(*) AS requests, sum(status = 'error') AS errors,
+          sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, sum(cost_nano) AS cost_nano
+        FROM records WHERE ${['created_at >= ?', 'created_at < ?', ...where].join(' AND ')} GROUP BY grp`;
+      parts.push(this.#spendRows(sql, [fromMs, toMs, ...filters]));
+    }
+    return mergeSpendRows(parts);
+  }
+
+  #spendRows(sql: string, params: (string | number)[]): SpendRow[] {
     return this.#statement(sql)
       .all(...params)
       .map((raw) => {

@@ -227,19 +227,34 @@ export async function startPostgres(): Promise<TestPostgres | undefined> {
     } finally {
       await admin.end();
     }
+    let paused = false;
     const signal = (name: NodeJS.Signals) => {
-      for (const pid of serverPids(dataDir)) process.kill(pid, name);
+      for (const pid of serverPids(dataDir)) {
+        try {
+          process.kill(pid, name);
+        } catch {
+          // A backend that ended since the listing.
+        }
+      }
+    };
+    const resume = () => {
+      if (!paused) return;
+      paused = false;
+      signal('SIGCONT');
     };
     return {
       url: `${base}/${DATABASE}`,
       stop: async () => {
-        if (started) signal('SIGCONT');
+        resume();
         await stop();
       },
       halt,
       restart,
-      pause: () => signal('SIGSTOP'),
-      resume: () => signal('SIGCONT'),
+      pause: () => {
+        paused = true;
+        signal('SIGSTOP');
+      },
+      resume,
     };
   } catch (error) {
     const log = existsSync(logFile) ? `\nserver log:\n${readFileSync(logFile, 'utf8')}` : '';
