@@ -108,6 +108,35 @@ if (!server) {
       await Promise.all([crashed.close(), live.close(), survivor.close()]);
     });
 
+    // Bug: a running request's reservation, let go when Redis could not be reached for longer than its lease
+    // (or lost with a restart), was never put back: other requests passed the cap by its amount (+32 %).
+    it.each([
+      ['its lease ended while Redis was out of reach', 'expire'],
+      ['Redis lost its data', 'flush'],
+    ])('puts back a running request’s reservation when %s', async (_name, how) => {
+      let now = Date.UTC(2026, 10, 22, 12, 0, 0);
+      const keyPrefix = `test:${randomUUID()}:`;
+      const options = { spendSource: async () => 100, now: () => now, keyPrefix, reservationLeaseMs: 10_000 };
+      const running = new RedisLimiter({ ...options, redis: url });
+      const other = new RedisLimiter({ ...options, redis: url });
+      const held = await running.reserve('org', '2026-11', 600, 1000n);
+      expect(held.ok).toBe(true);
+      if (how === 'expire') {
+        now += 11_000; // no renewal reached Redis within the lease
+        expect(await other.usage('org', '2026-11')).toEqual({ spentNano: 100n, reservedNano: 0n });
+      } else {
+        const redis = new Redis(url);
+        await redis.del(...(await redis.keys(`${keyPrefix}*`)));
+        await redis.quit();
+      }
+      await running.renewLeases();
+      expect(await other.usage('org', '2026-11')).toEqual({ spentNano: 100n, reservedNano: 600n });
+      expect((await other.reserve('org', '2026-11', 400, 1000n)).ok).toBe(false);
+      if (held.ok) await running.settle(held.reservationId, 250);
+      expect(await other.usage('org', '2026-11')).toEqual({ spentNano: 350n, reservedNano: 0n });
+      await Promise.all([running.close(), other.close()]);
+    });
+
     it('gives every key it writes a TTL, and leaves a shared connection open', async () => {
       const redis = new Redis(url);
       const keyPrefix = `test:${randomUUID()}:`;

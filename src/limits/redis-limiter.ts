@@ -31,7 +31,8 @@ const MAX_PENDING_SETTLES = 100_000;
 
 interface OpenMonth {
   keys: string[];
-  ids: Set<string>;
+  /** Open reservations by id, with their amounts (to put them back if Redis let them go). */
+  ids: Map<string, number>;
 }
 
 /**
@@ -111,7 +112,7 @@ export class RedisLimiter implements Limiter {
       return { ok: false, spentNano: toNumber(reply[1]), reservedNano: toNumber(reply[2]), capNano };
     }
     if (reply[0] !== 'ok') throw new Error(`Unexpected reply of the reservation script: ${reply.join(' ')}`);
-    this.track(keys, id);
+    this.track(keys, id, amountNano);
     return { ok: true, reservationId: `${id}.${reply[1] ?? ''}.${encodeMonth(orgId, month)}` };
   }
 
@@ -175,16 +176,26 @@ export class RedisLimiter implements Limiter {
     return { spentNano: toBigInt(reply[1]), reservedNano: toBigInt(reply[2]) };
   }
 
-  /** Extends the lease of every reservation this instance holds (run by a timer; public for tests). */
+  /**
+   * Extends the lease of every reservation this instance holds, and puts back in `reserved` the ones Redis let
+   * go meanwhile (an outage longer than the lease, a restart): their requests still run (run by a timer;
+   * public for tests).
+   */
   async renewLeases(): Promise<void> {
     const leaseEnd = this.now() + this.leaseMs;
     for (const { keys, ids } of this.open.values()) {
       const all = [...ids];
       for (let i = 0; i < all.length; i += RENEW_BATCH) {
-        const batch = all.slice(i, i + RENEW_BATCH);
-        await this.connection.run((redis) =>
-          runScript(redis, limiterScripts.renew, [keys[1] ?? ''], [leaseEnd, ...batch]),
+        const batch = all.slice(i, i + RENEW_BATCH).flat();
+        const reply = await this.connection.run((redis) =>
+          runScript(redis, limiterScripts.renew, keys, [leaseEnd, MONTH_TTL_MS, ...batch]),
         );
+        const restored = Array.isArray(reply) ? Number(reply[1]) : 0;
+        if (restored > 0) {
+          this.log(
+            `Redis limiter: put back ${restored} reservations of requests still running that Redis had let go`,
+          );
+        }
       }
     }
   }
@@ -215,10 +226,10 @@ export class RedisLimiter implements Limiter {
     return [base, `${base}:pending`];
   }
 
-  private track(keys: string[], id: string): void {
+  private track(keys: string[], id: string, amountNano: number): void {
     const key = keys[0] ?? '';
-    const open = this.open.get(key) ?? { keys, ids: new Set<string>() };
-    open.ids.add(id);
+    const open = this.open.get(key) ?? { keys, ids: new Map<string, number>() };
+    open.ids.set(id, amountNano);
     this.open.set(key, open);
   }
 

@@ -105,11 +105,30 @@ end
 redis.call('PEXPIRE', month, ARGV[7])
 return {'settled', result}`;
 
-/** Extends the lease of reservations still open (ZADD XX never brings back one already released). */
+/**
+ * Extends the lease of reservations of a running instance, and puts back the ones Redis let go while it could
+ * not renew them: released when their lease ended during an outage (an `x:` mark), or lost with the month
+ * (a restart without persistence, a flush). Their requests still run and will settle; without their amounts
+ * in `reserved`, other requests were let through past the cap.
+ */
 const RENEW = `
-local n = 0
-for i = 2, #ARGV do n = n + redis.call('ZADD', KEYS[1], 'XX', 'CH', ARGV[1], ARGV[i]) end
-return n`;
+local month, pending = KEYS[1], KEYS[2]
+local renewed, restored = 0, 0
+for i = 3, #ARGV, 2 do
+  local id, amount = ARGV[i], ARGV[i + 1]
+  if redis.call('HEXISTS', month, 'r:' .. id) == 0 then
+    redis.call('HDEL', month, 'x:' .. id)
+    if amount ~= '0' then redis.call('HINCRBY', month, 'reserved', amount) end
+    redis.call('HSET', month, 'r:' .. id, amount)
+    restored = restored + 1
+  else
+    renewed = renewed + 1
+  end
+  redis.call('ZADD', pending, ARGV[1], id)
+end
+redis.call('PEXPIRE', month, ARGV[2])
+redis.call('PEXPIRE', pending, ARGV[2])
+return {renewed, restored}`;
 
 /**
  * A key's rate bucket (limiter.ts, \`RateBucket\`), with the same arithmetic as \`owedAt\`, \`bucketTime\` and
@@ -167,7 +186,10 @@ export const limiterScripts = {
   settle: script(SETTLE),
   /** ARGV: seed, epoch, nowMs. Returns `{'usage', spent, reserved}`. */
   usage: script(USAGE),
-  /** KEYS: pending set. ARGV: leaseEndMs, ids… Returns how many leases were extended. */
+  /**
+   * KEYS: month hash, pending set. ARGV: leaseEndMs, monthTtlMs, then id and amount of each reservation.
+   * Returns `{renewed, restored}`.
+   */
   renew: script(RENEW),
 };
 
