@@ -137,6 +137,29 @@ if (!server) {
       await Promise.all([running.close(), other.close()]);
     });
 
+    // Bug: settles kept through an outage by an instance that then stopped never reached Redis: its month
+    // stayed below the store's records, and the next instance let requests past the cap by their cost.
+    it('raises a month’s spend to the store’s when it is lower, never lowers it', async () => {
+      let stored = 100;
+      const limiter = new RedisLimiter({
+        redis: url,
+        spendSource: async () => stored,
+        keyPrefix: `test:${randomUUID()}:`,
+      });
+      const first = await limiter.reserve('org', '2026-11', 50, 1000n);
+      if (first.ok) await limiter.settle(first.reservationId, 50);
+      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 150n, reservedNano: 0n });
+      stored = 900; // settles that never reached Redis, as the store's records have them
+      await limiter.reconcile();
+      expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 900n, reservedNano: 0n });
+      expect((await limiter.reserve('org', '2026-11', 200, 1000n)).ok).toBe(false);
+      stored = 10;
+      await limiter.reserve('org', '2026-11', 1, 1000n);
+      await limiter.reconcile();
+      expect((await limiter.usage('org', '2026-11')).spentNano).toBe(900n);
+      await limiter.close();
+    });
+
     it('gives every key it writes a TTL, and leaves a shared connection open', async () => {
       const redis = new Redis(url);
       const keyPrefix = `test:${randomUUID()}:`;

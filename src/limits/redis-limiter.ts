@@ -26,6 +26,8 @@ const DAY = 24 * 60 * MINUTE;
 const MONTH_TTL_MS = 35 * DAY;
 /** Ids renewed per script call. */
 const RENEW_BATCH = 500;
+/** How often the spend of months in use is compared with the store's (see `reconcile`). */
+export const RECONCILE_INTERVAL_MS = 60_000;
 /** Settles kept for a retry while Redis is down, at most (beyond, the oldest are dropped, with a log line). */
 const MAX_PENDING_SETTLES = 100_000;
 
@@ -58,6 +60,9 @@ export class RedisLimiter implements Limiter {
   /** Reservations of this instance not settled yet, by month hash: their leases are renewed. */
   private readonly open = new Map<string, OpenMonth>();
   private readonly renewTimer: NodeJS.Timeout;
+  /** Months reserved on since the last reconciliation with the store, by month hash (see `reconcile`). */
+  private readonly active = new Map<string, { orgId: string; month: string; keys: string[] }>();
+  private lastReconcile = 0;
   /** Settles that met a Redis outage, tried again on every timer tick until Redis takes them. */
   private pendingSettles: { reservationId: string; actualNano: number }[] = [];
   private readonly log: (line: string) => void;
@@ -113,6 +118,7 @@ export class RedisLimiter implements Limiter {
     }
     if (reply[0] !== 'ok') throw new Error(`Unexpected reply of the reservation script: ${reply.join(' ')}`);
     this.track(keys, id, amountNano);
+    this.active.set(keys[0] ?? '', { orgId, month, keys });
     return { ok: true, reservationId: `${id}.${reply[1] ?? ''}.${encodeMonth(orgId, month)}` };
   }
 
@@ -167,6 +173,29 @@ export class RedisLimiter implements Limiter {
       this.pendingSettles.shift();
     }
     await this.renewLeases();
+    if (this.now() - this.lastReconcile >= RECONCILE_INTERVAL_MS) await this.reconcile();
+  }
+
+  /**
+   * Raises the spend Redis holds for each month reserved on lately to the store's, where it is lower: settles
+   * an instance kept through an outage and could not deliver before it stopped are lost to Redis, but their
+   * records are in the store. Run by the timer at most every `RECONCILE_INTERVAL_MS` (public for tests).
+   */
+  async reconcile(): Promise<void> {
+    this.lastReconcile = this.now();
+    const months = [...this.active.values()];
+    this.active.clear();
+    for (const { orgId, month, keys } of months) {
+      const stored = spendToBigInt(await this.spendSource(orgId, month)).toString();
+      const raised = await this.connection.run((redis) =>
+        runScript(redis, limiterScripts.raise, [keys[0] ?? ''], [stored]),
+      );
+      if (raised === 1) {
+        this.log(
+          `Redis limiter: the spend of ${orgId} in ${month} was below the store's; raised to ${stored}`,
+        );
+      }
+    }
   }
 
   async usage(orgId: string, month: string): Promise<{ spentNano: bigint; reservedNano: bigint }> {

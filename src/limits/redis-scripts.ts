@@ -106,6 +106,21 @@ redis.call('PEXPIRE', month, ARGV[7])
 return {'settled', result}`;
 
 /**
+ * Raises `spent` to the store's settled spend (ARGV[1]) when it is lower: settles that never reached Redis
+ * (kept through an outage by an instance that then stopped) are in the store's records. Both figures are at
+ * most the true spend, so the larger one is too: this never counts a cost twice.
+ */
+const RAISE = `${BIG}
+local month = KEYS[1]
+local spent = redis.call('HGET', month, 'spent')
+if not spent then return 0 end
+local h, l = sum3(spent, '0', '0')
+if above(h, l, ARGV[1]) then return 0 end
+if spent == ARGV[1] then return 0 end
+redis.call('HSET', month, 'spent', ARGV[1])
+return 1`;
+
+/**
  * Extends the lease of reservations of a running instance, and puts back the ones Redis let go while it could
  * not renew them: released when their lease ended during an outage (an `x:` mark), or lost with the month
  * (a restart without persistence, a flush). Their requests still run and will settle; without their amounts
@@ -191,6 +206,8 @@ export const limiterScripts = {
    * Returns `{renewed, restored}`.
    */
   renew: script(RENEW),
+  /** KEYS: month hash. ARGV: the store's spend. Returns 1 when `spent` was raised to it. */
+  raise: script(RAISE),
 };
 
 /** Runs a script by its SHA, sending the source once when the server does not know it yet (NOSCRIPT). */
