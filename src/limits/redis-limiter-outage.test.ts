@@ -52,6 +52,41 @@ const failureOf = (promise: Promise<unknown>) =>
     await limiter.close();
   });
 
+  // Bug: a reservation whose script Redis ran only after the client had given up (a stalled server runs what
+  // it queued) stayed reserved until its lease ended, for a request that had been refused with 503.
+  it('releases what a reservation refused for a stalled Redis reserved once Redis ran it', async () => {
+    const keyPrefix = `test:${randomUUID()}:`;
+    const limiter = new RedisLimiter({
+      redis: url,
+      spendSource: async () => 0,
+      keyPrefix,
+      commandTimeoutMs: 150,
+      reservationLeaseMs: 600_000,
+    });
+    await limiter.usage('org', '2026-11');
+    const admin = new Redis(url);
+    await admin.call('CLIENT', 'PAUSE', '1000', 'ALL');
+    const refused = await failureOf(limiter.reserve('org', '2026-11', 600, 10_000n));
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect(limiter.pendingSettleCount).toBe(1);
+    // Once Redis runs the queued script the reservation exists; the kept settle of 0 releases it.
+    expect(
+      await eventually(
+        async () => (await admin.hget(`${keyPrefix}spend:{org:2026-11}`, 'reserved')) === '600',
+        5_000,
+      ),
+    ).toBe(true);
+    expect(
+      await eventually(async () => {
+        await limiter.deliverKeptSettles();
+        return limiter.pendingSettleCount === 0;
+      }, 5_000),
+    ).toBe(true);
+    expect(await limiter.usage('org', '2026-11')).toEqual({ spentNano: 0n, reservedNano: 0n });
+    await admin.quit();
+    await limiter.close();
+  });
+
   it('Redis down: 503 service_unavailable with retry-after within 2 s, one log line each way, automatic recovery', async () => {
     const lines: string[] = [];
     let stored = 0;

@@ -26,6 +26,9 @@ const DAY = 24 * 60 * MINUTE;
 const MONTH_TTL_MS = 35 * DAY;
 /** Ids renewed per script call. */
 const RENEW_BATCH = 500;
+/** Whether a command failed because Redis did not answer within the command timeout (ioredis' error). */
+const timedOut = (cause: unknown): boolean => cause instanceof Error && cause.message === 'Command timed out';
+
 /** How often the spend of months in use is compared with the store's (see `reconcile`). */
 export const RECONCILE_INTERVAL_MS = 60_000;
 /** Settles kept for a retry while Redis is down, at most (beyond, the oldest are dropped, with a log line). */
@@ -112,7 +115,15 @@ export class RedisLimiter implements Limiter {
       id,
       now + this.leaseMs,
       MONTH_TTL_MS,
-    ]);
+    ]).catch((error: unknown) => {
+      // Redis took the script but did not answer in time; it may still run it (a stalled server runs what it
+      // had queued). The request is refused (503), so whatever it reserved is released again: a settle of 0,
+      // kept until Redis takes it like any other. Before, it stayed reserved until its lease ended. (A
+      // script that never reached Redis, which was down, needs nothing.)
+      if (error instanceof GatewayError && timedOut(error.cause))
+        this.keepSettle(`${id}..${encodeMonth(orgId, month)}`, 0);
+      throw error;
+    });
     if (reply[0] === 'full') {
       return { ok: false, spentNano: toNumber(reply[1]), reservedNano: toNumber(reply[2]), capNano };
     }
@@ -138,15 +149,18 @@ export class RedisLimiter implements Limiter {
       () => undefined,
       (error: unknown) => {
         if (!(error instanceof GatewayError) || error.type !== 'service_unavailable') throw error;
-        if (this.pendingSettles.length >= MAX_PENDING_SETTLES) {
-          this.pendingSettles.shift();
-          this.log(
-            `Redis limiter: more than ${MAX_PENDING_SETTLES} settles wait for Redis; dropped the oldest`,
-          );
-        }
-        this.pendingSettles.push({ reservationId, actualNano });
+        this.keepSettle(reservationId, actualNano);
       },
     );
+  }
+
+  /** Keeps a settle that met an outage, for the timer to deliver once Redis answers again. */
+  private keepSettle(reservationId: string, actualNano: number): void {
+    if (this.pendingSettles.length >= MAX_PENDING_SETTLES) {
+      this.pendingSettles.shift();
+      this.log(`Redis limiter: more than ${MAX_PENDING_SETTLES} settles wait for Redis; dropped the oldest`);
+    }
+    this.pendingSettles.push({ reservationId, actualNano });
   }
 
   /** How many settles wait for Redis to come back. */
@@ -166,14 +180,19 @@ export class RedisLimiter implements Limiter {
 
   /** The timer's work: settles kept during an outage first, then the leases of open reservations. */
   private async tick(): Promise<void> {
+    await this.deliverKeptSettles();
+    await this.renewLeases();
+    if (this.now() - this.lastReconcile >= RECONCILE_INTERVAL_MS) await this.reconcile();
+  }
+
+  /** Delivers the settles kept during an outage; throws (and stops) while Redis is still down (public for tests). */
+  async deliverKeptSettles(): Promise<void> {
     while (this.pendingSettles.length > 0) {
       const next = this.pendingSettles[0];
       if (!next) break;
-      await this.settleNow(next.reservationId, next.actualNano); // Throws (and stops) while Redis is still down.
+      await this.settleNow(next.reservationId, next.actualNano);
       this.pendingSettles.shift();
     }
-    await this.renewLeases();
-    if (this.now() - this.lastReconcile >= RECONCILE_INTERVAL_MS) await this.reconcile();
   }
 
   /**
