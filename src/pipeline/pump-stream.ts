@@ -16,6 +16,12 @@ export interface PumpOptions<Part> {
   settle: Settle;
   progress: StreamProgress;
   now: () => number;
+  /**
+   * Progress reporting: `report` runs when `clock.progressEpoch` has changed since the stream began or last
+   * reported (once per journaling, every `records.progressIntervalMs`): a stream shorter than that mostly
+   * never reports. A number compared on every event, nothing kept by the journal.
+   */
+  reporting?: { clock: { readonly progressEpoch: number }; report: () => void };
   /** A client that read nothing for this long is cut off and the upstream cancelled. */
   stalledClientTimeoutMs: number;
   /**
@@ -38,9 +44,15 @@ export async function pumpStream<Part>(options: PumpOptions<Part>): Promise<void
     const { reader, held } = opened;
     let at = 0;
     const following = () => (at < held.length ? held[at++] : reader.take?.());
+    const { reporting } = options;
+    let epoch = reporting?.clock.progressEpoch;
     for (let next = opened.first; !next.done; next = following() ?? (await reader.read())) {
       if (sse.isClosed) throw requestCancelled();
       progress.firstTokenAt ??= options.now();
+      if (reporting !== undefined && reporting.clock.progressEpoch !== epoch) {
+        epoch = reporting.clock.progressEpoch;
+        reporting.report();
+      }
       const framed = framer.frame(next.value, settle);
       const frame = typeof framed === 'string' ? framed : await framed;
       if (frame !== '' && !sse.raw(frame)) {

@@ -4,7 +4,6 @@ import type { RequestKind } from '../codecs/request-kind.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { JsonObject } from '../json/json.js';
 import { countPaced, countRequestTokens, type TextTokenCounter } from '../optimizations/count-tokens.js';
-import type { RecordProgress } from '../records/journal-entries.js';
 import type { AnswerMeta, Settle, StreamFramer } from './endpoint.js';
 import { account, type ExecutionReport, type Served } from './execute.js';
 import type { OpenedStream } from './open-stream.js';
@@ -56,7 +55,7 @@ export async function streamAnswer<Part>(
     costNano: 0,
   };
   deps.records.progress(run.genId, { provider: served.endpoint.provider, httpStatus: 200 });
-  deps.records.sample(run.genId, progressSampler(run, served, live.framer, sent, kind));
+  const clock = deps.records.progressClock;
   let settled: AnswerMeta | undefined;
   const settle: Settle = (usage) => {
     if (settled) return settled;
@@ -77,6 +76,7 @@ export async function streamAnswer<Part>(
       settle,
       progress,
       now: deps.now,
+      reporting: clock && { clock, report: progressReport(run, served, live.framer, sent, kind) },
       stalledClientTimeoutMs: deps.config.server.stalledClientTimeoutMs,
       beforeLastByte: async (failure) => {
         facts.firstTokenAt = progress.firstTokenAt;
@@ -94,19 +94,19 @@ export async function streamAnswer<Part>(
 }
 
 /**
- * What the journal reads of a running stream every `records.progressIntervalMs`, so that a process killed
- * mid-stream leaves an `interrupted` record billed what a stream cut short is (the provider's counts so far,
- * else the prompt and the text streamed so far, as counted), at most the reservation, never 0. The prompt is
- * estimated at 4 characters a token until its paced count (started at the first reading) is done; nothing is
- * counted on the stream's own path.
+ * What a running stream reports to the journal once per `records.progressIntervalMs` (`pump-stream.ts`), so
+ * that a process killed mid-stream leaves an `interrupted` record billed what a stream cut short is (the
+ * provider's counts so far, else the prompt and the text streamed so far, as counted), at most the
+ * reservation, never 0. The prompt is estimated at 4 characters a token until its paced count (started at
+ * the first report) is done.
  */
-function progressSampler(
+function progressReport(
   run: Run,
   served: Served<OpenedStream<unknown>>,
   framer: StreamFramer<unknown>,
   sent: JsonObject,
   kind: RequestKind,
-): () => RecordProgress {
+): () => void {
   let promptTokens: number | undefined;
   let estimate: number | undefined;
   let streamed = 0;
@@ -136,12 +136,12 @@ function progressSampler(
     streamed = usage.outputTokens;
     const reserved = run.reservations.find((reservation) => reservation.role === 'executor')?.amountNano;
     const cost = computeCostNano(usage, served.endpoint.compiledPricing);
-    return {
+    run.deps.records.progress(run.genId, {
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
       costNanoUsd: reserved === undefined ? cost : Math.min(cost, reserved),
       ...(reserved === undefined ? {} : { reservedNanoUsd: reserved }),
-    };
+    });
   };
 }
 

@@ -64,9 +64,9 @@ export class RecordQueue {
     this.options.journal?.progress(genId, progress);
   }
 
-  /** Reads a running request's progress with `sample` whenever progress is journaled (see the journal). */
-  sample(genId: string, sample: () => RecordProgress): void {
-    this.options.journal?.sample(genId, sample);
+  /** What advances each time progress is journaled (`RecordJournal.progressEpoch`); none without a journal. */
+  get progressClock(): { readonly progressEpoch: number } | undefined {
+    return this.options.journal;
   }
 
   /**
