@@ -323,3 +323,40 @@ const redisInstalled = await startRedis().then(async (redis) => {
     }, 120_000);
   },
 );
+
+// Bug: with Redis stalled (it holds the connection and answers nothing), SIGTERM never ended the process:
+// closing the limiter and the health sync waited on Redis for ever.
+(redisInstalled ? describe : describe.skip)('SIGTERM while Redis answers nothing', () => {
+  it('exits anyway, saying which dependency it left', async () => {
+    const redis = await startRedis();
+    const upstream = await startFakeOpenAIUpstream();
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-sigterm-redis-'));
+    const configPath = join(dir, 'gateway.yaml');
+    const config = testConfig(upstream.url, { server: { shutdownGraceMs: 1_000 } });
+    config.organizations[0] = {
+      ...config.organizations[0],
+      monthlyLimit: '1',
+    } as (typeof config.organizations)[0];
+    writeFileSync(configPath, stringify({ ...config, records: { journalDir: join(dir, 'journal') } }));
+    const gateway = await spawnGateway({
+      GATEWAY_CONFIG: configPath,
+      DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`,
+      REDIS_URL: redis?.url ?? '',
+    });
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis?.url ?? '');
+    try {
+      expect((await request(gateway.url, false)).completed).toBe(true);
+      // Every client's commands wait (the pausing one's reply came first) until the pause ends.
+      await admin.call('CLIENT', 'PAUSE', '60000', 'ALL');
+      gateway.child.kill('SIGTERM');
+      expect(await gateway.exited).toBe(0);
+      expect(gateway.output()).toMatch(/shutdown: closing .* took over 2000 ms; left as it was/);
+    } finally {
+      gateway.child.kill('SIGKILL');
+      admin.disconnect();
+      await redis?.stop();
+      await upstream.close();
+    }
+  }, 60_000);
+});
