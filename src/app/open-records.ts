@@ -27,17 +27,19 @@ export function defaultJournalDir(databaseUrl: string): string {
  */
 export function journalStoreName(databaseUrl: string): string {
   const file = sqliteFilename(databaseUrl);
-  let name = file === undefined ? databaseUrl : `sqlite:${resolve(file)}`;
-  if (file === undefined) {
-    try {
-      const url = new URL(databaseUrl);
-      url.password = '';
-      name = url.toString();
-    } catch {
-      name = 'postgres:unparsed';
-    }
-  }
+  const name = file === undefined ? withoutPassword(databaseUrl) : `sqlite:${resolve(file)}`;
   return createHash('sha256').update(name).digest('hex').slice(0, 32);
+}
+
+/** A PostgreSQL URL without its password (one that does not parse names no particular database). */
+function withoutPassword(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    url.password = '';
+    return url.toString();
+  } catch {
+    return 'postgres:unparsed';
+  }
 }
 
 /**
