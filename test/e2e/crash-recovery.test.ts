@@ -16,6 +16,21 @@ import { TEST_KEY, testConfig } from '../../src/test-support/start-test-gateway.
 
 const BURST = 200;
 
+/** A fresh directory holding `gateway.yaml` with the config `configOf` makes for it. */
+function configIn(prefix: string, configOf: (dir: string) => unknown): { dir: string; configPath: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const configPath = join(dir, 'gateway.yaml');
+  writeFileSync(configPath, stringify(configOf(dir)));
+  return { dir, configPath };
+}
+
+/** The test config with its first organization capped at 1 USD (so its requests reserve their worst case). */
+function cappedConfig(upstreamUrl: string, extra: Record<string, unknown> = {}) {
+  const config = testConfig(upstreamUrl, extra);
+  const [first, ...rest] = config.organizations;
+  return { ...config, organizations: [{ ...first, monthlyLimit: '1' }, ...rest] };
+}
+
 async function readRecord(url: string, genId: string): Promise<Record<string, unknown> | undefined> {
   const deadline = Date.now() + 5_000;
   for (;;) {
@@ -58,9 +73,7 @@ describe('SIGKILL of the real process under a burst of requests', () => {
             : { kind: 'slow-stream', delayMs: 15 },
       );
     }
-    const dir = mkdtempSync(join(tmpdir(), 'gateway-crash-'));
-    const configPath = join(dir, 'gateway.yaml');
-    writeFileSync(configPath, stringify(testConfig(upstream.url)));
+    const { dir, configPath } = configIn('gateway-crash-', () => testConfig(upstream?.url ?? ''));
     const env = { GATEWAY_CONFIG: configPath, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` };
     const first = await spawnGateway(env);
     running.push(first);
@@ -121,15 +134,11 @@ describe('SIGKILL mid-stream', () => {
   it('leaves an interrupted record billed the prompt and the text streamed, at most the reservation', async () => {
     upstream = await startFakeOpenAIUpstream();
     upstream.faults.push({ kind: 'endless-stream', intervalMs: 5 });
-    const dir = mkdtempSync(join(tmpdir(), 'gateway-crash-'));
+    const url = upstream.url;
+    const { dir, configPath } = configIn('gateway-crash-', (at) =>
+      cappedConfig(url, { records: { journalDir: join(at, 'journal'), progressIntervalMs: 50 } }),
+    );
     const journalDir = join(dir, 'journal');
-    const configPath = join(dir, 'gateway.yaml');
-    const config = testConfig(upstream.url);
-    config.organizations[0] = {
-      ...config.organizations[0],
-      monthlyLimit: '1',
-    } as (typeof config.organizations)[0];
-    writeFileSync(configPath, stringify({ ...config, records: { journalDir, progressIntervalMs: 50 } }));
     const env = { GATEWAY_CONFIG: configPath, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}` };
     const first = await spawnGateway(env);
     running.push(first);
@@ -202,13 +211,13 @@ const postgresInstalled = findPostgresBinaries() !== undefined;
   it('exits 75 with one line saying how many records are pending; the next start writes them', async () => {
     postgres = await startPostgres();
     upstream = await startFakeOpenAIUpstream();
-    const dir = mkdtempSync(join(tmpdir(), 'gateway-sigterm-pg-'));
-    const configPath = join(dir, 'gateway.yaml');
-    const config = testConfig(upstream.url, {
-      records: { journalDir: join(dir, 'journal'), shutdownFlushMs: 500 },
-      store: { connectTimeoutMs: 1_000 },
-    });
-    writeFileSync(configPath, stringify(config));
+    const url = upstream.url;
+    const { configPath } = configIn('gateway-sigterm-pg-', (dir) =>
+      testConfig(url, {
+        records: { journalDir: join(dir, 'journal'), shutdownFlushMs: 500 },
+        store: { connectTimeoutMs: 1_000 },
+      }),
+    );
     const env = { GATEWAY_CONFIG: configPath, DATABASE_URL: postgres?.url ?? '' };
     const first = await spawnGateway(env);
     running.push(first);
@@ -254,14 +263,14 @@ const postgresInstalled = findPostgresBinaries() !== undefined;
   it('a request that needs the store gets 503 after store.queryTimeoutMs; SIGTERM exits 75', async () => {
     postgres = await startPostgres();
     upstream = await startFakeOpenAIUpstream();
-    const dir = mkdtempSync(join(tmpdir(), 'gateway-paused-pg-'));
-    const configPath = join(dir, 'gateway.yaml');
-    const config = testConfig(upstream.url, {
-      records: { journalDir: join(dir, 'journal'), shutdownFlushMs: 500 },
-      store: { connectTimeoutMs: 1_000, queryTimeoutMs: 1_000 },
-      server: { shutdownGraceMs: 1_000 },
-    });
-    writeFileSync(configPath, stringify(config));
+    const url = upstream.url;
+    const { configPath } = configIn('gateway-paused-pg-', (dir) =>
+      testConfig(url, {
+        records: { journalDir: join(dir, 'journal'), shutdownFlushMs: 500 },
+        store: { connectTimeoutMs: 1_000, queryTimeoutMs: 1_000 },
+        server: { shutdownGraceMs: 1_000 },
+      }),
+    );
     const first = await spawnGateway({ GATEWAY_CONFIG: configPath, DATABASE_URL: postgres?.url ?? '' });
     running.push(first);
     // The pool holds open connections (the records of these went through them).
@@ -330,14 +339,12 @@ const redisInstalled = await startRedis().then(async (redis) => {
   it('exits anyway, saying which dependency it left', async () => {
     const redis = await startRedis();
     const upstream = await startFakeOpenAIUpstream();
-    const dir = mkdtempSync(join(tmpdir(), 'gateway-sigterm-redis-'));
-    const configPath = join(dir, 'gateway.yaml');
-    const config = testConfig(upstream.url, { server: { shutdownGraceMs: 1_000 } });
-    config.organizations[0] = {
-      ...config.organizations[0],
-      monthlyLimit: '1',
-    } as (typeof config.organizations)[0];
-    writeFileSync(configPath, stringify({ ...config, records: { journalDir: join(dir, 'journal') } }));
+    const { dir, configPath } = configIn('gateway-sigterm-redis-', (at) =>
+      cappedConfig(upstream.url, {
+        server: { shutdownGraceMs: 1_000 },
+        records: { journalDir: join(at, 'journal') },
+      }),
+    );
     const gateway = await spawnGateway({
       GATEWAY_CONFIG: configPath,
       DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`,
