@@ -52,6 +52,19 @@ export function isConnectionError(error: unknown): boolean {
   return TRANSIENT_MESSAGES.test(error.message);
 }
 
+/** Longest timer Node sets (about 24.8 days): a query timeout that never ends a query. */
+const NO_QUERY_TIMEOUT_MS = 2_147_483_647;
+
+/** `client` whose `query(text, values)` waits for its answer however long it takes. */
+function withoutQueryTimeout(client: PoolClient): PoolClient {
+  const query = (text: string, values?: unknown[]) =>
+    client.query({ text, values, query_timeout: NO_QUERY_TIMEOUT_MS } as {
+      text: string;
+      values?: unknown[];
+    });
+  return Object.assign(Object.create(client) as PoolClient, { query });
+}
+
 /**
  * A pg Pool that cannot crash the process and retries what a restart interrupts. pg emits `'error'` on a
  * client whose connection drops; an idle client is covered by the pool's listener, a checked-out one is not
@@ -95,6 +108,15 @@ export class PostgresConnection {
    */
   transaction(work: (client: PoolClient) => Promise<void>, begin = 'BEGIN'): Promise<void> {
     return this.#withRetry(() => this.#transactionOnce(work, begin));
+  }
+
+  /**
+   * A transaction whose statements may each take long: `work`'s queries have no `queryTimeoutMs` (schema
+   * migrations copy and index every record, and wait on another instance's migration lock; with the
+   * timeout, an upgrade of a large database failed its start).
+   */
+  unboundedTransaction(work: (client: PoolClient) => Promise<void>): Promise<void> {
+    return this.transaction((client) => work(withoutQueryTimeout(client)));
   }
 
   get ending(): boolean {

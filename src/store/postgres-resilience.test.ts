@@ -2,6 +2,7 @@ import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationRecord } from '../records/generation-record.js';
 import { findPostgresBinaries, startPostgres, type TestPostgres } from '../test-support/start-postgres.js';
+import { PostgresConnection } from './postgres-connection.js';
 import { PostgresStore } from './postgres-store.js';
 import { makeRecord } from './store-contract.js';
 import { StoreUnavailableError } from './store-errors.js';
@@ -118,4 +119,37 @@ const installed = findPostgresBinaries() !== undefined;
     expect(lines.filter((line) => /available again/.test(line))).toHaveLength(1);
     await store.close();
   }, 60_000);
+});
+
+(installed ? describe : describe.skip)('store.queryTimeoutMs', () => {
+  let server: TestPostgres | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  // Bug: migrations ran under the query timeout, so an upgrade that copies every record of a large database
+  // failed the gateway's start.
+  it('fails a statement past it as an outage, except in a migration’s unbounded transaction', async () => {
+    if (!server) throw new Error('PostgreSQL did not start');
+    const db = new PostgresConnection(server.url, {
+      maxConnections: 2,
+      connectTimeoutMs: 1_000,
+      queryTimeoutMs: 200,
+      attempts: 1,
+      log: () => undefined,
+    });
+    try {
+      const slow = 'SELECT pg_sleep(0.6)';
+      await expect(db.transaction(async (client) => void (await client.query(slow)))).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+      await db.unboundedTransaction(async (client) => void (await client.query(slow)));
+      expect(await db.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    } finally {
+      await db.end();
+    }
+  });
 });

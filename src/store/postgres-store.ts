@@ -96,7 +96,7 @@ export class PostgresStore implements Store {
 
   async migrate(): Promise<void> {
     if (this.#migrated) return;
-    await this.#db.transaction(async (client) => {
+    await this.#db.unboundedTransaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATE_LOCK_KEY]);
       await migratePostgres(client, this.#now);
     });
