@@ -71,6 +71,11 @@ export interface GatewayErrorInit {
   connectionFailed?: boolean;
   /** Usage a failed answer reported (a generation that failed once begun): its provider bills it. */
   billedUsage?: Usage;
+  /**
+   * The gateway gave up waiting (a timeout) after the request was written to the provider, which works on it
+   * and bills its prompt all the same (execute.ts bills it too).
+   */
+  providerHadRequest?: boolean;
 }
 
 /** The `error` member of an error answer: the contract's four members, plus upstream facts when known. */
@@ -102,6 +107,7 @@ export class GatewayError extends Error {
   readonly refusal: LimitRefusal | undefined;
   readonly connectionFailed: boolean;
   readonly billedUsage: Usage | undefined;
+  readonly providerHadRequest: boolean;
 
   constructor(message: string, init: GatewayErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -122,6 +128,7 @@ export class GatewayError extends Error {
     this.refusal = init.refusal ?? (init.code === 'FORBIDDEN' ? 'forbidden' : undefined);
     this.connectionFailed = init.connectionFailed === true;
     this.billedUsage = init.billedUsage;
+    this.providerHadRequest = init.providerHadRequest === true;
   }
 
   /** The contract's error body: `{error: {message, code, type, param}}` and the upstream facts that are set. */

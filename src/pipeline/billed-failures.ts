@@ -1,7 +1,9 @@
 import { checkUsage, type UsageLimits } from '../accounting/check-usage.js';
 import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage } from '../accounting/usage.js';
-import type { ExecutionReport } from './execute.js';
+import type { ResolvedEndpoint } from '../catalog/catalog.js';
+import { countPaced, countRequestTokens } from '../optimizations/count-tokens.js';
+import type { ExecutionReport, ExecutionTarget } from './execute.js';
 import type { BilledFailure, Reservation, Run } from './run.js';
 
 /**
@@ -26,6 +28,34 @@ export function noteBilledFailure(run: Run, failure: BilledFailure & { limits: U
 }
 
 /**
+ * Attempts of `target` the gateway gave up on (a timeout, before or during the answer) after the request was
+ * written to their providers: a provider works on and bills a request whose caller stopped waiting, so each
+ * is billed its prompt, counted with the tokenizer once for all of them, at its own endpoint's price (as a
+ * client's abandoned call is, abandoned-call.ts; contract: never 0). Without a prompt to count (the image
+ * fallback), or when counting fails (logged), none is billed.
+ */
+export async function billTimedOutCalls(
+  run: Run,
+  target: ExecutionTarget<unknown>,
+  endpoints: readonly ResolvedEndpoint[],
+): Promise<void> {
+  const { prompt, role } = target;
+  if (!prompt) return;
+  let inputTokens: number;
+  try {
+    const count = await run.deps.tokenCounter.load();
+    inputTokens = await countPaced((counter) => countRequestTokens(prompt.sent, prompt.kind, counter), count);
+  } catch (error) {
+    run.deps.log(
+      `request ${run.ctx.requestId}: the prompt of a timed-out call could not be counted: ${String(error)}`,
+    );
+    return;
+  }
+  for (const endpoint of endpoints)
+    run.billedFailures.push({ role, endpoint, usage: { ...emptyUsage(), inputTokens }, timedOut: true });
+}
+
+/**
  * What the failed attempts of `role` cost, nano-USD (0 when none was billed), each at its own endpoint's price;
  * a warning names each provider and what it billed.
  */
@@ -35,8 +65,11 @@ export function billedFailuresCost(run: Run, role: Reservation['role']): number 
     if (failure.role !== role) continue;
     const cost = computeCostNano(failure.usage, failure.endpoint.compiledPricing);
     run.warnings.push(
-      `${failure.endpoint.provider} failed after reporting ${failure.usage.inputTokens} prompt and ` +
-        `${failure.usage.outputTokens} output tokens, which it bills; billed ${cost} nano-USD for them`,
+      failure.timedOut
+        ? `${failure.endpoint.provider} timed out with the request, whose prompt it bills; billed ` +
+            `${failure.usage.inputTokens} prompt tokens as counted by the gateway, ${cost} nano-USD`
+        : `${failure.endpoint.provider} failed after reporting ${failure.usage.inputTokens} prompt and ` +
+            `${failure.usage.outputTokens} output tokens, which it bills; billed ${cost} nano-USD for them`,
     );
     total += cost;
   }

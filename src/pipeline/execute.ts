@@ -4,14 +4,16 @@ import type { Usage } from '../accounting/usage.js';
 import type { WorstCaseTokens } from '../accounting/worst-case.js';
 import { assertModelAllowed } from '../auth/model-access.js';
 import type { ResolvedEndpoint, ResolvedModel } from '../catalog/catalog.js';
+import type { RequestKind } from '../codecs/request-kind.js';
 import { type GatewayError, internalError } from '../errors/gateway-error.js';
+import type { JsonObject } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
 import type { AttemptSpan } from '../observability/tracing.js';
 import type { AttemptRecord } from '../provider-routing/attempt-record.js';
 import { executeWithFallback, retryReason } from '../provider-routing/execute-with-fallback.js';
 import { sleepFor } from '../provider-routing/retry-policy.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
-import { billedFailuresCost, noteBilledFailure } from './billed-failures.js';
+import { billedFailuresCost, billTimedOutCalls, noteBilledFailure } from './billed-failures.js';
 import { reserveSpend, worstCaseNano } from './reserve-spend.js';
 import type { Reservation, Run } from './run.js';
 
@@ -28,6 +30,11 @@ export interface ExecutionTarget<T> {
   worstCase: () => WorstCaseTokens;
   /** Completions asked for (chat `n`), for judging the usage an upstream reports. */
   completions?: number;
+  /**
+   * The prompt as sent (before each provider's model name), counted and billed for each attempt the
+   * gateway gave up on while its provider had it (billed-failures.ts); none is billed without it.
+   */
+  prompt?: { sent: JsonObject; kind: RequestKind };
   /** One attempt; resolves when the provider answered well enough to commit to it. */
   attempt(adapter: ProviderAdapter, endpoint: ResolvedEndpoint, call: UpstreamCall): Promise<T>;
 }
@@ -74,6 +81,8 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
   let span: AttemptSpan | undefined;
   // The endpoint of the attempt under way: the one a client that leaves now leaves mid-answer.
   let dispatched: ResolvedEndpoint | undefined;
+  // Attempts given up on (timeouts) while their provider had the request: it bills their prompt.
+  const timedOut: ResolvedEndpoint[] = [];
   const executing = executeWithFallback({
     plan: target.plan,
     signal: ctx.signal,
@@ -99,9 +108,10 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
       span?.end(attempt, error?.retryable ? retryReason(error) : undefined);
       span = undefined;
       attemptEnded(run, target, { attempt, error, endpoint: dispatched });
+      if (error?.providerHadRequest && dispatched) timedOut.push(dispatched);
     },
   });
-  const result = await executing.catch((error: unknown) => {
+  const result = await executing.catch(async (error: unknown) => {
     if (ctx.signal.aborted && dispatched) {
       run.abandonedCalls.push({
         role: target.role,
@@ -109,8 +119,10 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
         modelId: servedModel(target, dispatched).id,
       });
     }
+    if (timedOut.length > 0) await billTimedOutCalls(run, target, timedOut);
     throw error;
   });
+  if (timedOut.length > 0) await billTimedOutCalls(run, target, timedOut);
   return {
     value: result.value,
     endpoint: result.endpoint,

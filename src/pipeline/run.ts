@@ -38,11 +38,15 @@ export interface AbandonedCall {
   modelId: string;
 }
 
-/** An attempt that failed after its provider reported usage (believable usage, which the provider bills). */
+/**
+ * An attempt that failed after its provider reported usage (believable usage, which the provider bills), or
+ * that the gateway gave up on while its provider had the request (`timedOut`: its prompt, as counted).
+ */
 export interface BilledFailure {
   role: Reservation['role'];
   endpoint: ResolvedEndpoint;
   usage: Usage;
+  timedOut?: true;
 }
 
 /**

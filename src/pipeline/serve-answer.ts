@@ -65,8 +65,9 @@ export function executionTargets<R extends ParsedRequest, Part>(
   const worstCase = () =>
     withAddedPrompt(worstCaseTokens(kind, body, { max_tokens: maxTokens }), addedPromptTokens);
   const completions = typeof body.n === 'number' ? body.n : undefined;
+  const prompt = endpoint.conversation && { sent: body, kind: endpoint.conversation };
   // A literal per target (members after a spread cost a hidden class per object on Node 20).
-  return (attempt) => ({ role: 'executor', model, fallbacks, plan, worstCase, completions, attempt });
+  return (attempt) => ({ role: 'executor', model, fallbacks, plan, worstCase, completions, prompt, attempt });
 }
 
 /** Executes (or replays from the cache) a streamed request and streams its answer; accounting follows the stream. */

@@ -63,6 +63,7 @@ export async function runPlanner(
       model,
       plan: planProviders(run.deps, model, 'chat', settings),
       worstCase: () => worstCaseTokens('chat', sent, { max_tokens: maxTokens }),
+      prompt: { sent, kind: 'chat' },
       attempt: (adapter, endpoint, call) => adapter.chat(upstreamBody(sent, endpoint.model), call),
     });
     execution = account(run, served, served.value.usage, { firstTokenAt: run.deps.now(), startedAt });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HealthTracker } from '../../src/provider-routing/health-tracker.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
+import { recordOf } from '../../src/test-support/record-of.js';
 import { refusedPort } from '../../src/test-support/refused-port.js';
 import {
   startTestGateway,
@@ -164,6 +165,49 @@ describe('failover before the first byte', () => {
     const secondView = await record(second.headers.get('x-generation-id'));
     expect(secondView.attempts.map((a) => a.provider)).toEqual(['secondary']);
     expect(env.upstream.received.length).toBe(before);
+  });
+});
+
+/** The prompt tokens a timed-out attempt was billed, as its warning in the record says. */
+function timedOutPromptTokens(warnings: string[], provider: string): number {
+  const warning = warnings.find((text) => text.startsWith(`${provider} timed out with the request`));
+  const tokens = Number(/billed (\d+) prompt tokens as counted by the gateway/.exec(warning ?? '')?.[1]);
+  expect(tokens).toBeGreaterThan(0);
+  return tokens;
+}
+
+describe('a provider that times out with the request is billed its prompt (it works on and bills it)', () => {
+  // The fake's prices: 2,000 nano-USD a prompt token, 8,000 an output token.
+  it.each([false, true])('with the answer of the next provider (streamed: %s)', async (stream) => {
+    env.upstream.faults.push({ kind: 'hang' });
+    const response = await chat('acme/duo', { ...order('primary'), stream });
+    expect(response.status).toBe(200);
+    await response.text();
+    const view = await recordOf(env.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(view.attempts.map((a) => [a.provider, a.outcome])).toEqual([
+      ['primary', 'timeout'],
+      ['secondary', 'success'],
+    ]);
+    const answerCost = view.inputTokens * 2_000 + view.outputTokens * 8_000;
+    expect(answerCost).toBeGreaterThan(0);
+    expect(view.costNanoUsd).toBe(answerCost + timedOutPromptTokens(view.warnings, 'primary') * 2_000);
+  });
+
+  it('alone, when every provider timed out (504)', async () => {
+    env.upstream.faults.push({ kind: 'hang' });
+    const response = await chat('acme/solo');
+    expect(response.status).toBe(504);
+    const view = await recordOf(env.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(view.status).toBe('error');
+    const tokens = timedOutPromptTokens(view.warnings, 'primary');
+    expect([view.inputTokens, view.costNanoUsd]).toEqual([tokens, tokens * 2_000]);
+  });
+
+  it('a provider that refused the connection had nothing and bills nothing', async () => {
+    const response = await chat('acme/dead-only');
+    expect(response.status).toBe(502);
+    const view = await recordOf(env.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(view.costNanoUsd).toBe(0);
   });
 });
 

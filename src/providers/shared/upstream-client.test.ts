@@ -160,3 +160,30 @@ describe('upstream client: cancellation', () => {
     await expect.poll(() => upstream.cancelledStreams, { timeout: 2_000 }).toBe(cancelled + 1);
   });
 });
+
+describe('upstream client: whether a provider that timed out had the request', () => {
+  it('a provider that hangs once it has the request: the timeout says the provider had it', async () => {
+    upstream.faults.push({ kind: 'hang' });
+    const { adapter, call } = adapterWith(LIMITS);
+    const error = await failure(adapter.chat(chatBody, { ...call, timeoutMs: 200 }));
+    expect(error).toMatchObject({ status: 504, type: 'upstream_timeout', providerHadRequest: true });
+  });
+
+  it('a request still waiting for a connection when time ran out: the provider never had it', async () => {
+    // One connection, held by a request the upstream never answers: the next one waits in undici's queue.
+    const single = new Agent({ connections: 1 });
+    try {
+      const provider = testProvider({ baseUrl: upstream.url, apiKey: KEY });
+      const adapter = createOpenAIAdapter(provider, createUpstreamClient(single, LIMITS));
+      const before = upstream.received.length;
+      upstream.faults.push({ kind: 'hang' });
+      const holding = failure(adapter.chat(chatBody, { ...testCall(provider), timeoutMs: 2_000 }));
+      await expect.poll(() => upstream.received.length).toBeGreaterThan(before);
+      const queued = await failure(adapter.chat(chatBody, { ...testCall(provider), timeoutMs: 200 }));
+      expect(queued).toMatchObject({ type: 'upstream_timeout', providerHadRequest: false });
+      expect((await holding).providerHadRequest).toBe(true);
+    } finally {
+      await single.destroy();
+    }
+  });
+});

@@ -148,7 +148,7 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
         bodyTimeout: 0,
       });
     } catch (error) {
-      throw classifyFailure(error, call);
+      throw classifyFailure(error, call, exchange.dispatched);
     } finally {
       clearTimeout(timer);
     }
@@ -174,8 +174,11 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
 /** The abort reason of an attempt whose provider sent nothing in time. */
 const TIME_TO_FIRST_BYTE = new Error('time to first byte exceeded');
 
-/** Timeout, cancellation or a network failure, as the gateway's error. */
-export function classifyFailure(error: unknown, call: UpstreamCall): GatewayError {
+/**
+ * Timeout, cancellation or a network failure, as the gateway's error; `dispatched` when the request was
+ * written to the provider (a timeout then leaves the provider at work on it, and billing it).
+ */
+export function classifyFailure(error: unknown, call: UpstreamCall, dispatched = false): GatewayError {
   if (error instanceof GatewayError) return error;
   if (call.signal.aborted) return requestCancelled();
   if (
@@ -183,7 +186,7 @@ export function classifyFailure(error: unknown, call: UpstreamCall): GatewayErro
     error instanceof undiciErrors.HeadersTimeoutError ||
     error instanceof undiciErrors.ConnectTimeoutError
   ) {
-    return upstreamTimeout(call.provider.id, call.timeoutMs);
+    return upstreamTimeout(call.provider.id, call.timeoutMs, dispatched);
   }
   return upstreamUnreachable(call.provider.id, error);
 }

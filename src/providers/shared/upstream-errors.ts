@@ -182,13 +182,19 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
 /** The longest wait an upstream's `retry-after` is taken for (a day): absurd values are not passed on. */
 export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 
-export const upstreamTimeout = (providerId: string, timeoutMs: number): GatewayError =>
+/** No answer within the time to first byte; `providerHadRequest` when it was written to the provider. */
+export const upstreamTimeout = (
+  providerId: string,
+  timeoutMs: number,
+  providerHadRequest = false,
+): GatewayError =>
   new GatewayError(`Provider ${providerId} sent no answer within ${timeoutMs} ms`, {
     status: 504,
     code: null,
     type: 'upstream_timeout',
     retryable: true,
     provider: providerId,
+    providerHadRequest,
   });
 
 /** An upstream that went silent after its answer began (JSON body or stream). */
@@ -199,6 +205,7 @@ export const upstreamIdleTimeout = (providerId: string, idleTimeoutMs: number): 
     type: 'upstream_timeout',
     retryable: true,
     provider: providerId,
+    providerHadRequest: true,
   });
 
 /** An upstream answer larger than `server.maxUpstreamResponseBytes`: cut off, never held whole. */

@@ -57,6 +57,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamBod
 
   constructor(private readonly bounds: BodyBounds) {}
 
+  /** Whether undici gave the request a connection to be written on: from then on the provider has it. */
+  get dispatched(): boolean {
+    return this.#controller !== undefined;
+  }
+
   /**
    * Dispatches the request; resolves with the status and headers, rejects when none came. An exchange
    * aborted before it started rejects at once and sends nothing.
