@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeCapUsd } from '../accounting/usd-amount.js';
+import { isConfigKeyName } from '../auth/api-keys.js';
 import { MAX_CACHE_TTL_SECONDS } from '../config/config-schema.js';
 import { SKILL_ID } from '../skills/skill.js';
 
@@ -51,6 +52,11 @@ const noNul = (text: string) => !text.includes('\u0000');
 const NO_NUL_MESSAGE = 'must not contain U+0000';
 
 const nameSchema = z.string().min(1).max(MAX_NAME_CHARS).refine(noNul, NO_NUL_MESSAGE);
+/** A key's name: `config key N` names only the config file's keys, which the config manages. */
+const keyNameSchema = nameSchema.refine(
+  (name) => !isConfigKeyName(name),
+  'names "config key N" are kept for the keys of the config file',
+);
 
 const modelPattern = z
   .string()
@@ -100,7 +106,7 @@ export const updateOrganizationSchema = z.strictObject({
 });
 
 export const createKeySchema = z.strictObject({
-  name: nameSchema.optional(),
+  name: keyNameSchema.optional(),
   monthlyLimit: capUsdSchema.optional(),
   rateLimit: rateLimitSchema.optional(),
   models: z.array(modelPattern).max(MAX_KEY_MODELS).optional(),
@@ -109,7 +115,7 @@ export const createKeySchema = z.strictObject({
 
 /** A change of a key's name or limits: an absent member keeps its value, null clears it. */
 export const updateKeySchema = z.strictObject({
-  name: nameSchema.optional(),
+  name: keyNameSchema.optional(),
   monthlyLimit: capUsdSchema.nullable().optional(),
   rateLimit: rateLimitSchema.nullable().optional(),
   models: z.array(modelPattern).max(MAX_KEY_MODELS).nullable().optional(),

@@ -1,4 +1,5 @@
-import { generateApiKey, type KeyHasher } from '../auth/api-keys.js';
+import { generateApiKey, isConfigKeyName, type KeyHasher } from '../auth/api-keys.js';
+import type { GatewayError } from '../errors/gateway-error.js';
 import type { ApiKeyInfo, ApiKeyPatch, Store } from '../store/store.js';
 import { OrganizationMissingError } from '../store/store-errors.js';
 import { type CreateKey, createKeySchema, pageQuerySchema, updateKeySchema } from './admin-schemas.js';
@@ -67,6 +68,13 @@ function insertKey(
     });
 }
 
+/** A config file's key is renamed or rotated in the config (revoking it here is fine: it stays revoked). */
+const configManaged = (key: KeyView): GatewayError =>
+  conflict(
+    `API key "${key.id}" is ${key.name} of the config file of organization "${key.organization}": replace it in ` +
+      'organizations[].apiKeys and restart (the old one is then revoked), or revoke it',
+  );
+
 /** API keys: create (the secret answered once), list, read, update limits, revoke, rotate. Writes are audited. */
 export function keyOperations({ store, keyHasher, audit, changed }: KeyOperationsDeps) {
   return {
@@ -92,6 +100,7 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
     async updateKey(actor: string, id: string, body: unknown): Promise<KeyView> {
       const patch = keyPatch(parseInput(updateKeySchema, body, 'body'));
       const before = keyView(await findKey(store, id));
+      if (patch.name !== undefined && isConfigKeyName(before.name)) throw configManaged(before);
       const updated = await store.updateApiKey(id, patch);
       if (!updated) throw missing(`there is no API key "${id}"`);
       const after = keyView(updated);
@@ -114,6 +123,8 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
     async rotateKey(actor: string, id: string): Promise<KeyWithSecret> {
       const before = keyView(await findKey(store, id));
       if (before.revokedAt !== null) throw conflict(`API key "${id}" is revoked; create a new one instead`);
+      // Rotated here, the config's key would be stored again at the next start and work again.
+      if (isConfigKeyName(before.name)) throw configManaged(before);
       const { key, prefix, keyHash } = generateApiKey(keyHasher());
       const rotated = await store.rotateApiKey(id, { prefix, keyHash });
       if (!rotated) throw conflict(`API key "${id}" is revoked; create a new one instead`);

@@ -174,6 +174,25 @@ describe('keys', () => {
     expect(await statusOf(ops.createKey('tester', 'ghost', {}))).toBe(404);
   });
 
+  it('a key of the config file is neither rotated nor renamed here, nor named like one (409 / 400), but revoked', async () => {
+    await store.upsertOrganization({ id: 'acme' });
+    const config = await store.createApiKey({
+      orgId: 'acme',
+      name: 'config key 1',
+      prefix: 'p',
+      keyHash: 'h',
+    });
+    expect(await statusOf(ops.rotateKey('tester', config.id))).toBe(409);
+    expect(await statusOf(ops.updateKey('tester', config.id, { name: 'prod' }))).toBe(409);
+    expect(await statusOf(ops.createKey('tester', 'acme', { name: 'config key 2' }))).toBe(400);
+    const own = await ops.createKey('tester', 'acme', { name: 'own' });
+    expect(await statusOf(ops.updateKey('tester', own.id, { name: 'config key 3' }))).toBe(400);
+    expect(await ops.updateKey('tester', config.id, { rateLimit: { requestsPerMinute: 5 } })).toMatchObject({
+      rateLimit: { requestsPerMinute: 5 },
+    });
+    expect((await ops.revokeKey('tester', config.id)).revokedAt).not.toBeNull();
+  });
+
   it('rotates a key: same id and limits, a new secret, the old hash gone', async () => {
     const created = await ops.createKey('tester', 'acme', { models: ['a/b'] });
     const rotated = await ops.rotateKey('tester', created.id);

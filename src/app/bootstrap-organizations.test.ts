@@ -62,6 +62,38 @@ describe('bootstrapOrganizations', () => {
     expect(await first.store.findApiKeyByHash(hasher.hash(first.result.firstKey ?? ''))).toBeDefined();
   });
 
+  it('revokes a config key replaced or removed in the config at the next start, and only config keys', async () => {
+    const other = LONG_KEY.replace('a-long', 'c-long');
+    const { store } = await run([{ id: 'acme', apiKeys: [LONG_KEY, other] }]);
+    const own = await store.createApiKey({
+      orgId: 'acme',
+      name: 'made by the API',
+      prefix: 'p',
+      keyHash: 'h',
+    });
+    const replacement = LONG_KEY.replace('a-long', 'r-long');
+    const { warnings } = await run([{ id: 'acme', apiKeys: [replacement] }], store);
+    const revoked = async (key: string) =>
+      (await store.findApiKeyByHash(hasher.hash(key)))?.revokedAt ?? null;
+    expect(await revoked(LONG_KEY)).not.toBeNull();
+    expect(await revoked(other)).not.toBeNull();
+    expect(await store.findApiKeyByHash(hasher.hash(replacement))).toMatchObject({ revokedAt: null });
+    expect((await store.getApiKey(own.id))?.revokedAt).toBeNull();
+    expect(
+      warnings.filter((line) => line.includes('is no longer in the config; it was revoked')),
+    ).toHaveLength(2);
+    expect(warnings.join('\n')).not.toContain(LONG_KEY);
+  });
+
+  it('a config key revoked through the admin API stays revoked across restarts', async () => {
+    const { store } = await run([{ id: 'acme', apiKeys: [LONG_KEY] }]);
+    const stored = await store.findApiKeyByHash(hasher.hash(LONG_KEY));
+    await store.revokeApiKey(stored?.id ?? '');
+    await run([{ id: 'acme', apiKeys: [LONG_KEY] }], store);
+    expect(await store.listApiKeys('acme')).toEqual([expect.objectContaining({ id: stored?.id })]);
+    expect((await store.findApiKeyByHash(hasher.hash(LONG_KEY)))?.revokedAt).not.toBeNull();
+  });
+
   it('writes the config’s response cache into the organization at every start (absent or disabled: off)', async () => {
     const { store } = await run([
       { id: 'acme', apiKeys: [], cache: { enabled: true, ttlSeconds: 60 } },

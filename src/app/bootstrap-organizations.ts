@@ -1,4 +1,10 @@
-import { generateApiKey, type KeyHasher, legacyKeyHash } from '../auth/api-keys.js';
+import {
+  configKeyName,
+  generateApiKey,
+  isConfigKeyName,
+  type KeyHasher,
+  legacyKeyHash,
+} from '../auth/api-keys.js';
 import type { OrganizationConfig } from '../config/config-schema.js';
 import type { Store } from '../store/store.js';
 
@@ -43,6 +49,7 @@ export async function bootstrapOrganizations(
       }
       await ensureKey(store, hasher, key, org.id, index);
     }
+    await revokeRemovedKeys(options, org);
   }
   if (organizations.length > 0 || (await store.listOrganizations()).length > 0) return {};
   const org = await store.upsertOrganization({ id: 'default', name: 'Default organization' });
@@ -56,6 +63,23 @@ export async function bootstrapOrganizations(
   return { firstKey: generated.key, orgId: org.id };
 }
 
+/**
+ * Revokes the organization's config keys that its config no longer lists (a key replaced or removed in the
+ * config), so that replacing a key in the config retires the old one. A config key revoked through the admin
+ * API keeps its row, so `ensureKey` finds it and never adds it again.
+ */
+async function revokeRemovedKeys(options: BootstrapOptions, org: OrganizationConfig): Promise<void> {
+  const { store, hasher } = options;
+  const listed = new Set(org.apiKeys.map((key) => hasher.hash(key)));
+  for (const key of await store.listApiKeys(org.id)) {
+    if (key.revokedAt !== null || !isConfigKeyName(key.name) || listed.has(key.keyHash)) continue;
+    await store.revokeApiKey(key.id);
+    options.warn(
+      `organizations.${org.id}: ${key.name} (${key.id}, ${key.prefix}…) is no longer in the config; it was revoked`,
+    );
+  }
+}
+
 /** Stores a config key for its organization unless it already is (upgrading a legacy hash). */
 async function ensureKey(store: Store, hasher: KeyHasher, key: string, orgId: string, index: number) {
   const keyHash = hasher.hash(key);
@@ -67,7 +91,7 @@ async function ensureKey(store: Store, hasher: KeyHasher, key: string, orgId: st
     return;
   }
   try {
-    await store.createApiKey({ orgId, name: `config key ${index + 1}`, prefix: key.slice(0, 10), keyHash });
+    await store.createApiKey({ orgId, name: configKeyName(index), prefix: key.slice(0, 10), keyHash });
   } catch (error) {
     // Another instance starting at the same moment may have added it first.
     if (!(await ownedBy(store, keyHash, orgId, index))) throw error;

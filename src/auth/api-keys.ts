@@ -63,3 +63,13 @@ export function hashesEqual(a: string, b: string): boolean {
   if (left.length !== right.length) return false;
   return timingSafeEqual(left, right);
 }
+
+/**
+ * The name of the stored key for `organizations[].apiKeys[index]` of the config. Such keys are managed through
+ * the config (a key replaced or removed there is revoked at the next start), so the admin API neither gives
+ * these names nor renames or rotates such keys.
+ */
+export const configKeyName = (index: number): string => `config key ${index + 1}`;
+
+/** Whether a key name is one of the config's keys (`configKeyName`). */
+export const isConfigKeyName = (name: string): boolean => /^config key \d+$/.test(name);
