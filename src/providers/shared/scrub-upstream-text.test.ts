@@ -25,6 +25,14 @@ describe('scrubUpstreamText', () => {
       'session eyJhbGciOiJIUzI1NiJ9eyJzdWIiOiIxMjM0NTY3ODkwIn0 expired',
       'eyJhbGciOiJIUzI1NiJ9',
     ],
+    // An upstream that echoes a URL it was configured with (a proxy, its own database) with the password in it.
+    [
+      'a password in an https URL',
+      'connect https://admin:hunter2pass@db.example:5432/x failed',
+      'hunter2pass',
+    ],
+    ['a URL-encoded password in a URL', 'proxy http://user:p%40ss-word@proxy.local failed', 'p%40ss-word'],
+    ['a password without a user in a URL', 'redis://:s3cretpw@redis:6379 is down', 's3cretpw'],
   ])('removes %s', (_name, text, secret) => {
     const scrubbed = scrubUpstreamText(text, []);
     expect(scrubbed).not.toContain(secret);
@@ -58,6 +66,7 @@ describe('scrubUpstreamText', () => {
       'The model is overloaded. Please try again later.',
       'Rate limit reached for gpt-4o-mini in organization org-abc on tokens per min (TPM).',
       'model claude-3-5-sonnet-20241022 not found',
+      'See https://api.example.com:443/v1/docs#errors or mail help@example.com.',
     ]) {
       expect(scrubUpstreamText(text, [KEY, 'k1'])).toBe(text);
     }
@@ -69,6 +78,12 @@ describe('scrubUpstreamText', () => {
     );
     expect(scrubUpstreamText(`sent Basic ${KEY}, Token ${KEY}`, [KEY])).toBe(
       'sent Basic [redacted], Token [redacted]',
+    );
+  });
+
+  it('keeps the user of a URL and removes a password that holds an unencoded @ whole', () => {
+    expect(scrubUpstreamText('no route to https://bob:p@ss@host.example/v1', [])).toBe(
+      'no route to https://bob:[redacted]@host.example/v1',
     );
   });
 

@@ -18,11 +18,17 @@ const KEY_VALUE =
   /\b((?:x-)?(?:api[-_]?key|access[-_]?token|auth[-_]?token|refresh[-_]?token|client[-_]?secret|secret|password|passwd|token|key|authorization|credentials?))(["']?\s*[:=]\s*["']?)(?!\[redacted\]|(?:Bearer|Basic|Token)\b)([^\s"'&,;)}\]]+)/gi;
 /** Vendor key shapes: `sk-…`, `sk_…`, `sk-ant-…`, `gsk_…`, `xai-…`, `fw_…`, `pk_…`, `rk_…`, Google `AIza…`. */
 const VENDOR_KEY = /\b(?:sk|gsk|xai|fw|pk|rk)[-_][A-Za-z0-9_-]{6,}|\bAIza[0-9A-Za-z_-]{20,}/g;
+/**
+ * The password of a URL's user information (`https://user:password@host`, `redis://:password@host`), up to
+ * the authority's last `@` (a password may hold an unencoded one). Anchored on `://`, so plain text costs
+ * nothing.
+ */
+const URL_PASSWORD = /:\/\/([^\s:/?#@]*):[^\s/?#]+@/g;
 /** Long hex or base64 runs (tokens, signatures); only those with a digit, so long words survive. */
 const LONG_TOKEN = /[A-Za-z0-9+/_-]{32,}={0,2}/g;
 
 /**
- * `text` with anything that looks like a credential replaced by `[redacted]`, whitespace collapsed and cut to
+ * `text` with anything that looks like a credential (URL passwords included) replaced by `[redacted]`, whitespace collapsed and cut to
  * 300 characters. `secrets` (the provider's configured key) are removed in every form a server might echo:
  * raw, URL-encoded, base64 and base64url.
  */
@@ -33,6 +39,7 @@ export function scrubUpstreamText(text: string, secrets: readonly string[]): str
     for (const form of secretForms(secret)) result = result.split(form).join(REDACTED);
   }
   result = result
+    .replace(URL_PASSWORD, (_match, user: string) => `://${user}:${REDACTED}@`)
     .replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(KEY_VALUE, (_match, name: string, separator: string) => `${name}${separator}${REDACTED}`)
     .replace(VENDOR_KEY, REDACTED)
