@@ -25,6 +25,14 @@ describe('scrubUpstreamText', () => {
       'session eyJhbGciOiJIUzI1NiJ9eyJzdWIiOiIxMjM0NTY3ODkwIn0 expired',
       'eyJhbGciOiJIUzI1NiJ9',
     ],
+    // Credential names made of several words, as configs and cloud SDKs spell them.
+    ['a secret_key=', 'bad secret_key=abc123xyz for bucket', 'abc123xyz'],
+    ['a private_key:', 'private_key: xyz999abc is malformed', 'xyz999abc'],
+    ['an aws_secret_access_key=', 'aws_secret_access_key=wJalrXUtnFEMI/K7MDENG rejected', 'wJalrXUtnFEMI'],
+    ['a camel-case secretKey', '{"secretKey": "hunter2hunter"} refused', 'hunter2hunter'],
+    ['a session_token=', 'session_token=tok123abc expired', 'tok123abc'],
+    ['a pwd=', 'login failed for pwd=hunter2', 'hunter2'],
+    ['an escaped JSON api_key', 'body {\\"api_key\\": \\"zzz111\\"} invalid', 'zzz111'],
     // An upstream that echoes a URL it was configured with (a proxy, its own database) with the password in it.
     [
       'a password in an https URL',

@@ -13,9 +13,13 @@ const MIN_SECRET_CHARS = 8;
 
 /** `Bearer <token>`, `Basic <token>`, `Token <token>`. */
 const AUTH_SCHEME = /\b(Bearer|Basic|Token)\s+(?!\[redacted\])[^\s"',;)}\]]+/gi;
-/** `api_key=…`, `x-api-key: …`, `"token": "…"`, `?key=…`, `password=…` and the like. */
+/**
+ * `api_key=…`, `x-api-key: …`, `"token": "…"`, `?key=…`, `password=…` and the like, also as the last word of a
+ * longer name (`aws_secret_access_key=…`, `"secretKey": …`, `session_token=…`: at most 40 characters before
+ * it, so that the search stays linear) and inside JSON that was escaped into a string (`\"api_key\": …`).
+ */
 const KEY_VALUE =
-  /\b((?:x-)?(?:api[-_]?key|access[-_]?token|auth[-_]?token|refresh[-_]?token|client[-_]?secret|secret|password|passwd|token|key|authorization|credentials?))(["']?\s*[:=]\s*["']?)(?!\[redacted\]|(?:Bearer|Basic|Token)\b)([^\s"'&,;)}\]]+)/gi;
+  /\b([\w-]{0,40}?(?:api[-_]?key|access[-_]?token|auth[-_]?token|refresh[-_]?token|client[-_]?secret|secret|password|passwd|pwd|token|key|authorization|credentials?))(\\?["']?\s*[:=]\s*\\?["']?)(?!\[redacted\]|(?:Bearer|Basic|Token)\b)([^\s"'&,;)}\]\\]+)/gi;
 /** Vendor key shapes: `sk-…`, `sk_…`, `sk-ant-…`, `gsk_…`, `xai-…`, `fw_…`, `pk_…`, `rk_…`, Google `AIza…`. */
 const VENDOR_KEY = /\b(?:sk|gsk|xai|fw|pk|rk)[-_][A-Za-z0-9_-]{6,}|\bAIza[0-9A-Za-z_-]{20,}/g;
 /**
