@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUtf8JsonType } from './read-json-body.js';
+import { isUtf8JsonType, parseJsonText } from './read-json-body.js';
 
 describe('isUtf8JsonType', () => {
   it.each([
@@ -32,5 +32,35 @@ describe('isUtf8JsonType', () => {
     'application/jsonp',
   ])('refuses %s', (type) => {
     expect(isUtf8JsonType(type)).toBe(false);
+  });
+});
+
+describe('parseJsonText', () => {
+  const messageOf = (text: string): string => {
+    try {
+      parseJsonText(Buffer.from(text), 64);
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+    throw new Error('parsed');
+  };
+
+  // bug: V8's message quotes the text around the fault, and the message is the request's record's too: a
+  // malformed body kept a piece of its prompt in the record.
+  it.each([
+    'christian@gmail.com',
+    '{"a": christian@gmail.com}',
+    '{"messages":[{"role":"user","content":"hi"}], "n": christian@gmail.com}',
+  ])('says what is wrong with %s without quoting it', (text) => {
+    const message = messageOf(text);
+    expect(message).toMatch(/^The request body is not valid JSON: Unexpected token 'c'/);
+    expect(message).not.toContain('christian');
+    expect(message).not.toContain('gmail');
+  });
+
+  it('keeps the position V8 gives', () => {
+    expect(messageOf('{"a": "b" "c"}')).toBe(
+      "The request body is not valid JSON: Expected ',' or '}' after property value in JSON at position 10",
+    );
   });
 });

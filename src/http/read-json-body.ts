@@ -80,7 +80,7 @@ export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
     parsed = parseJsonBytes(bytes, scan.longStrings);
   } catch (error) {
     if (error instanceof SyntaxError)
-      throw badRequest(`The request body is not valid JSON: ${error.message}`);
+      throw badRequest(`The request body is not valid JSON: ${withoutQuotedText(error.message)}`);
     throw badRequest('The request body is not valid UTF-8.');
   }
   // Only worth walking the parsed body for non-finite numbers when the text has a number that may not fit.
@@ -90,6 +90,15 @@ export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
   // Members forwarded unchanged go upstream as these bytes (json/source-bytes.ts).
   if (scan.members && isRecord(parsed)) rememberSourceBytes(parsed, bytes, scan.members);
   return parsed;
+}
+
+/**
+ * V8's SyntaxError message without the piece of the text it quotes (`Unexpected token 'c', "{"a": chris"... is
+ * not valid JSON`): the message is also the request's record's, which never keeps prompt text.
+ */
+function withoutQuotedText(message: string): string {
+  const quoted = message.indexOf(', "');
+  return quoted >= 0 && message.endsWith(' is not valid JSON') ? message.slice(0, quoted) : message;
 }
 
 /**
