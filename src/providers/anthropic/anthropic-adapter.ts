@@ -52,7 +52,7 @@ export function createAnthropicAdapter(provider: ResolvedProvider, client: Upstr
       const translate = messagesStreamToChat(
         provider.id,
         nowSeconds(),
-        upstreamTextContext(provider.apiKey ? [provider.apiKey] : [], request.body),
+        upstreamTextContext(provider, request.body),
       );
       const parts = poster.parts(response, call, translate);
       return { parts, warnings: request.warnings, usageSoFar: translate.usageSoFar };

@@ -52,7 +52,7 @@ export function createGeminiAdapter(provider: ResolvedProvider, client: Upstream
         providerId: provider.id,
         upstreamModel: call.upstreamModel,
         warnings,
-        text: upstreamTextContext(provider.apiKey ? [provider.apiKey] : [], request.body),
+        text: upstreamTextContext(provider, request.body),
       });
       const parts = poster.parts(response, call, translate);
       // The list is shared: warnings raised by the first chunks are still seen by the caller.

@@ -3,6 +3,7 @@ import { usageFromChat } from '../../codecs/shared/read-usage.js';
 import { arrayMember, isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import type { PartStream } from '../part-stream.js';
 import type { ChatWirePart, UpstreamCall } from '../provider-adapter.js';
+import { providerSecrets } from '../shared/provider-secrets.js';
 import { isDoneMarker, sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody } from '../shared/upstream-client.js';
 import {
@@ -174,7 +175,7 @@ class ChunkReader {
     return upstreamStreamError(
       this.#providerId,
       error,
-      upstreamTextContext(secretsOf(this.#call).secrets, this.#sent),
+      upstreamTextContext(this.#call.provider, this.#sent),
       { billedUsage: billedUsage(usage) },
     );
   }
@@ -187,7 +188,11 @@ export function billedUsage(usage: unknown): Usage | undefined {
   return read.inputTokens > 0 || read.outputTokens > 0 ? read : undefined;
 }
 
-/** The provider's credentials, for scrubbing its error text. */
-export function secretsOf(call: UpstreamCall): { secrets: readonly string[] } {
-  return { secrets: call.provider.apiKey ? [call.provider.apiKey] : [] };
+/** The provider's credentials, for scrubbing its error text; worked out only when an error reads them. */
+export function secretsOf(call: UpstreamCall): { readonly secrets: readonly string[] } {
+  return {
+    get secrets() {
+      return providerSecrets(call.provider);
+    },
+  };
 }

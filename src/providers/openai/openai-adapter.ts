@@ -16,7 +16,7 @@ import { createJsonPoster, type JsonPoster } from '../shared/json-poster.js';
 import type { UpstreamClient } from '../shared/upstream-client.js';
 import { upstreamInvalid, upstreamStreamError, upstreamTextContext } from '../shared/upstream-errors.js';
 import { choicesWithArguments } from './blank-arguments.js';
-import { billedUsage, chatChunkParts, secretsOf } from './chat-chunk-parts.js';
+import { billedUsage, chatChunkParts } from './chat-chunk-parts.js';
 import { DeltaRuns } from './delta-runs.js';
 import { failedFinishError, openAIFinishReasons } from './finish-reasons.js';
 import { isGoogleEndpoint, openAIChatBody } from './openai-chat-body.js';
@@ -114,7 +114,7 @@ function checkedChatAnswer(
   sent: JsonObject,
 ): JsonObject {
   const failed = (vendorError: unknown) =>
-    upstreamStreamError(providerId, vendorError, upstreamTextContext(secretsOf(call).secrets, sent), {
+    upstreamStreamError(providerId, vendorError, upstreamTextContext(call.provider, sent), {
       where: 'in its answer',
       billedUsage: billedUsage(result.usage),
     });
@@ -153,7 +153,7 @@ function responsesMethods(
     async responses(body, call): Promise<JsonResult> {
       const result = await postJson('/responses', withMembers(body, { stream: false }), call);
       if (!arrayMember(result, 'output')) throw upstreamInvalid(providerId, 'no output in the response');
-      scrubResponsesErrorText(result, secretsOf(call).secrets);
+      scrubResponsesErrorText(result, call.provider);
       return { body: result, usage: usageFromResponses(result.usage), warnings: [] };
     },
     async compact(body, call): Promise<JsonResult> {

@@ -36,7 +36,7 @@ export function responsesEventParts(body: UpstreamBody, providerId: string, call
         throw upstreamStreamError(providerId, failureOf(event), secretsOf(call));
       }
       output ||= !announcesResponse(event.type);
-      scrubResponsesErrorText(event, secretsOf(call).secrets);
+      scrubResponsesErrorText(event, call.provider);
       if (TERMINAL_EVENTS.has(event.type)) finished = true;
       emit({ type: 'event', event });
     },

@@ -122,6 +122,37 @@ describe('upstream client: error text', () => {
   );
 });
 
+describe('upstream client: credentials in configured headers', () => {
+  // bug: only `apiKey` was scrubbed in every form; a credential the operator put in a header (a proxy's
+  // tenant secret, `cf-aig-authorization`) was relayed when the upstream echoed it in a shape not recognised.
+  const TENANT_SECRET = 'Zq7mXpL2vN9w';
+  const echoing = (text: string) => ({ error: { message: text, type: 'authentication_error' } });
+
+  it.each([
+    ['a plain JSON answer', false],
+    ['a stream', true],
+  ])('scrubs them from an error of %s, in every form', async (_name, stream) => {
+    const encoded = Buffer.from(TENANT_SECRET).toString('base64');
+    const text = `Unknown tenant credential ${TENANT_SECRET} (${encoded}); the proxy version is 2024-10-01`;
+    upstream.faults.push({ kind: 'status', status: 401, body: echoing(text) });
+    const provider = testProvider({
+      baseUrl: upstream.url,
+      apiKey: KEY,
+      headers: { 'x-tenant-secret': TENANT_SECRET, 'x-proxy-version': '2024-10-01' },
+    });
+    const adapter = createOpenAIAdapter(provider, createUpstreamClient(agent, LIMITS));
+    const call = testCall(provider);
+    const error = await failure(
+      stream ? adapter.chatStream({ ...chatBody, stream: true }, call) : adapter.chat(chatBody, call),
+    );
+    const seen = JSON.stringify({ body: error.toBody(), message: error.message });
+    expect(seen).not.toContain(TENANT_SECRET);
+    expect(seen).not.toContain(encoded);
+    // A header that is not a credential (by its name) is no secret: the message keeps it.
+    expect(error.upstreamMessage).toContain('2024-10-01');
+  });
+});
+
 describe('upstream client: cancellation', () => {
   it('keeps no abort listener on a signal shared by many calls once each answer was read', async () => {
     // A Responses WebSocket connection passes one signal to the calls of all its turns.

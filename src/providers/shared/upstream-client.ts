@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { GatewayError, requestCancelled } from '../../errors/gateway-error.js';
 import { bodyByteLength, bodyText, type JsonBodyBytes } from '../../json/source-bytes.js';
 import type { UpstreamCall } from '../provider-adapter.js';
+import { providerSecrets } from './provider-secrets.js';
 import { type NameLookup, sharedNameLookup } from './shared-name-lookup.js';
 import { Agent, errors as undiciErrors } from './undici-parts.js';
 import {
@@ -165,7 +166,7 @@ export function createUpstreamClient(dispatcher: Dispatcher, limits: UpstreamLim
     const retryAfter = head.headers['retry-after'];
     throw upstreamStatusError(head.status, text, call.provider.id, {
       retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
-      secrets: call.provider.apiKey ? [call.provider.apiKey] : [],
+      secrets: providerSecrets(call.provider),
       requestBody: bodyText(body),
     });
   };

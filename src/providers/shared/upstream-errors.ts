@@ -3,6 +3,7 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import { isRecord, recordMember, stringMember, tryParseJson } from '../../json/json.js';
 import { MAX_NESTED_JSON_DEPTH, textNestsDeeperThan } from '../../json/json-depth.js';
 import { quotesText } from '../../privacy/quotes-text.js';
+import { type ProviderCredentials, providerSecrets } from './provider-secrets.js';
 import { MAX_UPSTREAM_TEXT_CHARS, scrubUpstreamText } from './scrub-upstream-text.js';
 
 /** Upstream statuses that are the caller's fault: returned as they are, never retried elsewhere. */
@@ -53,12 +54,14 @@ export interface UpstreamTextContext {
 }
 
 /**
- * The context of an answer to `sent` from a provider with `secrets`: the request is made text only when an
- * error needs it (never on the way of an answer that goes well).
+ * The context of an answer to `sent` from `provider`: its credentials and the request are worked out only when
+ * an error needs them (never on the way of an answer that goes well).
  */
-export function upstreamTextContext(secrets: readonly string[], sent: unknown): UpstreamTextContext {
+export function upstreamTextContext(provider: ProviderCredentials, sent: unknown): UpstreamTextContext {
   return {
-    secrets,
+    get secrets() {
+      return providerSecrets(provider);
+    },
     get requestBody() {
       return JSON.stringify(sent);
     },
