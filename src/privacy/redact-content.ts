@@ -116,13 +116,24 @@ export function scrubUnknown(value: unknown, scrub: Scrub): unknown {
 
 const isNotText = (key: string): boolean => NOT_TEXT.has(key) || key.endsWith('_id') || key.endsWith('_ids');
 
+/**
+ * The `annotations` an earlier answer's text carries back (citations: a page's title, a file's name): text
+ * like any other, their URLs and ids kept (`scrubUnknown`).
+ */
+function withScrubbedAnnotations(record: JsonObject, scrub: Scrub): JsonObject {
+  return Array.isArray(record.annotations)
+    ? withMembers(record, { annotations: scrubUnknown(record.annotations, scrub) })
+    : record;
+}
+
 /** Anthropic's signed thinking: its signature covers the text, which must reach Anthropic unchanged. */
 const SIGNED_PARTS = new Set(['thinking', 'redacted_thinking']);
 
 function scrubPart(part: unknown, scrub: Scrub): unknown {
   if (typeof part === 'string') return scrub(part);
   if (!isRecord(part) || typeof part.type !== 'string') return part;
-  if (TEXT_PARTS.has(part.type)) return withScrubbedString(part, 'text', scrub);
+  if (TEXT_PARTS.has(part.type))
+    return withScrubbedAnnotations(withScrubbedString(part, 'text', scrub), scrub);
   switch (part.type) {
     case 'refusal':
       return withScrubbedString(part, 'refusal', scrub);

@@ -236,6 +236,35 @@ describe('redactResponsesInput', () => {
   });
 });
 
+describe('annotations carried back', () => {
+  // bug: the title of a citation an earlier answer carried (a page title, which can name anyone) went upstream
+  // as it came, in Responses `output_text` parts and in chat assistant messages alike.
+  const citation = { type: 'url_citation', url: 'https://example.com/a', title: `About ${EMAIL}` };
+  const masked = { ...citation, title: `About ${MASKED_EMAIL}` };
+
+  it('masks the titles of Responses output_text annotations, not their URLs', () => {
+    const input = [
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'x', annotations: [citation] }],
+      },
+    ];
+    const result = unchanged(input, (value) => redactResponsesInput(value, undefined, SETTINGS));
+    expect(result).toMatchObject({ input: [{ content: [{ text: 'x', annotations: [masked] }] }] });
+  });
+
+  it('masks the titles of a chat assistant message annotations', () => {
+    const messages = [
+      { role: 'assistant', content: 'x', annotations: [{ type: 'url_citation', url_citation: citation }] },
+    ];
+    const result = unchanged(messages, (value) => redactChatMessages(value, SETTINGS));
+    expect(result).toMatchObject({
+      messages: [{ annotations: [{ type: 'url_citation', url_citation: masked }] }],
+    });
+  });
+});
+
 describe('redactAnthropicMessages', () => {
   it('masks system blocks, text, tool_use input and tool_result content; keeps thinking and images', () => {
     const thinking = { type: 'thinking', thinking: `user is ${EMAIL}`, signature: 'sig' };

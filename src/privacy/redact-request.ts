@@ -36,6 +36,8 @@ function scrubChatMessage(message: unknown, scrub: Scrub): unknown {
   if (typeof message.reasoning_content === 'string')
     copy.reasoning_content = scrub(message.reasoning_content);
   if (typeof message.reasoning === 'string') copy.reasoning = scrub(message.reasoning);
+  // Citations an earlier answer carried: their titles are text; URLs and ids are kept.
+  if (Array.isArray(message.annotations)) copy.annotations = scrubUnknown(message.annotations, scrub);
   if (Array.isArray(message.tool_calls))
     copy.tool_calls = message.tool_calls.map((call) => scrubToolCall(call, scrub));
   if ('function_call' in message) copy.function_call = scrubFunctionCall(message.function_call, scrub);
