@@ -366,3 +366,29 @@ describe('redactContent', () => {
     expect(redactContent(content, SETTINGS).content).toEqual(expected);
   });
 });
+
+describe('redactRequest: who the end user is', () => {
+  // bug: `user`, `safety_identifier` and `metadata` went upstream as they came, with redaction on: an end
+  // user's e-mail address (a common choice of identifier) reached the provider beside a masked prompt.
+  it.each([
+    ['chat', { messages: [] }],
+    ['responses', { input: 'hi' }],
+  ] as const)('masks them in a %s request, leaving other members alone', (kind, body) => {
+    const request = {
+      ...body,
+      model: 'm',
+      user: EMAIL,
+      safety_identifier: EMAIL,
+      metadata: { email: EMAIL, plan: 'pro' },
+      temperature: 0.2,
+    };
+    const result = unchanged(request, (value) => redactRequest(kind, value, SETTINGS));
+    expect(result).toMatchObject({
+      model: 'm',
+      user: MASKED_EMAIL,
+      safety_identifier: MASKED_EMAIL,
+      metadata: { email: MASKED_EMAIL, plan: 'pro' },
+      temperature: 0.2,
+    });
+  });
+});

@@ -2,7 +2,14 @@ import type { RequestKind } from '../codecs/request-kind.js';
 import type { RedactSettings } from '../gateway-settings/gateway-settings.js';
 import { isRecord, type JsonObject } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
-import { createScrub, type Scrub, scrubArguments, scrubContent, scrubUnknown } from './redact-content.js';
+import {
+  createScrub,
+  type Scrub,
+  scrubArguments,
+  scrubContent,
+  scrubJsonValue,
+  scrubUnknown,
+} from './redact-content.js';
 import { createRedactor, type RedactCounts } from './redact-text.js';
 
 /**
@@ -133,6 +140,26 @@ export function redactContent(
   return { content: scrubContent(content, scrub), counts: counts() };
 }
 
+/** Top-level members that say who the end user is: identifiers, often an e-mail address. */
+const END_USER_MEMBERS = ['user', 'safety_identifier'] as const;
+
+/**
+ * `user`, `safety_identifier` and the string values of `metadata`, masked in `redacted` (a copy of `body`):
+ * they go upstream beside the prompt, and an end user's e-mail address is a common identifier. Nothing is
+ * done (no redactor compiled) when the request has none of them.
+ */
+function withEndUserMasked(redacted: JsonObject, body: JsonObject, redact: RedactSettings): JsonObject {
+  const hasIdentifier = END_USER_MEMBERS.some((key) => typeof body[key] === 'string');
+  if (!hasIdentifier && !isRecord(body.metadata)) return redacted;
+  const { scrub } = createScrub(createRedactor(redact));
+  for (const key of END_USER_MEMBERS) {
+    const value = body[key];
+    if (typeof value === 'string') redacted[key] = scrub(value);
+  }
+  if (isRecord(body.metadata)) redacted.metadata = scrubJsonValue(body.metadata, scrub);
+  return redacted;
+}
+
 /**
  * The redaction step of the pipeline, first of the preparation so that nothing after it (scorers that call
  * models, providers, stored conversation state) ever sees the original values. A new request; the
@@ -147,6 +174,7 @@ export function redactRequest(
   if (kind === 'chat') {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     const redacted = withMembers(body, { messages: redactChatMessages(messages, redact).messages });
+    withEndUserMasked(redacted, body, redact);
     // A predicted output is text the model is given too.
     if (isRecord(body.prediction) && 'content' in body.prediction) {
       const { content } = redactContent(body.prediction.content, redact);
@@ -157,5 +185,5 @@ export function redactRequest(
   const { input, instructions } = redactResponsesInput(body.input, body.instructions, redact);
   const redacted: JsonObject = withMembers(body, { input });
   if (instructions !== undefined) redacted.instructions = instructions;
-  return redacted;
+  return withEndUserMasked(redacted, body, redact);
 }
