@@ -132,6 +132,21 @@ describe('a native Responses stream that fails', () => {
     expect(record.costNanoUsd).toBeGreaterThan(0);
   });
 
+  // bug: the chat stream and HTTP errors withheld vendor words that quote the request; a native Responses
+  // stream's error event relayed them (scrubbed of credentials only).
+  it('an error event that quotes the request is withheld, as in every other error', async () => {
+    const input = 'Summarise the confidential Nightingale launch plan for the board, please';
+    gw.upstream.faults.push({
+      kind: 'responses-error-event',
+      afterDeltas: 2,
+      message: `Could not process: ${input}`,
+    });
+    const stream = await streamed({ input });
+    expectFailureFrames(stream);
+    expect(stream.text).not.toContain('Nightingale');
+    expect(String(stream.data.at(-2)?.message)).toContain('withheld');
+  });
+
   it('response.failed carries the usage billed, with its cost', async () => {
     gw.upstream.faults.push({
       kind: 'responses-error-event',

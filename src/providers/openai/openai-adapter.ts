@@ -151,9 +151,10 @@ function responsesMethods(
 ): Pick<ProviderAdapter, 'responses' | 'compact' | 'responsesStream'> {
   return {
     async responses(body, call): Promise<JsonResult> {
-      const result = await postJson('/responses', withMembers(body, { stream: false }), call);
+      const sent = withMembers(body, { stream: false });
+      const result = await postJson('/responses', sent, call);
       if (!arrayMember(result, 'output')) throw upstreamInvalid(providerId, 'no output in the response');
-      scrubResponsesErrorText(result, call.provider);
+      scrubResponsesErrorText(result, upstreamTextContext(call.provider, sent));
       return { body: result, usage: usageFromResponses(result.usage), warnings: [] };
     },
     async compact(body, call): Promise<JsonResult> {
@@ -162,8 +163,9 @@ function responsesMethods(
       return { body: result, usage: usageFromResponses(result.usage), warnings: [] };
     },
     async responsesStream(body, call): Promise<StreamResult<ResponsesStreamPart>> {
-      const response = await post('/responses', withMembers(body, { stream: true }), call);
-      return { parts: responsesEventParts(response.body, providerId, call), warnings: [] };
+      const sent = withMembers(body, { stream: true });
+      const response = await post('/responses', sent, call);
+      return { parts: responsesEventParts(response.body, providerId, { call, sent }), warnings: [] };
     },
   };
 }

@@ -3,8 +3,12 @@ import { isRecord, type JsonObject, recordMember } from '../../json/json.js';
 import type { ResponsesStreamPart, UpstreamCall } from '../provider-adapter.js';
 import { isDoneMarker, sseParts } from '../shared/sse-parts.js';
 import { classifyFailure, type UpstreamBody } from '../shared/upstream-client.js';
-import { parseUpstreamJson, upstreamInvalid, upstreamStreamError } from '../shared/upstream-errors.js';
-import { secretsOf } from './chat-chunk-parts.js';
+import {
+  parseUpstreamJson,
+  upstreamInvalid,
+  upstreamStreamError,
+  upstreamTextContext,
+} from '../shared/upstream-errors.js';
 import { scrubResponsesErrorText } from './responses-error-text.js';
 
 /** The events that end a Responses stream. */
@@ -17,7 +21,14 @@ const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'r
  * short. So does a `response.failed` before any output that reports no usage (nothing the provider bills):
  * until then the attempt is not committed to, and another provider may answer (see pipeline/open-stream.ts).
  */
-export function responsesEventParts(body: UpstreamBody, providerId: string, call: UpstreamCall) {
+export function responsesEventParts(
+  body: UpstreamBody,
+  providerId: string,
+  upstream: { call: UpstreamCall; sent: unknown },
+) {
+  const { call } = upstream;
+  // The vendor's words are checked against the request too (withheld when they quote it).
+  const text = upstreamTextContext(call.provider, upstream.sent);
   let finished = false;
   let output = false;
   return sseParts<ResponsesStreamPart>(body, {
@@ -31,12 +42,12 @@ export function responsesEventParts(body: UpstreamBody, providerId: string, call
       if (!isRecord(event) || typeof event.type !== 'string') {
         throw upstreamInvalid(providerId, 'a stream event is not a Responses event');
       }
-      if (event.type === 'error') throw upstreamStreamError(providerId, vendorError(event), secretsOf(call));
+      if (event.type === 'error') throw upstreamStreamError(providerId, vendorError(event), text);
       if (event.type === 'response.failed' && !output && !billed(recordMember(event, 'response'))) {
-        throw upstreamStreamError(providerId, failureOf(event), secretsOf(call));
+        throw upstreamStreamError(providerId, failureOf(event), text);
       }
       output ||= !announcesResponse(event.type);
-      scrubResponsesErrorText(event, call.provider);
+      scrubResponsesErrorText(event, text);
       if (TERMINAL_EVENTS.has(event.type)) finished = true;
       emit({ type: 'event', event });
     },
