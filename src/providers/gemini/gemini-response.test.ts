@@ -150,6 +150,21 @@ describe('Gemini response: chat completion', () => {
     expect((error as Error).message).toBe('Gemini blocked the prompt (PROHIBITED_CONTENT).');
   });
 
+  // bug: the block reason was put in the message (and the record, zdr or not) as the upstream wrote it: a
+  // reason that is free text (a prompt it quotes, a key it echoes) was relayed and stored whole.
+  it('names a block reason only when it is an identifier', () => {
+    const reason = 'Blocked because of sk-live-0123456789abcdef in: my confidential prompt text';
+    const thrown = (() => {
+      try {
+        toChatCompletion({ promptFeedback: { blockReason: reason } }, 'm', 'gem');
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(thrown).toMatchObject({ status: 400, code: 'BAD_REQUEST', upstreamType: undefined });
+    expect((thrown as Error).message).toBe('Gemini blocked the prompt.');
+  });
+
   it('treats an answer without candidates or a block reason as an invalid, retryable upstream answer', () => {
     expect(() => toChatCompletion({ usageMetadata: {} }, 'm', 'gem')).toThrow(/no candidates/);
   });

@@ -3,7 +3,7 @@ import { Warnings } from '../../codecs/shared/translation-warnings.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import type { JsonResult } from '../provider-adapter.js';
-import { upstreamInvalid } from '../shared/upstream-errors.js';
+import { upstreamInvalid, vendorIdentifier } from '../shared/upstream-errors.js';
 import { chatUsageOf, usageFromGemini } from './gemini-usage.js';
 
 /** What the parts of one candidate (or one streamed chunk of it) say, in chat terms. */
@@ -78,9 +78,11 @@ function candidatesOf(response: JsonObject, providerId: string): JsonObject[] {
 
 /** The error for a prompt Gemini refused to answer (`promptFeedback.blockReason`), if it was. */
 export function promptBlocked(response: JsonObject, providerId: string): GatewayError | undefined {
-  const reason = stringMember(recordMember(response, 'promptFeedback'), 'blockReason');
-  if (reason === undefined) return undefined;
-  return new GatewayError(`Gemini blocked the prompt (${reason}).`, {
+  const feedback = recordMember(response, 'promptFeedback');
+  if (stringMember(feedback, 'blockReason') === undefined) return undefined;
+  // Named only when it is an identifier (`SAFETY`): the message is relayed and recorded, zdr or not.
+  const reason = vendorIdentifier(stringMember(feedback, 'blockReason'));
+  return new GatewayError(reason ? `Gemini blocked the prompt (${reason}).` : 'Gemini blocked the prompt.', {
     status: 400,
     code: 'BAD_REQUEST',
     type: 'invalid_request_error',

@@ -41,8 +41,14 @@ export function upstreamMessage(text: string): string {
  * kept, so a type can never carry free text.
  */
 export function upstreamErrorType(error: unknown): string | undefined {
-  const code = stringMember(error, 'code') ?? stringMember(error, 'type') ?? stringMember(error, 'status');
-  return code !== undefined && /^[A-Za-z0-9_.:-]{1,64}$/.test(code) ? code : undefined;
+  return vendorIdentifier(
+    stringMember(error, 'code') ?? stringMember(error, 'type') ?? stringMember(error, 'status'),
+  );
+}
+
+/** A vendor's code or reason when it is identifier-like (`SAFETY`, `server_error`): never free text. */
+export function vendorIdentifier(value: string | undefined): string | undefined {
+  return value !== undefined && /^[A-Za-z0-9_.:-]{1,64}$/.test(value) ? value : undefined;
 }
 
 /** What the gateway may say about an upstream's error text: who to scrub for, what the request was. */
