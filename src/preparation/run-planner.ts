@@ -1,6 +1,7 @@
 import type { Usage } from '../accounting/usage.js';
 import { DEFAULT_OUTPUT_BOUND, worstCaseTokens } from '../accounting/worst-case.js';
 import { upstreamBody } from '../codecs/shared/parse-body.js';
+import { withoutUpstreamText } from '../errors/error-text-for-records.js';
 import { toGatewayError } from '../errors/gateway-error.js';
 import { arrayMember, type JsonObject, recordMember, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
@@ -79,8 +80,10 @@ export async function runPlanner(
       }
       throw error;
     }
+    // The gateway's words and the vendor's type only, as in `attempts`: warnings are kept in the record,
+    // which holds no upstream text for a zdr request.
     run.warnings.push(
-      `planner ${plannerSlug} failed (${toGatewayError(error).message}); the executor answered alone`,
+      `planner ${plannerSlug} failed (${withoutUpstreamText(toGatewayError(error))}); the executor answered alone`,
     );
     return { plan: undefined, execution: execution ?? withBilledFailures(run, 'planner', undefined) };
   }

@@ -17,14 +17,22 @@ const chatModel = (id: string, upstream: string) => ({
   api_compatibility: ['chat-completion', 'open-responses'],
   endpoints: [{ provider: 'fake-cloud', model: upstream, pricing }],
 });
+const zdrModel = (id: string, upstream: string) => ({
+  ...chatModel(id, upstream),
+  endpoints: [{ provider: 'zdr-cloud', model: upstream, pricing }],
+});
 
 beforeAll(async () => {
   env = await startTestGateway((url) => {
     const config = testConfig(url, { server: { keepAliveIntervalMs: 30 } });
     return {
       ...config,
+      // The same fake once more, as a zero-data-retention provider with a planner pair of its own.
+      providers: [...config.providers, { ...config.providers[0], id: 'zdr-cloud', zdr: true }],
       models: [
         ...config.models,
+        zdrModel('acme/zdr-executor', 'zdr-executor-1'),
+        zdrModel('acme/zdr-planner', 'zdr-planner-1'),
         chatModel('acme/code-large', 'code-large'),
         chatModel('acme/code-medium', 'code-medium'),
         chatModel('acme/code-small', 'code-small'),
@@ -176,6 +184,26 @@ describe('planning model', () => {
     expect(data.choices[0]?.message.content).toBe('Hello from the fake upstream!');
     expect(response.headers.get('x-gateway-warnings')).toContain('planner acme/planner failed');
     expect((await record(data.id)).planningStatus).toBe('failed');
+  });
+
+  // bug: the planner's failure was a warning with the vendor's words in it, and warnings are kept in the
+  // record: a zdr request's record kept upstream text.
+  it('a failing planner of a zdr request leaves no upstream text in the warnings or the record', async () => {
+    const vendorWords = 'Shard 7 overloaded while reading your conversation';
+    env.upstream.faults.push({
+      kind: 'status',
+      status: 500,
+      body: { error: { message: vendorWords, type: 'server_error' } },
+    });
+    const { data, response } = await chat(hardPrompt, {
+      model: 'acme/zdr-executor:planning:acme/zdr-planner',
+      gateway: { planningTriggerScore: 0, zdr: true },
+    });
+    expect(response.headers.get('x-gateway-warnings')).toContain('planner acme/zdr-planner failed');
+    const kept = await record(data.id);
+    expect(kept.planningStatus).toBe('failed');
+    expect(JSON.stringify(kept.warnings)).toContain('server_error');
+    expect(JSON.stringify(kept)).not.toContain('Shard 7');
   });
 
   it('streams keep-alive comments while the planner works', async () => {
