@@ -132,10 +132,26 @@ describe('Gemini response: chat completion', () => {
     ['RECITATION', 'content_filter', []],
     ['PROHIBITED_CONTENT', 'content_filter', []],
     ['MALFORMED_FUNCTION_CALL', 'stop', ['Gemini finished with MALFORMED_FUNCTION_CALL']],
+    // bug: a reason (and a part kind, below) that is free text went into the warnings, which the record keeps
+    // even for zdr requests, as the upstream wrote it.
+    ['Stopped: your prompt sk-live-0123456789abcdef', 'stop', ['Gemini finished with an unknown reason']],
   ])('maps finishReason %s to %s', (reason, expected, warnings) => {
     const result = toChatCompletion({ candidates: [{ finishReason: reason, index: 0 }] }, 'm', 'gem');
     expect(result.body.choices).toMatchObject([{ finish_reason: expected, message: { content: null } }]);
     expect(result.warnings).toEqual(warnings);
+  });
+
+  it('names the kind of a part it drops only when it is an identifier', () => {
+    const parts = [{ 'a note quoting your prompt sk-live-0123456789abcdef': {} }, { executableCode: {} }];
+    const result = toChatCompletion(
+      { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }] },
+      'm',
+      'gem',
+    );
+    expect(result.warnings).toEqual([
+      'Gemini answered with unknown parts, which chat completions cannot carry; dropped',
+      'Gemini answered with executableCode parts, which chat completions cannot carry; dropped',
+    ]);
   });
 
   it('turns a blocked prompt into a 400 naming the reason', () => {

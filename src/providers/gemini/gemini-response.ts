@@ -104,8 +104,11 @@ export function readParts(content: JsonObject | undefined, warnings: Warnings): 
     else {
       // A part may carry only a signature (or an empty thought); anything else has no chat equivalent.
       const kind = Object.keys(part).find((key) => key !== 'thoughtSignature' && key !== 'thought');
-      if (kind)
-        warnings.add(`Gemini answered with ${kind} parts, which chat completions cannot carry; dropped`);
+      // Named only when an identifier: warnings are kept in the record (zdr ones too), never upstream text.
+      if (kind) {
+        const named = vendorIdentifier(kind) ?? 'unknown';
+        warnings.add(`Gemini answered with ${named} parts, which chat completions cannot carry; dropped`);
+      }
     }
   }
   return result;
@@ -137,6 +140,6 @@ export function finishReason(reason: string | undefined, hasToolCalls: boolean, 
   if (reason === 'STOP' || reason === undefined) return hasToolCalls ? 'tool_calls' : 'stop';
   if (reason === 'MAX_TOKENS') return 'length';
   if (CONTENT_FILTER.has(reason)) return 'content_filter';
-  warnings.add(`Gemini finished with ${reason}`);
+  warnings.add(`Gemini finished with ${vendorIdentifier(reason) ?? 'an unknown reason'}`);
   return hasToolCalls ? 'tool_calls' : 'stop';
 }
