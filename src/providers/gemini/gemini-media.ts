@@ -80,7 +80,9 @@ function urlPart(url: string, at: string, warnings: Warnings): JsonObject {
   const extension = /\.([a-z0-9]+)$/i.exec(parsed.pathname)?.[1]?.toLowerCase();
   const mimeType = extension === undefined ? undefined : MIME_BY_EXTENSION[extension];
   if (mimeType === undefined) {
-    warnings.add(`the media type of ${url.slice(0, 120)} is unknown; sent to Gemini without a mimeType`);
+    // By its place, not its URL: warnings are kept in the record (zdr ones too), and a URL may hold a
+    // presigned credential or a path that names someone.
+    warnings.add(`the media type of the image URL at ${at} is unknown; sent to Gemini without a mimeType`);
     return { fileData: { fileUri: url } };
   }
   return { fileData: { mimeType, fileUri: url } };

@@ -50,8 +50,18 @@ describe('Gemini request: messages', () => {
       { role: 'user', parts: [{ fileData: { fileUri: 'https://example.com/render?id=7' } }] },
     ]);
     expect(warnings).toEqual([
-      'the media type of https://example.com/render?id=7 is unknown; sent to Gemini without a mimeType',
+      'the media type of the image URL at messages.0.content.0 is unknown; sent to Gemini without a mimeType',
     ]);
+  });
+
+  // bug: the warning quoted the URL, and warnings are kept in the record (zdr ones too): a presigned URL's
+  // credentials, or a path naming someone, were stored.
+  it('names the image by its place, never by its URL', () => {
+    const url =
+      'https://bucket.example.com/christian/render?X-Amz-Credential=AKIAEXAMPLE&X-Amz-Signature=abc';
+    const { warnings } = translate({ messages: [user([{ type: 'image_url', image_url: { url } }])] });
+    expect(warnings.join(' ')).not.toContain('christian');
+    expect(warnings.join(' ')).not.toContain('AKIAEXAMPLE');
   });
 
   it('sends audio inline and drops parts Gemini cannot take with a warning', () => {
