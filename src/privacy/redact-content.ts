@@ -5,8 +5,8 @@ import type { RedactCounts, Redactor } from './redact-text.js';
 /**
  * Walkers over the places a message keeps text. They build new containers along the way and never mutate
  * their input; parts of kinds they do not know have every string masked but ids, kinds and opaque payloads
- * (`scrubUnknown`), and signed thinking blocks pass untouched. Names (of tools, functions, participants) are
- * identifiers, not text, and are left alone.
+ * (`scrubUnknown`), and signed thinking blocks pass untouched. Names of tools and functions are
+ * identifiers, not text, and are left alone (a chat participant's `name` is masked: redact-request.ts).
  */
 
 /** Masks one text and remembers what it masked. */

@@ -56,7 +56,8 @@ describe('redactChatMessages', () => {
         { role: 'system', content: `Escalate to ${MASKED_EMAIL}.`, cache_hint: 'keep' },
         {
           role: 'user',
-          name: 'christian@gmail.com',
+          // A participant's name is masked too, in the characters a name may hold (see below).
+          name: 'c____n_g____l_com',
           content: [{ type: 'text', text: 'Card 41** **** **** ***1, project ****' }, IMAGE],
         },
         {
@@ -82,7 +83,7 @@ describe('redactChatMessages', () => {
         },
         'not a message',
       ],
-      counts: { email: 6, credit_card: 1, custom: 1, phone: 1 },
+      counts: { email: 7, credit_card: 1, custom: 1, phone: 1 },
     });
   });
 
@@ -232,6 +233,30 @@ describe('redactResponsesInput', () => {
         ],
       },
       { queries: [MASKED_EMAIL], vector_store_ids: [EMAIL] },
+    ]);
+  });
+});
+
+describe('participant names', () => {
+  // bug: `messages[].name` went upstream as it came with redaction on; a participant's name is often a
+  // person's own (or an e-mail address, which OpenAI-compatible servers take).
+  it.each([
+    ['an e-mail address', EMAIL, 'c____n_g____l_com'],
+    ['a custom term', 'Falcon-bot', '____-bot'],
+    ['nothing to mask', 'alice_01', 'alice_01'],
+  ])('masks %s in a name, keeping to the characters OpenAI accepts', (_, name, expected) => {
+    const messages = [{ role: 'user', name, content: 'hi' }];
+    const result = unchanged(messages, (value) =>
+      redactChatMessages(value, { ...SETTINGS, custom: ['Falcon'] }),
+    );
+    expect(result).toMatchObject({ messages: [{ name: expected }] });
+    expect(expected).toMatch(/^[a-zA-Z0-9_-]+$/);
+  });
+
+  it('keeps the name of a legacy function result: it names the function', () => {
+    const messages = [{ role: 'function', name: 'Falcon', content: 'hi' }];
+    expect(redactChatMessages(messages, SETTINGS).messages).toMatchObject([
+      { name: 'Falcon', content: 'hi' },
     ]);
   });
 });

@@ -34,9 +34,22 @@ function scrubToolCall(call: unknown, scrub: Scrub): unknown {
   return call;
 }
 
+/**
+ * A participant's `name`, masked in the characters OpenAI accepts in one (`^[a-zA-Z0-9_-]+$`: every other
+ * character of the mask becomes `_`), so that a name that was valid stays valid. Unchanged when nothing in
+ * it was found.
+ */
+function scrubName(name: string, scrub: Scrub): string {
+  const masked = scrub(name);
+  return masked === name ? name : masked.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
 function scrubChatMessage(message: unknown, scrub: Scrub): unknown {
   if (!isRecord(message)) return message;
   const copy: JsonObject = { ...message };
+  // Who speaks is often a person's own name (or an e-mail address); a legacy `function` turn's names a function.
+  if (typeof message.name === 'string' && message.role !== 'function')
+    copy.name = scrubName(message.name, scrub);
   if ('content' in message) copy.content = scrubContent(message.content, scrub);
   if (typeof message.refusal === 'string') copy.refusal = scrub(message.refusal);
   // The reasoning an assistant turn carries back (DeepSeek's, vLLM's, the gateway's own answers'): text.
