@@ -7,6 +7,8 @@ import { parseJsonText } from '../http/read-json-body.js';
 import { WebSocketSink, webSocketErrorEvent } from '../http/websocket-sink.js';
 import { isRecord, type JsonObject } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
+import { type ObservedRequest, observeRequest } from '../observability/observe-request.js';
+import type { PipelineContext } from '../pipeline/run.js';
 import { runRequest } from '../pipeline/run-request.js';
 import type { Transport } from '../pipeline/transport.js';
 import type { SocketConversation } from './conversation-state.js';
@@ -147,22 +149,42 @@ interface TurnScope {
   sendError: (error: GatewayError) => void;
 }
 
-/** One `response.create`: authenticated, then the Responses endpoint through the pipeline (rate limit first). */
+/**
+ * One `response.create`: authenticated, then the Responses endpoint through the pipeline (rate limit first).
+ * Observed like an HTTP request when it has ended (access line, metrics, the end of its span), refused or not:
+ * the upgrade's own request is observed by nobody, so without this no turn would ever be counted or traced.
+ */
 async function runTurn(scope: TurnScope, data: RawData, isBinary: boolean): Promise<void> {
   const { ws, req, deps } = scope;
-  const body = responseCreateBody(data, isBinary, deps);
-  const principal = await deps.authenticate(req);
   const requestId = `req_${randomUUID()}`;
   const headers: Record<string, string> = { 'x-request-id': requestId };
-  const ctx = { req, requestId, headers, signal: scope.signal, params: {}, receivedAt: deps.now() };
-  await runRequest(
-    ctx,
-    deps,
-    principal,
-    responsesEndpoint(scope.memory),
-    socketTransport(ws, body, scope.sendError),
-  );
+  const turn: PipelineContext & ObservedRequest = {
+    req,
+    requestId,
+    headers,
+    signal: scope.signal,
+    params: {},
+    receivedAt: deps.now(),
+    route: SOCKET_ROUTE,
+    res: { statusCode: 200 },
+  };
+  let failure: GatewayError | undefined;
+  try {
+    const body = responseCreateBody(data, isBinary, deps);
+    const principal = await deps.authenticate(req);
+    turn.principal = principal;
+    const endpoint = responsesEndpoint(scope.memory);
+    await runRequest(turn, deps, principal, endpoint, socketTransport(ws, body, scope.sendError));
+  } catch (error) {
+    failure = toGatewayError(error);
+    throw failure;
+  } finally {
+    observeRequest(deps, turn, failure);
+  }
 }
+
+/** The route a turn is counted under: the path of the socket, as the route of HTTP Responses requests. */
+const SOCKET_ROUTE = '/v1/responses';
 
 /** A `response.create` message as the body of a streamed Responses request. */
 function responseCreateBody(data: RawData, isBinary: boolean, deps: AppDeps): JsonObject {

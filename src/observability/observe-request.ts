@@ -35,14 +35,23 @@ export interface AccessLine {
 }
 
 /**
- * Called once per HTTP request, when its handler has settled: writes the access line, counts the request in
+ * What the observer reads of a request: an HTTP request's context, or that of one turn of the Responses
+ * WebSocket mode (`res` then stands for the turn's answer).
+ */
+export type ObservedRequest = Pick<
+  RequestContext,
+  'req' | 'requestId' | 'receivedAt' | 'route' | 'principal' | 'outcome'
+> & { res: { statusCode: number } };
+
+/**
+ * Called once per HTTP request (and per WebSocket turn), when its handler has settled: writes the access line, counts the request in
  * the metrics and ends the request's span, all from the same facts (the route, the status and, for inference
  * requests, the finished generation record). `edgeError` is an error answered at the HTTP edge (auth, rate
  * limit, unknown route).
  */
 export function observeRequest(
   deps: AppDeps,
-  ctx: RequestContext,
+  ctx: ObservedRequest,
   edgeError: GatewayError | undefined,
 ): void {
   try {
@@ -54,7 +63,7 @@ export function observeRequest(
   }
 }
 
-function observe(deps: AppDeps, ctx: RequestContext, edgeError: GatewayError | undefined): void {
+function observe(deps: AppDeps, ctx: ObservedRequest, edgeError: GatewayError | undefined): void {
   const durationMs = deps.now() - ctx.receivedAt;
   const outcome = ctx.outcome;
   const status = outcome?.record.httpStatus ?? (edgeError?.status || ctx.res.statusCode);
@@ -76,7 +85,7 @@ function observe(deps: AppDeps, ctx: RequestContext, edgeError: GatewayError | u
 }
 
 /** The access line of a request: the HTTP facts, and the record's figures when it is an inference request. */
-export function accessLine(ctx: RequestContext, status: number, durationMs: number): AccessLine {
+export function accessLine(ctx: ObservedRequest, status: number, durationMs: number): AccessLine {
   const principal = ctx.principal;
   const record = ctx.outcome?.record;
   const base = {
@@ -119,7 +128,7 @@ export function accessLine(ctx: RequestContext, status: number, durationMs: numb
  * that are zero or usual for most requests (cached and reasoning tokens, one attempt, not streamed, a success)
  * are left out: every attribute is paid for on every exported span.
  */
-function spanAttributes(ctx: RequestContext, outcome: RequestOutcome, status: number): SpanAttributes {
+function spanAttributes(ctx: ObservedRequest, outcome: RequestOutcome, status: number): SpanAttributes {
   const { record } = outcome;
   const attributes: SpanAttributes = {
     'gen_ai.operation.name': outcome.operation,

@@ -1,10 +1,12 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRecord } from '../../src/json/json.js';
 import {
   type OtlpReceiver,
   type ReceivedSpan,
   startOtlpReceiver,
 } from '../../src/test-support/otlp-receiver.js';
+import { openSocket } from '../../src/test-support/socket-client.js';
 import {
   startTestGateway,
   TEST_KEY,
@@ -92,6 +94,12 @@ beforeAll(async () => {
     })
     .withResponse();
   genIds.zdr = zdr.response.headers.get('x-generation-id') ?? '';
+  // 3. A turn of the Responses WebSocket mode: one request of its own, with its own span.
+  const socket = await openSocket(env.baseURL, TEST_KEY);
+  socket.send({ type: 'response.create', model: 'acme/chat-large', input: 'a socket turn' });
+  const events = await socket.until((event) => event.type === 'response.completed');
+  const completed = events.at(-1)?.response;
+  genIds.socket = String(isRecord(completed) ? completed.id : '');
   await env.stop();
   spans = receiver.spans;
 }, 30_000);
@@ -154,6 +162,20 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
       .map((request) => String(request.headers.traceparent));
     expect(sent).toHaveLength(2);
     expect(sent.sort()).toEqual(attempts.map((span) => `00-${CLIENT_TRACE}-${span.spanId}-01`).sort());
+  });
+
+  it('ends the span of each Responses WebSocket turn, once', () => {
+    const socketSpans = spans.filter(
+      (span) => span.kind === 2 && span.attributes['gateway.generation_id'] === genIds.socket,
+    );
+    expect(genIds.socket).toMatch(/^gen_/);
+    expect(socketSpans).toHaveLength(1);
+    expect(socketSpans[0]?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'http.route': '/v1/responses',
+      'http.response.status_code': 200,
+      'gateway.streamed': true,
+    });
   });
 
   it('puts the prompt on a span only when opted in, and never for zdr', () => {

@@ -196,6 +196,38 @@ describe('Responses WebSocket mode', () => {
     expect(socket.ws.readyState).toBe(socket.ws.OPEN);
   });
 
+  it('counts every turn in /metrics like an HTTP request: its route, status, tokens, and refused ones', async () => {
+    const series = (status: string) =>
+      `gateway_requests_total{endpoint="/v1/responses",model="acme/chat-large",provider="fake-cloud",status_class="${status}"}`;
+    const scrape = async () => (await fetch(`${env.gateway.url}/metrics`)).text();
+    const value = (text: string, name: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${name} `))
+          ?.slice(name.length + 1) ?? 0,
+      );
+    const tokens = 'gateway_tokens_total{model="acme/chat-large",direction="output"}';
+    const before = await scrape();
+    const socket = await open();
+    socket.send({ type: 'response.create', model: 'acme/chat-large', input: 'Count me' });
+    await socket.until(isType('response.completed'));
+    // The turn is counted once its pipeline has ended, just after its last event went out.
+    const deadline = Date.now() + 5000;
+    let after = await scrape();
+    while (value(after, series('2xx')) === value(before, series('2xx')) && Date.now() < deadline)
+      after = await scrape();
+    expect(value(after, series('2xx')) - value(before, series('2xx'))).toBe(1);
+    expect(value(after, tokens) - value(before, tokens)).toBeGreaterThan(0);
+    const unmodelled =
+      'gateway_requests_total{endpoint="/v1/responses",model="",provider="",status_class="4xx"}';
+    socket.send({ type: 'response.create', input: 'no model' });
+    await socket.until(isType('error'));
+    while (value(after, unmodelled) === value(before, unmodelled) && Date.now() < deadline)
+      after = await scrape();
+    expect(value(after, unmodelled) - value(before, unmodelled)).toBe(1);
+  });
+
   it('closes the socket with 1009 on a message over server.webSocket.maxMessageBytes', async () => {
     const socket = await open();
     socket.send({ type: 'response.create', model: 'acme/chat-large', input: 'x'.repeat(5000) });
