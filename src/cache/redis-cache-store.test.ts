@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../test-support/start-redis.js';
 import { runCacheStoreContract } from './cache-store-contract.js';
@@ -60,6 +61,36 @@ if (!server) {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/response cache.*unavailable.*served without the cache/);
       await store.close();
+    });
+
+    it('a full Redis (OOM on every write) is one line when writes start failing and one when they work again', async () => {
+      const full = await startRedis();
+      if (!full) throw new Error('redis-server vanished');
+      const admin = new Redis(full.url);
+      const lines: string[] = [];
+      const store = new RedisCacheStore({
+        redis: full.url,
+        maxEntryBytes: 10_000,
+        commandTimeoutMs: 1_000,
+        log: (line) => lines.push(line),
+      });
+      try {
+        await admin.config('SET', 'maxmemory-policy', 'noeviction');
+        await admin.config('SET', 'maxmemory', '1');
+        for (let i = 0; i < 5; i += 1) await store.set(`k${i}`, 'v', 60_000);
+        expect(await store.get('k0')).toBeUndefined();
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(/response cache.*OOM/);
+        await admin.config('SET', 'maxmemory', '0');
+        await store.set('k', 'kept', 60_000);
+        expect(await store.get('k')).toBe('kept');
+        expect(lines).toHaveLength(2);
+        expect(lines[1]).toMatch(/response cache.*again/);
+      } finally {
+        await store.close();
+        admin.disconnect();
+        await full.stop();
+      }
     });
   });
 }

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { GatewayError } from '../errors/gateway-error.js';
 import { GuardedRedis } from '../limits/guarded-redis.js';
+import { OutageReporter } from '../limits/outage-reporter.js';
 import type { CacheStore } from './cache-store.js';
 
 export interface RedisCacheStoreOptions {
@@ -23,6 +24,11 @@ export interface RedisCacheStoreOptions {
 export class RedisCacheStore implements CacheStore {
   private readonly connection: GuardedRedis;
   private readonly prefix: string;
+  /**
+   * Commands a connected Redis refuses (a full one answers every write with OOM): like an outage, one line when
+   * it starts and one when a write works again, never one per request.
+   */
+  private readonly refusals: OutageReporter;
 
   constructor(private readonly options: RedisCacheStoreOptions) {
     this.connection = new GuardedRedis({
@@ -35,6 +41,12 @@ export class RedisCacheStore implements CacheStore {
       },
     });
     this.prefix = options.keyPrefix ?? 'gateway:cache:';
+    this.refusals = new OutageReporter(
+      'Redis (response cache) storage',
+      options.log,
+      Date.now,
+      'answers are not kept until it takes writes again',
+    );
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -52,6 +64,7 @@ export class RedisCacheStore implements CacheStore {
     if (Buffer.byteLength(value) > this.options.maxEntryBytes || ttlMs <= 0) return;
     try {
       await this.connection.run((redis) => redis.set(this.prefix + key, value, 'PX', Math.ceil(ttlMs)));
+      this.refusals.recovered();
     } catch (error) {
       this.failed(error);
     }
@@ -61,9 +74,9 @@ export class RedisCacheStore implements CacheStore {
     return this.connection.close();
   }
 
-  /** Outages are logged by the connection; anything else (a reply error) gets its own line. */
+  /** Outages are logged by the connection; anything else (a reply error) by `refusals`. */
   private failed(error: unknown): void {
     if (error instanceof GatewayError) return;
-    this.options.log(`response cache: Redis command failed: ${String(error)}`);
+    this.refusals.failed(error instanceof Error ? error.message : String(error));
   }
 }
