@@ -69,6 +69,22 @@ export function markCacheable(
   if (cache && cacheTtlMs(org) !== undefined) headers[CACHE_HEADER] = 'miss';
 }
 
+/** How a request that may use the cache asks to use it, read before preparation (see `cacheUseOf`). */
+export interface CacheUse {
+  cacheName: string;
+  directive: CacheDirective;
+}
+
+/**
+ * How the request asks to use the cache; undefined for organizations without the cache and endpoints that are
+ * not cached. Read before preparation, so that an unknown `x-gateway-cache` value is a 400 before a planner or
+ * a scorer is called (and billed).
+ */
+export function cacheUseOf(run: Run, cacheName: string | undefined): CacheUse | undefined {
+  if (!run.deps.responseCache || cacheTtlMs(run.principal.org) === undefined || !cacheName) return undefined;
+  return { cacheName, directive: cacheDirective(run.ctx.req.headers) };
+}
+
 /**
  * The cache step, after preparation (the key is made of the prepared body, so the effects of redaction,
  * optimizations, skills and a plan are in it): a hit; or a follower's wait for an identical request in flight;
@@ -77,15 +93,15 @@ export function markCacheable(
  */
 export function lookUpCache(
   run: Run,
-  cacheName: string | undefined,
+  use: CacheUse | undefined,
   request: ParsedRequest,
   prepared: { model: string; body: JsonObject },
 ): Promise<CacheStep> | undefined {
-  const { deps, ctx, principal } = run;
+  const { deps, principal } = run;
   const cache = deps.responseCache;
   const ttlMs = cacheTtlMs(principal.org);
-  if (!cache || ttlMs === undefined || !cacheName) return undefined;
-  const directive = cacheDirective(ctx.req.headers);
+  if (!cache || ttlMs === undefined || !use) return undefined;
+  const { cacheName, directive } = use;
   if (directive === 'skip' || request.settings.zdr === true) {
     deps.metrics?.cacheLookup('bypass');
     return undefined;

@@ -10,7 +10,7 @@ import { readRoutingRequest } from '../preparation/routing-request.js';
 import { buildRecord, totalCostNano } from '../records/build-record.js';
 import { abandonedCallReport } from './abandoned-call.js';
 import { withBilledFailures } from './billed-failures.js';
-import { finishCache, lookUpCache } from './cache-step.js';
+import { cacheUseOf, finishCache, lookUpCache } from './cache-step.js';
 import type { Endpoint, ErrorWriter, ParsedRequest, StreamScope } from './endpoint.js';
 import { prepare } from './prepare-request.js';
 import { hasMonthlyCap, settleSpend } from './reserve-spend.js';
@@ -115,6 +115,8 @@ async function serve<R extends ParsedRequest, Part>(
   const limited = enforceRateLimit(deps.limiter, run.principal, run.ctx.headers);
   if (limited) await limited;
   const request = await parse(run, endpoint, facts);
+  // Before preparation: a bad `x-gateway-cache` is refused before a planner or a scorer is called.
+  const cacheUse = cacheUseOf(run, endpoint.cacheName);
   // The `models` list and the `provider` object (OpenRouter's habits), merged with the `gateway` members.
   const routing = readRoutingRequest(request.body, request.settings, deps.config.routing.maxModels);
   if (routing.choice.zdr !== request.settings.zdr)
@@ -131,7 +133,7 @@ async function serve<R extends ParsedRequest, Part>(
   facts.sent = body;
   const target = executionTargets(endpoint, models, body, facts, hasMonthlyCap(run.principal));
   // Undefined at once when the request does not use the cache.
-  const lookingUp = lookUpCache(run, endpoint.cacheName, request, { model: models.primary.id, body });
+  const lookingUp = lookUpCache(run, cacheUse, request, { model: models.primary.id, body });
   const cache = lookingUp && (await lookingUp);
   facts.cache = cache;
   const answering: Answering<R, Part> = { endpoint, request, state, body, cache, target };

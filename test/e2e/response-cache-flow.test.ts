@@ -119,6 +119,18 @@ describe('request directives', () => {
       error: { code: 'BAD_REQUEST', param: 'x-gateway-cache' },
     });
   });
+
+  it('refuses an unknown x-gateway-cache value before any model is called (no planner billed for a 400)', async () => {
+    const marker = randomUUID();
+    const planned = chatBody(marker, {
+      model: 'acme/chat-large:planning:acme/chat-large',
+      gateway: { planningTriggerScore: 0 },
+    });
+    const answer = await post(planned, { 'x-gateway-cache': 'forever' });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toMatchObject({ error: { param: 'x-gateway-cache' } });
+    expect(upstreamCalls(marker)).toBe(0);
+  });
 });
 
 describe('only complete answers are kept', () => {
