@@ -66,6 +66,31 @@ describe('records page', () => {
     expect((await get('/dashboard/records/gen_o1?org=acme')).status).toBe(404);
   });
 
+  it('says when a record was answered from the response cache, and what it saved', async () => {
+    await env.gateway.deps.store.insertRecords([
+      makeRecord({
+        orgId: 'acme',
+        genId: 'gen_cache_hit',
+        createdAt: '2026-09-05T10:00:00.000Z',
+        cached: true,
+        costSavedNanoUsd: 80_000,
+        costNanoUsd: 0,
+        reqCost: 0,
+        attempts: [],
+      }),
+      makeRecord({
+        orgId: 'acme',
+        genId: 'gen_cache_miss',
+        createdAt: '2026-09-05T10:01:00.000Z',
+        cached: false,
+      }),
+    ]);
+    const hit = await (await get('/dashboard/records/gen_cache_hit?org=acme')).text();
+    expect(hit).toMatch(/id="record-cache">hit: answered from the response cache, saved 0\.000080 USD</);
+    const live = await (await get('/dashboard/records/gen_cache_miss?org=acme')).text();
+    expect(live).toContain('id="record-cache">no<');
+  });
+
   it('answers bad filters with 400 naming them, in the error shape for API clients', async () => {
     for (const [query, name] of [
       ['limit=0', 'limit'],

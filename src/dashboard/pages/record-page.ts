@@ -16,7 +16,7 @@ export const recordPage: PageHandler = async ({ deps, ctx, query }) => {
 <h2>Request</h2>${fields(requestFields(record))}
 <h2>Timings and tokens</h2>${fields(usageFields(record))}
 <h2>Routing</h2>${fields(routingFields(record))}
-<h2>Attempts</h2>${attemptsTable(record.attempts)}
+<h2>Attempts</h2>${attemptsTable(record.attempts, record.cached === true)}
 ${record.warnings.length > 0 ? html`<h2>Warnings</h2><ul>${record.warnings.map((w) => html`<li>${w}</li>`)}</ul>` : ''}`;
   return { title: `Record ${record.genId}`, path: '/dashboard/records', content };
 };
@@ -41,7 +41,14 @@ function requestFields(r: GenerationRecord): [string, HtmlValue][] {
     ['HTTP status', r.httpStatus],
     ['Error', r.errorCode || r.errorMessage ? `${r.errorCode ?? ''} ${r.errorMessage ?? ''}`.trim() : '–'],
     ['Streamed', r.streamed ? 'yes' : 'no'],
+    // A hit costs 0 and tried no provider: without this it reads as a free answer nobody made.
+    ['Response cache', html`<span id="record-cache">${cacheOutcome(r)}</span>`],
   ];
+}
+
+function cacheOutcome(r: GenerationRecord): string {
+  if (!r.cached) return 'no';
+  return `hit: answered from the response cache, saved ${usd(r.costSavedNanoUsd ?? 0)} USD`;
 }
 
 function usageFields(r: GenerationRecord): [string, HtmlValue][] {
@@ -71,8 +78,11 @@ function routingFields(r: GenerationRecord): [string, HtmlValue][] {
   ];
 }
 
-function attemptsTable(attempts: readonly AttemptRecord[]): SafeHtml {
-  if (attempts.length === 0) return html`<p>No provider was tried.</p>`;
+function attemptsTable(attempts: readonly AttemptRecord[], cached: boolean): SafeHtml {
+  if (attempts.length === 0)
+    return cached
+      ? html`<p>No provider was tried: the answer came from the response cache.</p>`
+      : html`<p>No provider was tried.</p>`;
   const rows = attempts.map(
     (a) => html`<tr><td>${a.role ?? 'executor'}</td><td>${a.provider}</td><td>${a.model}</td>
 <td class="${a.outcome === 'success' ? 'good' : 'bad'}">${a.outcome}</td><td class="num">${a.status ?? '–'}</td>
