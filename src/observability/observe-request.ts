@@ -125,8 +125,8 @@ export function accessLine(ctx: ObservedRequest, status: number, durationMs: num
 
 /**
  * The request span's attributes: the GenAI conventions' names where they exist, `gateway.*` otherwise. Figures
- * that are zero or usual for most requests (cached and reasoning tokens, one attempt, not streamed, a success)
- * are left out: every attribute is paid for on every exported span.
+ * that are zero or usual for most requests (cached and reasoning tokens, one attempt, not streamed, not a
+ * response-cache hit, a success) are left out: every attribute is paid for on every exported span.
  */
 function spanAttributes(ctx: ObservedRequest, outcome: RequestOutcome, status: number): SpanAttributes {
   const { record } = outcome;
@@ -151,6 +151,7 @@ function spanAttributes(ctx: ObservedRequest, outcome: RequestOutcome, status: n
   if (record.reasoningTokens > 0) attributes['gateway.usage.reasoning_tokens'] = record.reasoningTokens;
   if (record.attempts.length !== 1) attributes['gateway.attempts'] = record.attempts.length;
   if (record.streamed) attributes['gateway.streamed'] = true;
+  if (record.cached) attributes['gateway.cached'] = true;
   if (record.status !== 'success') attributes['gateway.status'] = record.status;
   if (record.durationMsToFirstToken > 0) attributes['gateway.ttft_ms'] = record.durationMsToFirstToken;
   if (outcome.error) attributes['error.type'] = record.errorCode ?? outcome.error.type;
