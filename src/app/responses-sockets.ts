@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { type ResponsesSocket, serveResponsesSocket } from '../endpoints/responses-socket.js';
 import { GatewayError, notFound, serviceUnavailable, toGatewayError } from '../errors/gateway-error.js';
 import { rawErrorResponse } from '../http/create-http-server.js';
+import { observeRequest } from '../observability/observe-request.js';
 import type { AppDeps } from './app-deps.js';
 
 /** The Responses WebSocket mode at the HTTP edge: upgrades, and the open sockets for shutdown. */
@@ -55,10 +57,13 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
   };
   return {
     upgrade(req, socket, head) {
+      const receivedAt = deps.now();
       socket.on('error', () => socket.destroy());
       accept(req, socket, head).catch((error: unknown) => {
-        if (socket.writable) socket.write(rawErrorResponse(toGatewayError(error)));
+        const failure = toGatewayError(error);
+        if (socket.writable) socket.write(rawErrorResponse(failure));
         socket.destroy();
+        observeRefusedUpgrade(deps, req, receivedAt, failure);
       });
     },
     get size() {
@@ -71,6 +76,23 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
       await wsServer.close();
     },
   };
+}
+
+/**
+ * A refused upgrade (a bad key, too many sockets, another path) is an HTTP request answered with an error: its
+ * access line and its count in the metrics, as for any refused HTTP request (without them, keys tried over
+ * WebSocket upgrades left no trace). Accepted sockets are observed turn by turn.
+ */
+function observeRefusedUpgrade(
+  deps: AppDeps,
+  req: IncomingMessage,
+  receivedAt: number,
+  failure: GatewayError,
+): void {
+  const path = (req.url ?? '/').split('?')[0];
+  const route = path === '/v1/responses' ? path : 'unmatched';
+  const requestId = `req_${randomUUID()}`;
+  observeRequest(deps, { req, requestId, receivedAt, route, res: { statusCode: failure.status } }, failure);
 }
 
 /**

@@ -228,6 +228,25 @@ describe('Responses WebSocket mode', () => {
     expect(value(after, unmodelled) - value(before, unmodelled)).toBe(1);
   });
 
+  it('counts a refused upgrade (a bad key) in /metrics like a refused HTTP request', async () => {
+    const refused =
+      'gateway_requests_total{endpoint="/v1/responses",model="",provider="",status_class="4xx"}';
+    const scrape = async () => (await fetch(`${env.gateway.url}/metrics`)).text();
+    const value = (text: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${refused} `))
+          ?.slice(refused.length + 1) ?? 0,
+      );
+    const before = value(await scrape());
+    await expect(open('sk-gw-wrong-key-456')).rejects.toMatchObject({ status: 401 });
+    const deadline = Date.now() + 5000;
+    let after = value(await scrape());
+    while (after === before && Date.now() < deadline) after = value(await scrape());
+    expect(after - before).toBe(1);
+  });
+
   it('closes the socket with 1009 on a message over server.webSocket.maxMessageBytes', async () => {
     const socket = await open();
     socket.send({ type: 'response.create', model: 'acme/chat-large', input: 'x'.repeat(5000) });
