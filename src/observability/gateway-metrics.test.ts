@@ -102,4 +102,34 @@ describe('GatewayMetrics', () => {
     expect(text).toContain('gateway_limit_refusals_total{kind="key_cap"} 1');
     expect(text).toContain('gateway_limit_refusals_total{kind="forbidden"} 0');
   });
+
+  it('labels each provider call with the model it asked for: a planner, a fallback model, the executor', async () => {
+    const metrics = new GatewayMetrics({ organizationLabel: false, sources, defaultMetrics: false });
+    const attempts: GenerationRecord['attempts'] = [
+      {
+        provider: 'fake-cloud',
+        model: 'acme/planner',
+        role: 'planner',
+        outcome: 'success',
+        status: 200,
+        durationMs: 50,
+      },
+      { provider: 'fake-cloud', model: 'acme/first', outcome: 'error', status: 503, durationMs: 20 },
+      { provider: 'fake-cloud', model: 'acme/chat-large', outcome: 'success', status: 200, durationMs: 100 },
+    ];
+    metrics.observeRequest({
+      endpoint: '/v1/chat/completions',
+      operation: 'chat',
+      httpStatus: 200,
+      durationSeconds: 0.2,
+      record: { ...emptyRecord(), ...record, attempts },
+      organization: 'acme',
+    });
+    const text = await metrics.render();
+    const count = (model: string, errorType: string) =>
+      `gen_ai_client_operation_duration_seconds_count{gen_ai_operation_name="chat",gen_ai_provider_name="fake-cloud",gen_ai_request_model="${model}",error_type="${errorType}"} 1`;
+    expect(text).toContain(count('acme/planner', ''));
+    expect(text).toContain(count('acme/first', '503'));
+    expect(text).toContain(count('acme/chat-large', ''));
+  });
 });

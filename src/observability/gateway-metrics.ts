@@ -121,7 +121,9 @@ export class GatewayMetrics {
       this.f.attempts.inc([attempt.provider, attempt.outcome]);
       this.f.upstreamDuration.observe([attempt.provider], seconds);
       const errorType = attempt.outcome === 'success' ? '' : (attempt.status?.toString() ?? attempt.outcome);
-      this.f.genAiDuration.observe([operation, attempt.provider, model, errorType], seconds);
+      // The model this call asked for: a planner's, or a `models` fallback's, is not the one that answered.
+      const asked = attempt.model || model;
+      this.f.genAiDuration.observe([operation, attempt.provider, asked, errorType], seconds);
     }
   }
 
