@@ -25,7 +25,7 @@ import type { Transport } from './transport.js';
  * rate limit → parse (the endpoint's codec) → prepare (redact → tags → image fallback → model and
  * provider plan → optimizations → skills → planner) → response cache (a hit is replayed through the codec)
  * → execute (reserve → dispatch with fallback) → answer or stream → account → keep the answer in the cache
- * → settle and record. Endpoints supply only their codec (`Endpoint`). Whatever
+ * (its store's write alongside the settlement) → settle and record. Endpoints supply only their codec. Whatever
  * happens, the spend is settled and a generation record is queued.
  */
 export async function runRequest<R extends ParsedRequest, Part>(
@@ -61,6 +61,7 @@ export async function runRequest<R extends ParsedRequest, Part>(
       .catch((e: unknown) => deps.log(`journaling ${run.genId} failed: ${String(e)}`));
   };
   let succeeded = false;
+  let caching: Promise<void> | undefined;
   try {
     // A stream may end as its protocol says with a failure the answer reported (`StreamFramer.failed`).
     await serve(run, endpoint, { facts, live, beforeLastByte: (failure) => record(200, failure) });
@@ -83,10 +84,13 @@ export async function runRequest<R extends ParsedRequest, Part>(
     answerError(run, endpoint, live.stream, failure);
   } finally {
     if (live.stream) deps.metrics?.streamClosed();
-    if (facts.cache) await finishCache(run, facts.cache, facts.execution, succeeded);
+    // Waiting identical requests are told at once; the store's write is awaited only after the settlement: a
+    // slow cache store (Redis, up to its command timeout) must not hold the reservation it releases.
+    if (facts.cache) caching = finishCache(run, facts.cache, facts.execution, succeeded);
   }
   const settling = settleSpend(run, totalCostNano(facts.execution, facts.planner));
   if (settling) await settling;
+  if (caching) await caching;
 }
 
 /** What the journal keeps of a request as soon as it is accepted (a crash turns it into `interrupted`). */

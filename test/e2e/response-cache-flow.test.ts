@@ -258,6 +258,39 @@ describe('limits', () => {
     expect(reservations).toBe(before + 1);
   });
 
+  it('a slow cache store never holds the reservation: the spend is settled while the answer is being kept', async () => {
+    const cache = env.gateway.deps.responseCache;
+    if (!cache) throw new Error('the gateway has no response cache');
+    const limiter = env.gateway.deps.limiter;
+    const [write, settle] = [cache.write, limiter.settle];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let writing = false;
+    const settled: string[] = [];
+    cache.write = async (...args) => {
+      writing = true;
+      await held;
+      return write.apply(cache, args);
+    };
+    limiter.settle = (...args) => {
+      settled.push(args[0]);
+      return settle.apply(limiter, args);
+    };
+    try {
+      expect((await post(chatBody(randomUUID()))).status).toBe(200);
+      await waitUntil(() => writing);
+      const deadline = Date.now() + 3000;
+      await waitUntil(() => settled.length > 0 || Date.now() > deadline);
+      expect(settled).toHaveLength(1);
+    } finally {
+      release();
+      cache.write = write;
+      limiter.settle = settle;
+    }
+  });
+
   it('a hit still counts for the rate limit', async () => {
     const marker = randomUUID();
     const answers = [];
