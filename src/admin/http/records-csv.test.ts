@@ -38,4 +38,12 @@ describe('csvLine', () => {
     expect(line.startsWith(`${record.genId},${record.createdAt},acme,`)).toBe(true);
     expect(CSV_COLUMNS).toContain('costNanoUsd');
   });
+
+  it('says which rows the response cache answered and what each saved (a hit costs 0 like a free answer)', () => {
+    expect(CSV_COLUMNS.slice(-2)).toEqual(['cached', 'costSavedNanoUsd']);
+    expect(csvLine(makeRecord({ cached: true, costSavedNanoUsd: 98_765 })).endsWith(',true,98765\r\n')).toBe(
+      true,
+    );
+    expect(csvLine(makeRecord({ cached: false, costSavedNanoUsd: 0 })).endsWith(',false,0\r\n')).toBe(true);
+  });
 });

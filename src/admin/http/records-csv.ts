@@ -25,6 +25,9 @@ export const CSV_COLUMNS = [
   'errorMessage',
   'tag',
   'skills',
+  // Last, so that the columns before them keep their places: a hit costs 0, and only these tell it apart.
+  'cached',
+  'costSavedNanoUsd',
 ] as const satisfies readonly (keyof GenerationRecord)[];
 
 /** Characters that make a spreadsheet read a cell as a formula (or a command, with tab and CR first). */
