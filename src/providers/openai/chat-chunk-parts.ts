@@ -13,6 +13,7 @@ import {
   upstreamTextContext,
 } from '../shared/upstream-errors.js';
 import { StreamedArguments } from './blank-arguments.js';
+import { CallIndexes } from './call-indexes.js';
 import type { DeltaRuns } from './delta-runs.js';
 import { failedFinishError, openAIFinishReasons } from './finish-reasons.js';
 import { plainDeltaPart } from './plain-delta.js';
@@ -57,6 +58,7 @@ class ChunkReader {
   /** Choices seen in parsed chunks past the first (content runs and plain deltas are choice 0). */
   #lastChoice = 0;
   readonly #calls = new StreamedArguments();
+  readonly #callIndexes = new CallIndexes();
   readonly #providerId: string;
   readonly #call: UpstreamCall;
   readonly #sent: JsonObject;
@@ -142,8 +144,9 @@ class ChunkReader {
 
   /**
    * A chunk's choices as they go on: a finish reason that reports a failure fails the attempt, another
-   * provider's words are renamed, and function calls that got no argument text get `{}` by their choice's
-   * finish (see blank-arguments.ts), emitted before the chunk when they belong to an earlier one.
+   * provider's words are renamed, calls an upstream streams at one index get an index each (see
+   * call-indexes.ts), and function calls that got no argument text get `{}` by their choice's finish (see
+   * blank-arguments.ts), emitted before the chunk when they belong to an earlier one.
    */
   #choices(chunk: JsonObject, emit: Emit): unknown[] | undefined {
     const choices = arrayMember(chunk, 'choices');
@@ -153,7 +156,7 @@ class ChunkReader {
       const { error, reason } = finished.failed;
       throw this.#failed(error ?? failedFinishError(reason), chunk.usage);
     }
-    const reading = this.#calls.read(finished.choices);
+    const reading = this.#calls.read(this.#callIndexes.read(finished.choices));
     if (reading.before) {
       const before = { object: 'chat.completion.chunk', choices: reading.before };
       emit({ type: 'chunk', chunk: before });
