@@ -19,15 +19,21 @@ import { lifecycleProblems, parseSse } from '../conformance/sse-events.js';
  * clients: what each client assembles must be the calls the upstream made, argument text byte for byte.
  */
 let sse = '';
+/** The upstream's answer to a request that does not stream. */
+let plain: JsonObject = {};
 let upstream: LoopbackServer;
 let env: TestGateway;
 beforeAll(async () => {
   upstream = await listenLoopback(
     createServer((req, res) => {
-      req.resume();
+      let body = '';
+      req.on('data', (data) => {
+        body += data;
+      });
       req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(sse);
+        const streams = (JSON.parse(body) as JsonObject).stream === true;
+        res.writeHead(200, { 'content-type': streams ? 'text/event-stream' : 'application/json' });
+        res.end(streams ? sse : JSON.stringify(plain));
       });
     }),
   );
@@ -202,5 +208,47 @@ describe('parallel tool calls that an upstream streams all at index 0 (Ollama do
       ['call_a', 'f', { x: 1 }],
       ['call_b', 'g', { y: 2 }],
     ]);
+  });
+});
+
+describe('a call whose opening delta has no type (vLLM with a named tool_choice)', () => {
+  it('reaches the openai SDK typed as a function, streamed and plain', async () => {
+    sse = [
+      ROLE,
+      event([calls([{ index: 0, id: 'call_a', function: { name: 'f', arguments: '{"x":' } }])]),
+      event([calls([{ index: 0, function: { arguments: '1}' } }])]),
+      ...STREAM_END,
+    ].join('');
+    const chunks = await chatChunks();
+    const opening = chunks.flatMap((chunk) =>
+      (chunk.choices as { delta: { tool_calls?: { id?: string; type?: string }[] } }[]).flatMap(
+        (choice) => choice.delta.tool_calls?.filter((call) => call.id !== undefined) ?? [],
+      ),
+    );
+    expect(opening).toMatchObject([{ id: 'call_a', type: 'function' }]);
+    const { chat } = await callsByIngress();
+    expect(chat).toEqual([['call_a', 'f', '{"x":1}']]);
+
+    const message = {
+      role: 'assistant',
+      content: null,
+      refusal: null,
+      tool_calls: [{ id: 'call_a', function: { name: 'f', arguments: '{"x":1}' } }],
+    };
+    plain = {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1700000000,
+      model: 'chat-large-2026',
+      choices: [{ index: 0, message, finish_reason: 'tool_calls', logprobs: null }],
+      usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
+    };
+    const answer = await openai().chat.completions.create({
+      model: 'acme/chat-large',
+      tools: chatTools,
+      messages: prompt,
+    });
+    expect(answer.choices[0]?.message.tool_calls).toMatchObject([{ id: 'call_a', type: 'function' }]);
+    expect(schemaErrors('openai', 'CreateChatCompletionResponse', answer)).toEqual([]);
   });
 });

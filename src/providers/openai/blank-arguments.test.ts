@@ -50,6 +50,18 @@ describe('choicesWithArguments (a chat completion)', () => {
     expect(result[0]?.message.tool_calls[0]?.function).toEqual({ name: 'f', arguments: '{"city":"Paris"}' });
   });
 
+  it('types a function call without a type, and gives it {} too when it has no argument text', () => {
+    const untyped = { id: 'c0', function: { name: 'f', arguments: '{"a":1}' } };
+    const blank = { id: 'c1', function: { name: 'f', arguments: '' } };
+    const result = choicesWithArguments(message([untyped, blank])) as {
+      message: { tool_calls: unknown[] };
+    }[];
+    expect(result[0]?.message.tool_calls).toEqual([
+      { ...untyped, type: 'function' },
+      { id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } },
+    ]);
+  });
+
   it('answers the same array when every call has argument text', () => {
     const choices = message([fn('c0', '{}')]);
     expect(choicesWithArguments(choices)).toBe(choices);

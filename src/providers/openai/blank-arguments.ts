@@ -10,7 +10,8 @@ import { arrayMember, isRecord, type JsonObject, recordMember } from '../../json
 
 /**
  * The choices with `{}` for every function call without argument text (and an arguments object, as a server
- * may send one, as its JSON text); `choices` itself when every call has text.
+ * may send one, as its JSON text), and `"type": "function"` where a function call has no type (as a stream's
+ * calls get it, see call-indexes.ts); `choices` itself when every call has both.
  */
 export function choicesWithArguments(choices: unknown[]): unknown[] {
   let changed: unknown[] | undefined;
@@ -18,9 +19,9 @@ export function choicesWithArguments(choices: unknown[]): unknown[] {
     const choice = choices[i];
     const message = recordMember(choice, 'message');
     const calls = arrayMember(message, 'tool_calls');
-    if (!isRecord(choice) || !message || !calls?.some(lacksText)) continue;
+    if (!isRecord(choice) || !message || !calls?.some(needsMending)) continue;
     changed ??= [...choices];
-    const toolCalls = calls.map((call) => (lacksText(call) ? withText(call) : call));
+    const toolCalls = calls.map((call) => (needsMending(call) ? mended(call) : call));
     changed[i] = { ...choice, message: { ...message, tool_calls: toolCalls } } satisfies JsonObject;
   }
   return changed ?? choices;
@@ -32,10 +33,17 @@ function lacksText(call: unknown): call is JsonObject {
   return fn !== undefined && (typeof fn.arguments !== 'string' || isBlankArguments(fn.arguments));
 }
 
-function withText(call: JsonObject): JsonObject {
+/** A function call without argument text or without a type. */
+function needsMending(call: unknown): call is JsonObject {
+  return lacksText(call) || (isRecord(call) && call.type === undefined && isRecord(call.function));
+}
+
+function mended(call: JsonObject): JsonObject {
+  const typed = call.type === undefined ? { ...call, type: 'function' } : call;
+  if (!lacksText(call)) return typed;
   const fn = recordMember(call, 'function');
   const args = isRecord(fn?.arguments) ? JSON.stringify(fn.arguments) : NO_ARGUMENTS;
-  return { ...call, function: { ...fn, arguments: args } };
+  return { ...typed, function: { ...fn, arguments: args } };
 }
 
 /** A chunk's choices, and the choices of a chunk to send before it (the `{}` of calls it does not carry). */

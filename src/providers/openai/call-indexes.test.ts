@@ -11,9 +11,9 @@ describe('CallIndexes', () => {
   it('leaves a standard stream as it is (the same arrays)', () => {
     const indexes = new CallIndexes();
     const chunks = [
-      [choice([{ index: 0, id: 'a', function: { name: 'f', arguments: '' } }])],
+      [choice([{ index: 0, id: 'a', type: 'function', function: { name: 'f', arguments: '' } }])],
       [choice([{ index: 0, function: { arguments: '{}' } }])],
-      [choice([{ index: 1, id: 'b', function: { name: 'g', arguments: '{}' } }])],
+      [choice([{ index: 1, id: 'b', type: 'function', function: { name: 'g', arguments: '{}' } }])],
       [choice([{ index: 1, id: 'b', function: { arguments: '' } }])],
     ];
     for (const choices of chunks) expect(indexes.read(choices)).toBe(choices);
@@ -35,6 +35,18 @@ describe('CallIndexes', () => {
     expect(read([choice([{ index: 0, id: '' }]), choice([{ index: 0, id: 'y' }], 1)])).toEqual([[1], [1]]);
     expect(read([choice([{ index: 1, id: 'c' }])])).toEqual([[2]]);
     expect(read([choice([{ index: 0 }, { index: 1 }])])).toEqual([[1, 2]]);
+  });
+
+  it('types a function call that opens without a type, on its opening delta only', () => {
+    const indexes = new CallIndexes();
+    const opening = [choice([{ index: 0, id: 'a', function: { name: 'f', arguments: '' } }])];
+    expect(indexes.read(opening)).toEqual([
+      choice([{ index: 0, id: 'a', type: 'function', function: { name: 'f', arguments: '' } }]),
+    ]);
+    const more = [choice([{ index: 0, function: { arguments: '{}' } }])];
+    expect(indexes.read(more)).toBe(more);
+    const custom = [choice([{ index: 1, id: 'c', type: 'custom', custom: { name: 'g', input: '' } }])];
+    expect(indexes.read(custom)).toBe(custom);
   });
 
   it('leaves calls without an index, and choices without calls, alone', () => {
