@@ -252,3 +252,30 @@ describe('a call whose opening delta has no type (vLLM with a named tool_choice)
     expect(schemaErrors('openai', 'CreateChatCompletionResponse', answer)).toEqual([]);
   });
 });
+
+describe('calls streamed without an index (older Ollama builds)', () => {
+  it('reach every client numbered, each with its arguments', async () => {
+    sse = [
+      ROLE,
+      event([calls([{ id: 'call_a', type: 'function', function: { name: 'f', arguments: '{"x":' } }])]),
+      event([calls([{ function: { arguments: '1}' } }])]),
+      event([calls([{ id: 'call_b', type: 'function', function: { name: 'g', arguments: '{"y":2}' } }])]),
+      ...STREAM_END,
+    ].join('');
+    expect(await conformanceProblems()).toEqual([]);
+    const { chat, responses, messages, gemini } = await callsByIngress();
+    expect(chat).toEqual([
+      ['call_a', 'f', '{"x":1}'],
+      ['call_b', 'g', '{"y":2}'],
+    ]);
+    expect(responses).toEqual(chat);
+    expect(messages).toEqual([
+      ['f', { x: 1 }],
+      ['g', { y: 2 }],
+    ]);
+    expect(gemini).toEqual([
+      ['call_a', 'f', { x: 1 }],
+      ['call_b', 'g', { y: 2 }],
+    ]);
+  });
+});

@@ -49,9 +49,24 @@ describe('CallIndexes', () => {
     expect(indexes.read(custom)).toBe(custom);
   });
 
-  it('leaves calls without an index, and choices without calls, alone', () => {
+  it('numbers calls sent without an index: by id, else the last call', () => {
     const indexes = new CallIndexes();
-    const choices = [{ index: 0, delta: { content: 'hi' } }, choice([{ id: 'a', function: { name: 'f' } }])];
+    const read = (choices: unknown[]) => indexesOf(indexes.read(choices));
+    expect(read([choice([{ id: 'a', type: 'function', function: { name: 'f' } }])])).toEqual([[0]]);
+    expect(read([choice([{ function: { arguments: '{' } }])])).toEqual([[0]]);
+    expect(read([choice([{ id: 'b', type: 'function' }, { function: { arguments: '}' } }])])).toEqual([
+      [1, 1],
+    ]);
+    expect(read([choice([{ id: 'a', function: { arguments: '}' } }])])).toEqual([[0]]);
+    expect(read([choice([{ function: { arguments: '' } }], 1)])).toEqual([[0]]);
+  });
+
+  it('leaves choices without calls alone', () => {
+    const indexes = new CallIndexes();
+    const choices = [
+      { index: 0, delta: { content: 'hi' } },
+      { index: 1, delta: { tool_calls: 'x' } },
+    ];
     expect(indexes.read(choices)).toBe(choices);
   });
 });
