@@ -279,3 +279,39 @@ describe('calls streamed without an index (older Ollama builds)', () => {
     ]);
   });
 });
+
+describe('finish_reason "tool_calls" with no call made (vLLM with tool_choice "required" and no call parsed)', () => {
+  it('ends a Messages answer in end_turn, not in a tool_use with no tool_use block, streamed and plain', async () => {
+    sse = [
+      event([{ index: 0, delta: { role: 'assistant', content: 'Hello.' }, finish_reason: null }]),
+      ...STREAM_END,
+    ].join('');
+    plain = {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1700000000,
+      model: 'chat-large-2026',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'Hello.', refusal: null, tool_calls: [] },
+          finish_reason: 'tool_calls',
+          logprobs: null,
+        },
+      ],
+      usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
+    };
+    const anthropic = new Anthropic({
+      apiKey: TEST_KEY,
+      baseURL: env.baseURL.replace(/\/v1$/, ''),
+      maxRetries: 0,
+    });
+    const request = { model: 'acme/chat-large', max_tokens: 100, tools: messageTools, messages: prompt };
+    const streamed = await anthropic.messages.stream(request).finalMessage();
+    const answered = await anthropic.messages.create(request);
+    for (const message of [streamed, answered]) {
+      expect(message.content).toMatchObject([{ type: 'text', text: 'Hello.' }]);
+      expect(message.stop_reason).toBe('end_turn');
+    }
+  });
+});

@@ -96,7 +96,6 @@ describe('chatToMessages', () => {
     ['stop', {}, 'end_turn', null],
     ['length', {}, 'max_tokens', null],
     ['content_filter', {}, 'refusal', null],
-    ['tool_calls', {}, 'tool_use', null],
     // vLLM names the stop string that ended the answer; SGLang calls it matched_stop.
     ['stop', { stop_reason: 'END' }, 'stop_sequence', 'END'],
     ['stop', { matched_stop: '\n\nHuman:' }, 'stop_sequence', '\n\nHuman:'],
@@ -109,6 +108,15 @@ describe('chatToMessages', () => {
       stop_reason: stopReason,
       stop_sequence: stopSequence,
     });
+  });
+
+  it('ends in tool_use on finish_reason tool_calls only when there is a call (vLLM may say it with none)', () => {
+    const call = { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } };
+    const withCall = translate(completion({ content: null, tool_calls: [call] }, 'tool_calls')).body;
+    expect(withCall.stop_reason).toBe('tool_use');
+    const without = translate(completion({ content: 'Hi', tool_calls: [] }, 'tool_calls')).body;
+    expect(without.stop_reason).toBe('end_turn');
+    expect(without.content).toStrictEqual([{ type: 'text', text: 'Hi', citations: null }]);
   });
 
   it('ends in tool_use when a provider reports tool calls with finish_reason stop', () => {

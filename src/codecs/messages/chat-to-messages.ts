@@ -89,14 +89,17 @@ export function matchedStopSequence(choice: unknown, stopSequences: readonly str
   return undefined;
 }
 
-/** Chat's `finish_reason` as Messages' `stop_reason`. */
+/**
+ * Chat's `finish_reason` as Messages' `stop_reason`. `tool_use` only when the answer has a `tool_use` block:
+ * a server may say `tool_calls` with no call made (vLLM with `tool_choice: "required"` when no call was
+ * parsed), and a client that runs its tools on `tool_use` would find none to run.
+ */
 export function toStopReason(
   finishReason: unknown,
   facts: { toolUse: boolean; refusal: boolean; stopSequence: string | undefined },
 ): StopReason {
   if (finishReason === 'length') return 'max_tokens';
   if (finishReason === 'content_filter') return 'refusal';
-  if (finishReason === 'tool_calls' || finishReason === 'function_call') return 'tool_use';
   if (facts.stopSequence !== undefined) return 'stop_sequence';
   // Some providers end a turn with tool calls in `stop`; the caller's tool loop must still run.
   if (facts.toolUse) return 'tool_use';
