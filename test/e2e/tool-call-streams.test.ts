@@ -315,3 +315,26 @@ describe('finish_reason "tool_calls" with no call made (vLLM with tool_choice "r
     }
   });
 });
+
+describe('arguments streamed as an object, not text (as some servers send them)', () => {
+  it('reach chat clients as its JSON text, in chunks the schema accepts', async () => {
+    sse = [
+      ROLE,
+      event([
+        calls(
+          [opened(0, 'call_a', 'f', '')].map((call) => ({
+            ...call,
+            function: { name: 'f', arguments: { x: 'é' } },
+          })),
+        ),
+      ]),
+      ...STREAM_END,
+    ].join('');
+    expect(await conformanceProblems()).toEqual([]);
+    const { chat, responses, messages, gemini } = await callsByIngress();
+    expect(chat).toEqual([['call_a', 'f', '{"x":"é"}']]);
+    expect(responses).toEqual(chat);
+    expect(messages).toEqual([['f', { x: 'é' }]]);
+    expect(gemini).toEqual([['call_a', 'f', { x: 'é' }]]);
+  });
+});

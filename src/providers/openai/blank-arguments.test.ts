@@ -132,6 +132,18 @@ describe('StreamedArguments (a chat stream)', () => {
     expect(calls.read([finishChoice()]).before).toBeUndefined();
   });
 
+  it('gives a streamed arguments object as its JSON text, leaving the upstream object as it came', () => {
+    const calls = new StreamedArguments();
+    const entry = call(0, { id: 'c', type: 'function', function: { name: 'f', arguments: { a: 'é' } } });
+    const choices = [deltaChoice([entry], 'tool_calls')];
+    const reading = calls.read(choices);
+    expect(reading).toEqual({
+      choices: [deltaChoice([{ ...entry, function: { name: 'f', arguments: '{"a":"é"}' } }], 'tool_calls')],
+      before: undefined,
+    });
+    expect(choices[0]?.delta.tool_calls[0]).toBe(entry);
+  });
+
   it('follows only calls with an index and a function', () => {
     const calls = new StreamedArguments();
     calls.read([deltaChoice([{ id: 'x', type: 'function', function: { name: 'f', arguments: '' } }])]);

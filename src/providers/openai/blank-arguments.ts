@@ -68,11 +68,21 @@ export class StreamedArguments {
     let changed: unknown[] | undefined;
     let before: JsonObject[] | undefined;
     for (let i = 0; i < choices.length; i++) {
-      const choice = choices[i];
-      if (!isRecord(choice)) continue;
+      const given = choices[i];
+      if (!isRecord(given)) continue;
+      let choice = given;
       const index = typeof choice.index === 'number' ? choice.index : 0;
-      const deltaCalls = arrayMember(recordMember(choice, 'delta'), 'tool_calls');
-      if (deltaCalls) this.#note(index, deltaCalls);
+      let deltaCalls = arrayMember(recordMember(choice, 'delta'), 'tool_calls');
+      if (deltaCalls) {
+        const texted = argumentsAsText(deltaCalls);
+        if (texted !== deltaCalls) {
+          choice = { ...choice, delta: { ...recordMember(choice, 'delta'), tool_calls: texted } };
+          changed ??= [...choices];
+          changed[i] = choice;
+          deltaCalls = texted;
+        }
+        this.#note(index, deltaCalls);
+      }
       if (typeof choice.finish_reason !== 'string') continue;
       const blank = this.#blankCalls(index);
       this.#calls.delete(index);
@@ -123,6 +133,22 @@ export class StreamedArguments {
     for (const [index, text] of this.#calls.get(choice) ?? []) if (!text) blank.push(index);
     return blank;
   }
+}
+
+/**
+ * Deltas whose arguments came as an object (not text, as some servers send them) with its JSON text, as in a
+ * plain answer: chat clients join the fragments as strings (the `openai` SDK made `[object Object]` of one).
+ */
+function argumentsAsText(entries: unknown[]): unknown[] {
+  let changed: unknown[] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    const fn = recordMember(entry, 'function');
+    if (!isRecord(entry) || !fn || !isRecord(fn.arguments)) continue;
+    changed ??= [...entries];
+    changed[i] = { ...entry, function: { ...fn, arguments: JSON.stringify(fn.arguments) } };
+  }
+  return changed ?? entries;
 }
 
 function callIndex(entry: unknown): number | undefined {
