@@ -338,3 +338,34 @@ describe('arguments streamed as an object, not text (as some servers send them)'
     expect(gemini).toEqual([['call_a', 'f', { x: 'é' }]]);
   });
 });
+
+describe('a plain chat answer whose call has no id (some OpenAI-compatible servers)', () => {
+  it('gives the call an id of its own, so that its result can be sent back', async () => {
+    const message = {
+      role: 'assistant',
+      content: null,
+      refusal: null,
+      tool_calls: [
+        { id: 'call_a', type: 'function', function: { name: 'f', arguments: '{"x":1}' } },
+        { type: 'function', function: { name: 'g', arguments: '{"y":2}' } },
+      ],
+    };
+    plain = {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1700000000,
+      model: 'chat-large-2026',
+      choices: [{ index: 0, message, finish_reason: 'tool_calls', logprobs: null }],
+      usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
+    };
+    const answer = await openai().chat.completions.create({
+      model: 'acme/chat-large',
+      tools: chatTools,
+      messages: prompt,
+    });
+    const [first, second] = answer.choices[0]?.message.tool_calls ?? [];
+    expect(first?.id).toBe('call_a');
+    expect(second?.id).toMatch(/^call_[0-9a-f]{32}$/);
+    expect(schemaErrors('openai', 'CreateChatCompletionResponse', answer)).toEqual([]);
+  });
+});

@@ -62,6 +62,14 @@ describe('choicesWithArguments (a chat completion)', () => {
     ]);
   });
 
+  it('gives a function call without an id one of its own, and leaves custom calls alone', () => {
+    const custom = { type: 'custom', custom: { name: 'g', input: 'x' } };
+    const choices = message([{ type: 'function', function: { name: 'f', arguments: '{}' } }, custom]);
+    const result = choicesWithArguments(choices) as { message: { tool_calls: { id?: string }[] } }[];
+    expect(result[0]?.message.tool_calls[0]?.id).toMatch(/^call_[0-9a-f]{32}$/);
+    expect(result[0]?.message.tool_calls[1]).toBe(custom);
+  });
+
   it('answers the same array when every call has argument text', () => {
     const choices = message([fn('c0', '{}')]);
     expect(choicesWithArguments(choices)).toBe(choices);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isBlankArguments, NO_ARGUMENTS } from '../../codecs/shared/tool-arguments.js';
 import { arrayMember, isRecord, type JsonObject, recordMember } from '../../json/json.js';
 
@@ -10,8 +11,9 @@ import { arrayMember, isRecord, type JsonObject, recordMember } from '../../json
 
 /**
  * The choices with `{}` for every function call without argument text (and an arguments object, as a server
- * may send one, as its JSON text), and `"type": "function"` where a function call has no type (as a stream's
- * calls get it, see call-indexes.ts); `choices` itself when every call has both.
+ * may send one, as its JSON text), `"type": "function"` where a function call has no type (as a stream's
+ * calls get it, see call-indexes.ts), and an id of its own (`call_…`, as the Responses ingress gives) where it
+ * has none: a client must send the call's id back with its result. `choices` itself when no call lacks any.
  */
 export function choicesWithArguments(choices: unknown[]): unknown[] {
   let changed: unknown[] | undefined;
@@ -33,13 +35,18 @@ function lacksText(call: unknown): call is JsonObject {
   return fn !== undefined && (typeof fn.arguments !== 'string' || isBlankArguments(fn.arguments));
 }
 
-/** A function call without argument text or without a type. */
+/** A function call without argument text, a type or an id. */
 function needsMending(call: unknown): call is JsonObject {
-  return lacksText(call) || (isRecord(call) && call.type === undefined && isRecord(call.function));
+  if (lacksText(call)) return true;
+  return isRecord(call) && isRecord(call.function) && (call.type === undefined || call.id === undefined);
 }
 
 function mended(call: JsonObject): JsonObject {
-  const typed = call.type === undefined ? { ...call, type: 'function' } : call;
+  const typed = {
+    ...call,
+    id: call.id ?? `call_${randomUUID().replaceAll('-', '')}`,
+    type: call.type ?? 'function',
+  };
   if (!lacksText(call)) return typed;
   const fn = recordMember(call, 'function');
   const args = isRecord(fn?.arguments) ? JSON.stringify(fn.arguments) : NO_ARGUMENTS;
