@@ -49,6 +49,15 @@ describe('CallIndexes', () => {
     expect(indexes.read(custom)).toBe(custom);
   });
 
+  it('types a call whose opening delta has its id alone, its name coming later', () => {
+    const indexes = new CallIndexes();
+    expect(indexes.read([choice([{ index: 0, id: 'a' }])])).toEqual([
+      choice([{ index: 0, id: 'a', type: 'function' }]),
+    ]);
+    const named = [choice([{ index: 0, function: { name: 'f', arguments: '{}' } }])];
+    expect(indexes.read(named)).toBe(named);
+  });
+
   it('numbers calls sent without an index: by id, else the last call', () => {
     const indexes = new CallIndexes();
     const read = (choices: unknown[]) => indexesOf(indexes.read(choices));

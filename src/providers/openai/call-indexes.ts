@@ -17,9 +17,9 @@ interface ChoiceCalls {
  * `openai` SDK files under `undefined` and drops (its `finalChatCompletion()` answered `tool_calls: []`):
  * such a delta continues the call of its id, else the last call, and starts one when its id is new. Each
  * choice's calls are numbered in the order they start, so that a standard stream (indexes 0, 1, … in order)
- * keeps its own. A function call whose opening delta has no `type` (vLLM's, with a named `tool_choice`) gets
- * `"type": "function"` there, as OpenAI sends it: the `openai` SDK's `finalChatCompletion()` throws on a call
- * without one.
+ * keeps its own. A function call whose opening delta has no `type` (vLLM's, with a named `tool_choice`; or a
+ * delta with the id alone, the name coming later) gets `"type": "function"` there, as OpenAI sends it: the
+ * `openai` SDK's `finalChatCompletion()` throws on a call without one.
  */
 export class CallIndexes {
   /** Calls started, in every choice. */
@@ -64,7 +64,8 @@ export class CallIndexes {
         typeof entry.index === 'number'
           ? this.#atIndex(choice, entry.index, id)
           : this.#unindexed(choice, id);
-      const untyped = this.#started > before && entry.type === undefined && isRecord(entry.function);
+      // A custom call says so in its `custom` member; any other call is a function call.
+      const untyped = this.#started > before && entry.type === undefined && entry.custom === undefined;
       if (at === entry.index && !untyped) continue;
       changed ??= [...entries];
       changed[i] = untyped ? { ...entry, index: at, type: 'function' } : { ...entry, index: at };
