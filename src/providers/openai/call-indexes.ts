@@ -24,8 +24,8 @@ interface ChoiceCalls {
 export class CallIndexes {
   /** Calls started, in every choice. */
   #started = 0;
-  /** Per choice index. */
-  readonly #choices = new Map<number, ChoiceCalls>();
+  /** Per choice index; made by the first call (every stream has a reader, few have calls). */
+  #choices: Map<number, ChoiceCalls> | undefined;
 
   /** `choices` with the indexes clients should see; `choices` itself when every index stays. */
   read(choices: unknown[]): unknown[] {
@@ -45,6 +45,7 @@ export class CallIndexes {
   }
 
   #choice(index: number): ChoiceCalls {
+    this.#choices ??= new Map();
     let choice = this.#choices.get(index);
     if (!choice) {
       choice = { open: new Map(), byId: new Map(), last: undefined, next: 0 };
