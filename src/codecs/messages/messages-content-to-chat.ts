@@ -98,6 +98,7 @@ function toToolMessage(block: JsonObject, at: string, userParts: JsonObject[], w
     blocksOf(content).forEach((inner, index) => {
       const innerAt = `${at}.content.${index}`;
       if (inner.type === 'text') texts.push(requireString(inner, 'text', innerAt));
+      else if (inner.type === 'search_result') texts.push(searchResultText(inner, innerAt));
       else if (inner.type === 'image') {
         const image = toImagePart(inner, innerAt, warnings);
         if (image)
@@ -123,6 +124,7 @@ function toUserPart(block: JsonObject, at: string, warnings: Warnings): JsonObje
   if (type === 'text') return { type: 'text', text: requireString(block, 'text', at) };
   if (type === 'image') return toImagePart(block, at, warnings);
   if (type === 'document') return toDocumentPart(block, at, warnings);
+  if (type === 'search_result') return { type: 'text', text: searchResultText(block, at) };
   warnings.add(`content blocks of type ${clientText(String(type))} are not supported on this route; dropped`);
   return undefined;
 }
@@ -158,14 +160,53 @@ function toDocumentPart(block: JsonObject, at: string, warnings: Warnings): Json
     const file = { filename: title ?? 'document.pdf', file_data: `data:${mediaType};base64,${data}` };
     return { type: 'file', file };
   }
-  if (sourceType === 'text') {
-    const text = requireString(source, 'data', `${at}.source`);
+  if (sourceType === 'text' || sourceType === 'content') {
+    const text =
+      sourceType === 'text'
+        ? requireString(source, 'data', `${at}.source`)
+        : contentText(source, at, warnings);
     return { type: 'text', text: title === undefined ? text : `${title}\n\n${text}` };
   }
   warnings.add(
     `document sources of type ${clientText(String(sourceType))} are not supported on this route; the document is dropped`,
   );
   return undefined;
+}
+
+/**
+ * The text of a document whose source is its own content (`{"type": "content", "content": …}`): a string, or
+ * text blocks joined by blank lines; image blocks in it are dropped with a warning.
+ */
+function contentText(source: JsonObject, at: string, warnings: Warnings): string {
+  const content = source.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content))
+    throw badRequest(`${at}.source.content: must be a string or an array of blocks`, `${at}.source.content`);
+  const texts: string[] = [];
+  blocksOf(content).forEach((block, index) => {
+    if (block.type === 'text') texts.push(requireString(block, 'text', `${at}.source.content.${index}`));
+    else
+      warnings.add(
+        `document content blocks of type ${clientText(String(block.type))} are dropped on this route`,
+      );
+  });
+  return texts.join('\n\n');
+}
+
+/**
+ * A `search_result` block (a user turn's or a tool result's: a search tool's find, with its source and title)
+ * as text chat models read: title, source, then its text blocks. Anthropic's citations of it are lost.
+ */
+function searchResultText(block: JsonObject, at: string): string {
+  const title = requireString(block, 'title', at);
+  const source = requireString(block, 'source', at);
+  const content = block.content;
+  if (!Array.isArray(content))
+    throw badRequest(`${at}.content: must be an array of text blocks`, `${at}.content`);
+  const texts = blocksOf(content).map((inner, index) =>
+    requireString(inner, 'text', `${at}.content.${index}`),
+  );
+  return [title, source, '', ...texts].join('\n');
 }
 
 function blocksOf(content: unknown): JsonObject[] {

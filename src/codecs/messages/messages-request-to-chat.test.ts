@@ -255,9 +255,7 @@ describe('messagesRequestToChat', () => {
     });
     expect(final.body.messages).toHaveLength(2);
     // Only unsupported blocks: nothing is left to send.
-    const nothing = failure(() =>
-      translate(user([{ type: 'search_result', source: 'x', title: 't', content: [] }])),
-    );
+    const nothing = failure(() => translate(user([{ type: 'container_upload', file_id: 'file_1' }])));
     expect(nothing.param).toBe('messages');
   });
 
@@ -359,13 +357,68 @@ describe('messagesRequestToChat', () => {
     ]);
   });
 
+  it('sends search results and documents with their own content as text, in user turns and tool results (bug: dropped)', () => {
+    const result = {
+      type: 'search_result',
+      source: 'https://example.com/tides',
+      title: 'Tide tables',
+      content: [
+        { type: 'text', text: 'High tide at 06:12.' },
+        { type: 'text', text: 'Low tide at 12:30.' },
+      ],
+    };
+    const { body, warnings } = translate({
+      ...base,
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'When is high tide?' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'search', input: { q: 'tides' } }],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: [result] },
+            result,
+            {
+              type: 'document',
+              title: 'Notes',
+              source: {
+                type: 'content',
+                content: [
+                  { type: 'text', text: 'First note.' },
+                  { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } },
+                  { type: 'text', text: 'Second note.' },
+                ],
+              },
+            },
+            { type: 'document', source: { type: 'content', content: 'One string.' } },
+          ],
+        },
+      ],
+    });
+    const text = 'Tide tables\nhttps://example.com/tides\n\nHigh tide at 06:12.\nLow tide at 12:30.';
+    expect((body.messages as unknown[]).slice(2)).toStrictEqual([
+      { role: 'tool', tool_call_id: 'toolu_1', content: text },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text },
+          { type: 'text', text: 'Notes\n\nFirst note.\n\nSecond note.' },
+          { type: 'text', text: 'One string.' },
+        ],
+      },
+    ]);
+    expect(warnings).toStrictEqual(['document content blocks of type image are dropped on this route']);
+  });
+
   it('warns about what chat cannot take: prefill, Anthropic-only members, unsupported blocks', () => {
     const { body, warnings } = translate({
       ...base,
       service_tier: 'standard_only',
       mcp_servers: [{ type: 'url', url: 'https://mcp.example.com', name: 'x' }],
       messages: [
-        { role: 'user', content: [{ type: 'search_result', source: 'x', title: 't', content: [] }] },
+        { role: 'user', content: [{ type: 'container_upload', file_id: 'file_1' }] },
         { role: 'assistant', content: 'The answer is' },
       ],
     });
@@ -375,7 +428,7 @@ describe('messagesRequestToChat', () => {
     expect(warnings).toStrictEqual([
       'mcp_servers (MCP connector) is not supported on this route; ignored',
       'service_tier is not supported on this route; ignored',
-      'content blocks of type search_result are not supported on this route; dropped',
+      'content blocks of type container_upload are not supported on this route; dropped',
       'a final assistant message (prefill) is sent as an earlier assistant turn; the answer may not continue it',
     ]);
   });
