@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chatChunkWriter } from './chat-response.js';
+import { schemaErrors } from '../../../test/conformance/published-schemas.js';
+import { emptyUsage } from '../../accounting/usage.js';
+import { chatChunkWriter, finalizeChatCompletion } from './chat-response.js';
 
 const upstream = (content: string, extra = '') =>
   `{"id":"chatcmpl-9","object":"chat.completion.chunk","created":1,"model":"gpt-4.1","system_fingerprint":"fp","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]${extra}}`;
@@ -108,5 +110,55 @@ describe('chatChunkWriter', () => {
     // Once: the top-level member (an unknown member's own `model` passes on as the upstream sent it).
     expect(text.match(/"model":"acme\/m"/g)).toHaveLength(1);
     expect(text).not.toContain('chatcmpl-');
+  });
+});
+
+describe('finalizeChatCompletion', () => {
+  const meta = {
+    genId: 'gen_0193',
+    model: 'acme/chat',
+    usage: { ...emptyUsage(), inputTokens: 5, outputTokens: 2 },
+    costNano: 10,
+    planningUsage: undefined,
+    planningCostNano: 0,
+  };
+
+  it('adds the members a compatible server left out (logprobs, refusal) as null, so the answer validates (bug: passed on without)', () => {
+    const upstream = {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'llama',
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' },
+        {
+          index: 1,
+          message: {
+            role: 'assistant',
+            tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+    };
+    const answer = finalizeChatCompletion(upstream, meta);
+    expect(schemaErrors('openai', 'CreateChatCompletionResponse', upstream)).not.toEqual([]);
+    expect(schemaErrors('openai', 'CreateChatCompletionResponse', answer)).toEqual([]);
+    expect(answer.choices).toMatchObject([
+      { logprobs: null, message: { content: 'Hi', refusal: null } },
+      { logprobs: null, message: { content: null, refusal: null } },
+    ]);
+  });
+
+  it('keeps an answer that has them as it came (the same choices)', () => {
+    const choices = [
+      {
+        index: 0,
+        message: { role: 'assistant', content: 'Hi', refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ];
+    expect(finalizeChatCompletion({ choices }, meta).choices).toBe(choices);
   });
 });

@@ -7,15 +7,42 @@ export interface ChatMeta extends UsageMeta {
   model: string;
 }
 
-/** The upstream's chat completion as the gateway answers it: our id and model slug, our usage with cost. */
+/**
+ * The upstream's chat completion as the gateway answers it: our id and model slug, our usage with cost, and
+ * the members OpenAI always sends that a compatible server left out (see `withRequiredMembers`).
+ */
 export function finalizeChatCompletion(body: JsonObject, meta: ChatMeta): JsonObject {
   return withMembers(body, {
     id: meta.genId,
     object: 'chat.completion',
     created: typeof body.created === 'number' ? body.created : Math.floor(Date.now() / 1000),
     model: meta.model,
+    choices: withRequiredMembers(body.choices),
     usage: chatUsageBody(meta),
   });
+}
+
+/**
+ * Choices with the members the chat completion schema requires and OpenAI always sends, as `null` where an
+ * OpenAI-compatible server left them out (vLLM, Ollama and others omit `logprobs` and `message.refusal`):
+ * clients generated from the schema refuse an answer without them. The same array when nothing is missing.
+ */
+function withRequiredMembers(choices: unknown): unknown {
+  if (!Array.isArray(choices) || choices.every(hasRequiredMembers)) return choices;
+  return choices.map((choice) => {
+    if (!isRecord(choice) || hasRequiredMembers(choice)) return choice;
+    const message = recordMember(choice, 'message');
+    const filled: JsonObject = { ...choice, logprobs: choice.logprobs ?? null };
+    if (message)
+      filled.message = { ...message, content: message.content ?? null, refusal: message.refusal ?? null };
+    return filled;
+  });
+}
+
+function hasRequiredMembers(choice: unknown): boolean {
+  if (!isRecord(choice) || choice.logprobs === undefined) return false;
+  const message = recordMember(choice, 'message');
+  return message === undefined || (message.content !== undefined && message.refusal !== undefined);
 }
 
 /**
