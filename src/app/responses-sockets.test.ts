@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../auth/authenticate.js';
+import { silentLogger } from '../observability/logger.js';
 import type { AppDeps } from './app-deps.js';
 import { createResponsesSockets } from './responses-sockets.js';
 
@@ -35,7 +36,15 @@ describe('Responses WebSocket mode at shutdown', () => {
         authenticated = () => resolve({} as Principal);
         asked();
       });
-    const deps = { config, authenticate } as unknown as AppDeps;
+    const logged: string[] = [];
+    // A refused upgrade is observed (access line, metrics): the clock, the logger and the log it needs.
+    const deps = {
+      config,
+      authenticate,
+      now: () => performance.now(),
+      logger: silentLogger(),
+      log: (line: string) => logged.push(line),
+    } as unknown as AppDeps;
     const sockets = createResponsesSockets(deps);
     const server = createServer();
     server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => sockets.upgrade(req, socket, head));
@@ -68,6 +77,7 @@ describe('Responses WebSocket mode at shutdown', () => {
     expect(await outcome).toBe('status 503');
     await closing;
     expect(sockets.size).toBe(0);
+    expect(logged).toEqual([]);
     server.close();
   });
 });
