@@ -19,9 +19,7 @@ export interface ScorerWiring {
 /**
  * The scorer factory the config asks for. `model`: an embeddings model and/or a judge model, called through
  * the gateway's own providers (first serving endpoint), with the local scorer for anything without a model
- * or whose call fails. Checked at start-up: a named model that cannot serve is a config error. A `zdr`
- * request's text is judged only by endpoints of zero-data-retention providers (locally when the model has
- * none): scoring reads the prompt, and the request promised it would not be kept.
+ * or whose call fails. Checked at start-up: a named model that cannot serve is a config error.
  */
 export function createScorerFactory(wiring: ScorerWiring): ScorerFactory {
   const local = createLocalScorerFactory();
@@ -30,17 +28,16 @@ export function createScorerFactory(wiring: ScorerWiring): ScorerFactory {
   if (!embeddingModel && !judgeModel) {
     throw new ConfigError('Invalid config: scoring: scorer "model" needs embeddingModel and/or judgeModel');
   }
-  const embed = embeddingModel ? targets(wiring, embeddingModel, 'embeddings', 'scoring.embeddingModel') : {};
-  const judge = judgeModel ? targets(wiring, judgeModel, 'chat', 'scoring.judgeModel') : {};
-  return (request = {}) => {
-    const embedTarget = request.zdr ? embed.zdr : embed.any;
-    const judgeTarget = request.zdr ? judge.zdr : judge.any;
-    return createModelScorer({
+  const embedTarget = embeddingModel
+    ? target(wiring, embeddingModel, 'embeddings', 'scoring.embeddingModel')
+    : undefined;
+  const judgeTarget = judgeModel ? target(wiring, judgeModel, 'chat', 'scoring.judgeModel') : undefined;
+  return () =>
+    createModelScorer({
       embed: embedTarget && embedVia(embedTarget, wiring.timeoutMs),
       judge: judgeTarget && judgeVia(judgeTarget, wiring.timeoutMs),
       fallback: local(),
     });
-  };
 }
 
 interface Target {
@@ -48,26 +45,15 @@ interface Target {
   adapter: ProviderAdapter;
 }
 
-/** The first endpoint serving `slug` for `kind`, and the first of a zero-data-retention provider. */
-interface Targets {
-  any?: Target;
-  zdr?: Target;
-}
-
-function targets(wiring: ScorerWiring, slug: string, kind: 'embeddings' | 'chat', path: string): Targets {
+function target(wiring: ScorerWiring, slug: string, kind: 'embeddings' | 'chat', path: string): Target {
   const model = wiring.catalog.get(slug);
-  const found: Targets = {};
   for (const endpoint of model?.activeEndpoints ?? []) {
     const adapter = wiring.adapters.get(endpoint.provider);
     if (!adapter || !endpoint.providerConfig.supportsSet.has(kind)) continue;
     if (kind === 'embeddings' && !adapter.embed) continue;
-    found.any ??= { endpoint, adapter };
-    if (endpoint.providerConfig.zdr) found.zdr ??= { endpoint, adapter };
+    return { endpoint, adapter };
   }
-  if (!found.any) {
-    throw new ConfigError(`Invalid config: ${path}: no configured provider serves "${slug}" for ${kind}`);
-  }
-  return found;
+  throw new ConfigError(`Invalid config: ${path}: no configured provider serves "${slug}" for ${kind}`);
 }
 
 function call(endpoint: ResolvedEndpoint, timeoutMs: number): UpstreamCall {

@@ -49,7 +49,7 @@ export async function prepare<R extends ParsedRequest>(
   const kind = endpoint.conversation;
   const requested = stringMember(request.body, 'model') ?? routing.models[0];
   if (!kind) return chooseOnly(run, endpoint.kind, { request, routing, requested }, facts);
-  const scorer = run.deps.scorers({ zdr: routing.choice.zdr === true });
+  const scorer = run.deps.scorers();
   try {
     return await prepareConversation(run, endpoint, { request, routing, requested, kind, scorer }, facts);
   } finally {

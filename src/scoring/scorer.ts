@@ -30,11 +30,5 @@ export interface RequestScorer extends Scorer {
   spentNano(): number;
 }
 
-/** What a scorer must respect of the request it judges. */
-export interface ScorerRequest {
-  /** `gateway.zdr`: the request's text may reach zero-data-retention providers only. */
-  zdr?: boolean;
-}
-
 /** Makes the scorer of one request. */
-export type ScorerFactory = (request?: ScorerRequest) => RequestScorer;
+export type ScorerFactory = () => RequestScorer;
