@@ -7,7 +7,7 @@ import { arrayMember, isRecord, recordMember, stringMember } from '../json/json.
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
 import { createLocalScorerFactory } from '../scoring/local-scorer.js';
 import { createModelScorer, type EmbedFunction, type JudgeFunction } from '../scoring/model-scorer.js';
-import type { ScorerFactory } from '../scoring/scorer.js';
+import type { ScorerFactory, ScorerProviderRules } from '../scoring/scorer.js';
 
 export interface ScorerWiring {
   scoring: ScoringConfig;
@@ -18,8 +18,10 @@ export interface ScorerWiring {
 
 /**
  * The scorer factory the config asks for. `model`: an embeddings model and/or a judge model, called through
- * the gateway's own providers (first serving endpoint), with the local scorer for anything without a model
- * or whose call fails. Checked at start-up: a named model that cannot serve is a config error.
+ * the gateway's own providers (the first serving endpoint that the request's provider rules allow: a
+ * `zdr` request's prompt never goes to a provider that keeps data), with the local scorer for anything
+ * without a model, without an allowed provider, or whose call fails. Checked at start-up: a named model
+ * that cannot serve is a config error.
  */
 export function createScorerFactory(wiring: ScorerWiring): ScorerFactory {
   const local = createLocalScorerFactory();
@@ -28,16 +30,27 @@ export function createScorerFactory(wiring: ScorerWiring): ScorerFactory {
   if (!embeddingModel && !judgeModel) {
     throw new ConfigError('Invalid config: scoring: scorer "model" needs embeddingModel and/or judgeModel');
   }
-  const embedTarget = embeddingModel
-    ? target(wiring, embeddingModel, 'embeddings', 'scoring.embeddingModel')
-    : undefined;
-  const judgeTarget = judgeModel ? target(wiring, judgeModel, 'chat', 'scoring.judgeModel') : undefined;
-  return () =>
-    createModelScorer({
+  const embedTargets = embeddingModel
+    ? targets(wiring, embeddingModel, 'embeddings', 'scoring.embeddingModel')
+    : [];
+  const judgeTargets = judgeModel ? targets(wiring, judgeModel, 'chat', 'scoring.judgeModel') : [];
+  return (rules) => {
+    const embedTarget = embedTargets.find((one) => allowedBy(rules, one.endpoint));
+    const judgeTarget = judgeTargets.find((one) => allowedBy(rules, one.endpoint));
+    return createModelScorer({
       embed: embedTarget && embedVia(embedTarget, wiring.timeoutMs),
       judge: judgeTarget && judgeVia(judgeTarget, wiring.timeoutMs),
       fallback: local(),
     });
+  };
+}
+
+/** Whether a request's provider rules let its text go to this endpoint's provider. */
+function allowedBy(rules: ScorerProviderRules | undefined, endpoint: ResolvedEndpoint): boolean {
+  if (!rules) return true;
+  if (rules.zdr && !endpoint.providerConfig.zdr) return false;
+  if (rules.only && !rules.only.includes(endpoint.provider)) return false;
+  return !rules.ignore?.includes(endpoint.provider);
 }
 
 interface Target {
@@ -45,15 +58,20 @@ interface Target {
   adapter: ProviderAdapter;
 }
 
-function target(wiring: ScorerWiring, slug: string, kind: 'embeddings' | 'chat', path: string): Target {
+/** The endpoints that serve a scorer model for `kind`, in catalog order; none is a config error. */
+function targets(wiring: ScorerWiring, slug: string, kind: 'embeddings' | 'chat', path: string): Target[] {
   const model = wiring.catalog.get(slug);
+  const found: Target[] = [];
   for (const endpoint of model?.activeEndpoints ?? []) {
     const adapter = wiring.adapters.get(endpoint.provider);
     if (!adapter || !endpoint.providerConfig.supportsSet.has(kind)) continue;
     if (kind === 'embeddings' && !adapter.embed) continue;
-    return { endpoint, adapter };
+    found.push({ endpoint, adapter });
   }
-  throw new ConfigError(`Invalid config: ${path}: no configured provider serves "${slug}" for ${kind}`);
+  if (found.length === 0) {
+    throw new ConfigError(`Invalid config: ${path}: no configured provider serves "${slug}" for ${kind}`);
+  }
+  return found;
 }
 
 function call(endpoint: ResolvedEndpoint, timeoutMs: number): UpstreamCall {

@@ -49,7 +49,8 @@ export async function prepare<R extends ParsedRequest>(
   const kind = endpoint.conversation;
   const requested = stringMember(request.body, 'model') ?? routing.models[0];
   if (!kind) return chooseOnly(run, endpoint.kind, { request, routing, requested }, facts);
-  const scorer = run.deps.scorers();
+  // The scorer's models read the prompt: only through providers the request allows.
+  const scorer = run.deps.scorers(routing.choice);
   try {
     return await prepareConversation(run, endpoint, { request, routing, requested, kind, scorer }, facts);
   } finally {

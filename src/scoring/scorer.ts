@@ -30,5 +30,15 @@ export interface RequestScorer extends Scorer {
   spentNano(): number;
 }
 
-/** Makes the scorer of one request. */
-export type ScorerFactory = () => RequestScorer;
+/**
+ * The providers a request lets its text go to (its merged `zdr`, `only` and `ignore`): a scorer that calls
+ * models reads the prompt, so it calls only models it can reach through providers these allow.
+ */
+export interface ScorerProviderRules {
+  zdr?: boolean | undefined;
+  only?: readonly string[] | undefined;
+  ignore?: readonly string[] | undefined;
+}
+
+/** Makes the scorer of one request (all providers allowed when `rules` is absent). */
+export type ScorerFactory = (rules?: ScorerProviderRules) => RequestScorer;
