@@ -81,19 +81,20 @@ export async function resumeConversation(
 
 /**
  * Keeps the conversation after a successful answer when the operator enabled it, unless the request said
- * `store: false` or asked for zero data retention. What is kept is what was sent (after redaction), up to
+ * `store: false` or asked for zero data retention. What is kept is the request after redaction but before
+ * the optimizations of this turn (`conversation`: what one turn left out is not lost to the next), up to
  * `maxBytes` as JSON: each continuation sends and keeps the whole conversation again, so without a bound a
  * few tiny requests after a large one would grow what is sent upstream and stored without end.
  */
 export async function keepConversation(
   run: Run,
-  sent: JsonObject,
+  conversation: JsonObject,
   output: unknown[],
   settings: GatewaySettings,
 ): Promise<void> {
   const { conversationState } = run.deps.config.server;
-  if (!conversationState.enabled || sent.store === false || settings.zdr === true) return;
-  const items = conversationItems(sent, output);
+  if (!conversationState.enabled || conversation.store === false || settings.zdr === true) return;
+  const items = conversationItems(conversation, output);
   const itemsJson = JSON.stringify(items);
   const bytes = Buffer.byteLength(itemsJson);
   if (bytes > conversationState.maxBytes) {
@@ -112,12 +113,12 @@ export async function keepConversation(
   });
 }
 
-/** What a continuation replays: the input as sent, then the answer's replayable output items. */
-export function conversationItems(sent: JsonObject, output: unknown[]): unknown[] {
+/** What a continuation replays: the turn's input (redacted), then the answer's replayable output items. */
+export function conversationItems(conversation: JsonObject, output: unknown[]): unknown[] {
   const replayable = output.filter(
     (item) => isRecord(item) && REPLAYABLE.has(stringMember(item, 'type') ?? ''),
   );
-  return [...inputItems(sent.input), ...replayable.map(withoutStatus)];
+  return [...inputItems(conversation.input), ...replayable.map(withoutStatus)];
 }
 
 const storedNotFound = (previousId: string): GatewayError =>

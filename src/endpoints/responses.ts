@@ -79,8 +79,9 @@ export function responsesEndpoint(
       };
     },
     call: callResponses,
-    async answer(result, meta, { run, request, sent }) {
-      await keepConversation(run, sent, arrayMember(result.body, 'output') ?? [], request.settings);
+    async answer(result, meta, { run, request, conversation }) {
+      // The conversation as the client gave it (redacted), not as optimized for this turn.
+      await keepConversation(run, conversation, arrayMember(result.body, 'output') ?? [], request.settings);
       const answer = finalizeResponse(result.body, meta);
       answer.previous_response_id = request.previousId;
       return answer;
@@ -192,9 +193,10 @@ function responsesFramer(
       // The upstream's output; when it left it out, the response as written (filled from the items streamed).
       const output =
         arrayMember(response, 'output') ?? arrayMember(recordMember(event, 'response'), 'output') ?? [];
+      // The conversation as the client gave it (redacted), not as optimized for this turn.
       if (socket && request.settings.zdr !== true)
-        socket.remember(run.genId, conversationItems(scope.sent(), output));
-      return keepConversation(run, scope.sent(), output, request.settings).then(() => framed);
+        socket.remember(run.genId, conversationItems(scope.conversation(), output));
+      return keepConversation(run, scope.conversation(), output, request.settings).then(() => framed);
     },
     end: () => 'data: [DONE]\n\n',
     error: (error) => failureFrames(write, error, settled?.(undefined)),

@@ -37,6 +37,8 @@ export interface AnswerScope<R extends ParsedRequest> {
   request: R;
   /** The prepared request as sent (redacted, optimized, with skills and plan), before the model rename. */
   sent: JsonObject;
+  /** The request redacted but not optimized (see `Prepared`): what conversation state keeps. */
+  conversation: JsonObject;
 }
 
 /** Writes an error answer before anything was streamed (the contract's shape, or an ingress's own). */
@@ -114,6 +116,8 @@ export interface StreamScope<R extends ParsedRequest> {
   model(): string;
   /** The prepared request as sent, once known. */
   sent(): JsonObject;
+  /** The request redacted but not optimized (see `Prepared`), once known. */
+  conversation(): JsonObject;
   /** Meters a stream's generated text (for billing a stream cut short). */
   meter(): TextMeter;
 }

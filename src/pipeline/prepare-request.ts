@@ -26,10 +26,12 @@ export const DEFAULT_PLANNING_TRIGGER = 0.5;
 
 /**
  * What preparation hands to execution: the models to try (the one asked for, then `models` fallbacks) with
- * their providers and the body to send, or an image.
+ * their providers and the body to send, or an image. `conversation` is the request after redaction but
+ * before optimizations, skills and a plan: what Responses conversation state keeps, so that what one turn
+ * left out to save tokens is not lost to the turns after it.
  */
 export type Prepared =
-  | { kind: 'model'; models: ModelPlan; body: JsonObject }
+  | { kind: 'model'; models: ModelPlan; body: JsonObject; conversation: JsonObject }
   | { kind: 'image'; imageModel: string; prompt: string; choice: ProviderChoice };
 
 /** What the preparation steps find out for the record: the model, how it was chosen, what was changed. */
@@ -119,7 +121,7 @@ async function prepareConversation<R extends ParsedRequest>(
   const planner = spec.planner;
   const step = planner && { body: withSkills.body, planner, score: choice.score, prompt };
   const body = step ? await plan(run, conversation, step, facts) : withSkills.body;
-  return { kind: 'model', models, body };
+  return { kind: 'model', models, body, conversation: redacted };
 }
 
 /** Endpoints that are not conversations (embeddings, images) only choose a model and its providers. */
@@ -138,7 +140,8 @@ function chooseOnly(
     kind,
     routing: asked.routing,
   });
-  return { kind: 'model', models, body: asked.request.body };
+  const body = asked.request.body;
+  return { kind: 'model', models, body, conversation: body };
 }
 
 /** What the planner step reads besides the request: the body so far, the pair's planner, the score routing gave. */

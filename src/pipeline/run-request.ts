@@ -135,6 +135,7 @@ async function serve<R extends ParsedRequest, Part>(
   }
   const { models, body } = prepared;
   facts.sent = body;
+  facts.conversation = prepared.conversation;
   const target = executionTargets(endpoint, models, body, facts, hasMonthlyCap(run.principal));
   // Undefined at once when the request does not use the cache.
   const lookingUp = lookUpCache(run, cacheUse, request, { model: models.primary.id, body });
@@ -179,6 +180,7 @@ function openLiveStream<R extends ParsedRequest, Part>(
     model: () => facts.model,
     // The request as the client sent it until preparation gives the body that goes upstream.
     sent: () => facts.sent ?? request.body,
+    conversation: () => facts.conversation ?? request.body,
     meter: () =>
       textMeter(
         () => counter.ready(),

@@ -134,7 +134,13 @@ export async function serveJson<R extends ParsedRequest, Part>(
     firstTokenAt: facts.firstTokenAt,
     startedAt: run.startedAt,
   });
-  const made = endpoint.answer(served.value, answerMeta(run, facts), { run, request, sent: body });
+  const conversation = facts.conversation ?? body;
+  const made = endpoint.answer(served.value, answerMeta(run, facts), {
+    run,
+    request,
+    sent: body,
+    conversation,
+  });
   const answer = made instanceof Promise ? await made : made;
   await state.beforeLastByte();
   run.transport.json(200, answer, warningsHeader(run.ctx.headers, run.warnings));

@@ -21,6 +21,8 @@ export interface Serving extends Run {
  */
 export type Facts = Omit<RecordFacts, 'run' | 'endedAt' | 'httpStatus' | 'error'> & {
   sent?: JsonObject;
+  /** The request after redaction, before optimizations, skills and a plan (see `Prepared`). */
+  conversation?: JsonObject;
   /** The most output tokens the request can be billed for, known once it is prepared. */
   outputTokenBound: number;
   cache?: CacheStep;

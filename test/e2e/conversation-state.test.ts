@@ -107,6 +107,50 @@ describe('previous_response_id against the gateway store', () => {
     expect(sent).toContain('Streamed turn.');
   });
 
+  /**
+   * Optimizations shorten what one turn sends, not the conversation: a turn that dropped earlier turns (its
+   * question stood on its own) or their images must not lose them for the turns after it. Redaction, which
+   * is one-way, stays in what is kept.
+   */
+  for (const streamed of [false, true]) {
+    it(`keeps the whole conversation after a compressed turn${streamed ? ' (streamed)' : ''}`, async () => {
+      const schema =
+        'Here is my Postgres schema: CREATE TABLE customers (id serial primary key, region text); ' +
+        'my mail is ada@example.com';
+      // The primary provider throughout, so that its last request is the turn's.
+      const first = await create({ input: schema, gateway: { order: ['primary'], redact: { email: true } } });
+      const aside = {
+        model: 'acme/duo',
+        input: [
+          { role: 'user', content: 'Unrelated: what is a good name for a golden retriever puppy?' },
+          {
+            role: 'user',
+            content: [{ type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' }],
+          },
+          { role: 'user', content: 'New topic: write a haiku about autumn.' },
+        ],
+        previous_response_id: first.id,
+        gateway: { order: ['primary'], chatHistoryCompression: { enabled: true }, mediaOptimization: true },
+      };
+      const second = streamed
+        ? await client.responses.stream(aside as Parameters<OpenAI['responses']['stream']>[0]).finalResponse()
+        : await create(aside);
+      const compressed = JSON.stringify(env.upstream.received.at(-1)?.body.input);
+      expect(compressed).not.toContain('CREATE TABLE customers');
+      await create({
+        input: 'Write a SQL query on customers by region.',
+        previous_response_id: second.id,
+        gateway: { order: ['primary'] },
+      });
+      const sent = JSON.stringify(env.upstream.received.at(-1)?.body.input);
+      expect(sent).toContain('CREATE TABLE customers');
+      expect(sent).toContain('golden retriever');
+      expect(sent).toContain('data:image/png;base64,iVBORw0KGgo=');
+      expect(sent).not.toContain('ada@example.com');
+      expect(sent).toContain('my mail is ****@e****e.com');
+    });
+  }
+
   it('store: false keeps nothing', async () => {
     const first = await create({ input: 'Forget me.', store: false, gateway: { order: ['primary'] } });
     const error = await create({ input: 'Again?', previous_response_id: first.id }).catch((e: unknown) => e);
