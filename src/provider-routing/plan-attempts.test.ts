@@ -138,6 +138,13 @@ describe('planAttempts: ignore, allow_fallbacks, sort', () => {
       ['c', 'a'],
     ],
     ['allowFallbacks false without order keeps the first planned', { allowFallbacks: false }, ['a']],
+    // A provider named twice in `order` is one provider: it was planned (and tried) twice.
+    ['a repeated order entry is planned once', { order: ['c', 'a', 'c'] }, ['c', 'a', 'b', 'd']],
+    [
+      'a repeated order entry is planned once without fallbacks',
+      { order: ['c', 'c'], allowFallbacks: false },
+      ['c'],
+    ],
     [
       'allowFallbacks false without order keeps the healthiest',
       { allowFallbacks: false, healthOf: { a: { uptime: 0.5 } } },

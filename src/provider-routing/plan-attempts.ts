@@ -71,7 +71,8 @@ export function planAttempts(input: PlanInput): ResolvedEndpoint[] {
   // One provider: nothing to rank (and its health figures are not read, nor cached, for nothing).
   if (eligible.length === 1) return eligible;
   const healthOf = (endpoint: ResolvedEndpoint) => input.health(input.model.id, endpoint.provider);
-  const order = input.order ?? [];
+  // A provider named twice is still one provider: planned (and tried) once, at its first place.
+  const order = [...new Set(input.order ?? [])];
   let ranked = rankByHealth(eligible, healthOf);
   if (input.sort) ranked = sortBy(ranked, input.sort, healthOf);
   else if (order.length === 0) ranked = spreadByWeight(ranked, healthOf, input.random ?? (() => 0));
