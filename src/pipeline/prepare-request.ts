@@ -95,7 +95,7 @@ async function prepareConversation<R extends ParsedRequest>(
   const choice = choosing instanceof Promise ? await choosing : choosing;
   facts.choice = choice;
   const spec = parseModelSpec(choice.slug, choice.param);
-  const model = resolveModel(deps.catalog, spec.executor, endpoint.kind);
+  const model = resolveModel(deps.catalog, spec.executor, endpoint.kind, choice.param);
   facts.model = model.id;
   assertModelAllowed(run.principal, model.id);
   const imageModel = settings.imageGenerationModel;

@@ -42,8 +42,10 @@ async function chooseByTags(
   if (match) {
     const score = await scorer.complexity(prompt());
     const models = match.tag.models;
-    const slug = models[indexForScore(score, models.length)] ?? models[0] ?? '';
-    return { slug, param: 'gateway.tags', tag: match.tag.name, score };
+    const index = Math.min(indexForScore(score, models.length), models.length - 1);
+    // Errors about the model (unknown, ambiguous, not a pair) name its place in the tags, not `model`.
+    const param = `gateway.tags.${tags.indexOf(match.tag)}.models.${index}`;
+    return { slug: models[index] ?? '', param, tag: match.tag.name, score };
   }
   if (!requested) {
     throw invalidGatewaySettings(

@@ -120,6 +120,19 @@ describe('tags: intent routing', () => {
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('INVALID_GATEWAY_SETTINGS');
   });
 
+  it('a tag model that does not exist is 404 naming its place in the tags, not `model`', async () => {
+    const typo = [tags[1], { ...tags[0], models: ['acme/code-lrage'] }];
+    const error = await chat('Fix this bug: my python function returns None', {
+      model: 'acme/chat-large',
+      gateway: { tags: typo },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    const notFound = error as InstanceType<typeof OpenAI.NotFoundError>;
+    expect(notFound.code).toBe('MODEL_NOT_FOUND');
+    expect(notFound.param).toBe('gateway.tags.1.models.0');
+    expect(notFound.message).toContain('Did you mean acme/code-large');
+  });
+
   it('no tag fits but a model is given: that model answers', async () => {
     const before = env.upstream.received.length;
     const { data } = await chat('What is the capital of Mongolia?', {
