@@ -41,11 +41,27 @@ async function addSelectedSkills(
   const selection = await selectSkills(registry, settings, promptText, scorer);
   if (selection.unknown.length > 0) {
     throw invalidGatewaySettings(
-      `gateway.skills.skillIds names unknown skills: ${selection.unknown.join(', ')}.`,
+      `gateway.skills.skillIds names unknown skills: ${namedIds(selection.unknown)}.`,
       'gateway.skills.skillIds',
     );
   }
   const skills = selection.skills.map((skill) => skill.id);
   if (selection.skills.length === 0) return { body, skills };
   return { body: injectSkills(body, kind, skillsSystemText(selection.skills)), skills };
+}
+
+/** Unknown ids an error names at most, and the characters of each it quotes (a skill id has at most 64). */
+const MAX_NAMED_IDS = 10;
+const MAX_NAMED_ID_CHARS = 80;
+
+/**
+ * The first unknown ids, each cut short, and how many more: a request may list thousands of ids of any
+ * length, and the error (returned and kept in the record) must not repeat megabytes of them.
+ */
+function namedIds(unknown: readonly string[]): string {
+  const named = unknown
+    .slice(0, MAX_NAMED_IDS)
+    .map((id) => (id.length > MAX_NAMED_ID_CHARS ? `${id.slice(0, MAX_NAMED_ID_CHARS)}…` : id));
+  const more = unknown.length - named.length;
+  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
 }

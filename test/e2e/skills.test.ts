@@ -84,6 +84,18 @@ describe('skills', () => {
     expect(env.upstream.received.length).toBe(before);
   });
 
+  it('names a few unknown ids, cut short, however many and long the request lists', async () => {
+    const ids = Array.from({ length: 2_000 }, (_, i) => `nope-${i}-${'x'.repeat(1_000)}`);
+    const error = await create('Hello', { skillIds: ['pdf-forms', ...ids] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    const refused = error as InstanceType<typeof OpenAI.BadRequestError>;
+    expect(refused.code).toBe('INVALID_GATEWAY_SETTINGS');
+    expect(refused.param).toBe('gateway.skills.skillIds');
+    expect(refused.message).toContain('nope-0-xxx');
+    expect(refused.message).toContain('and 1990 more');
+    expect(refused.message.length).toBeLessThan(2_000);
+  });
+
   it('reach Responses instructions, streamed too', async () => {
     const stream = client.responses.stream({
       model: 'acme/chat-large',
