@@ -15,4 +15,14 @@ describe('clipText', () => {
     expect(clipped.length).toBeLessThanOrEqual(1000 + 5);
     expect(clipped).toContain('[…]');
   });
+
+  it('never cuts an emoji or other astral character in half (the judge model gets the clipped text)', () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    // 1000 × 0.7 = 700 and 300 fall inside a pair for odd offsets: try both alignments.
+    for (const text of ['😀'.repeat(5000), `x${'😀'.repeat(5000)}`]) {
+      const clipped = clipText(text, 1000);
+      expect(clipped).toContain('[…]');
+      expect(lone.test(clipped)).toBe(false);
+    }
+  });
 });
