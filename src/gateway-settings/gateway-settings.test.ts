@@ -6,6 +6,7 @@ import {
   MAX_CUSTOM_TERMS_TOTAL_CHARS,
   MAX_TAG_DESCRIPTION_CHARS,
   MAX_TAG_MODELS,
+  MAX_TAG_NAME_CHARS,
   MAX_TAGS,
   parseGatewaySettings,
 } from './gateway-settings.js';
@@ -86,6 +87,13 @@ describe('parseGatewaySettings', () => {
       'gateway.tags.0.description',
     ],
     ['a tag with too many models', { tags: tags(1, 20, MAX_TAG_MODELS + 1) }, 'gateway.tags.0.models'],
+    // bug: the name is judged with the description on every request (and kept as the record's `tag`), so
+    // 128 names of 150,000 characters undid the description bound
+    [
+      'a tag name too long',
+      { tags: [{ name: 'x'.repeat(MAX_TAG_NAME_CHARS + 1), description: 'd', models: ['acme/m'] }] },
+      'gateway.tags.0.name',
+    ],
     // bug: a 30,000-character term was a 500 from the regex compiler, the term in the log line
     [
       'a custom term too long',
@@ -117,7 +125,10 @@ describe('parseGatewaySettings', () => {
 
   it('accepts tags up to every bound', () => {
     const settings = parseGatewaySettings({
-      tags: tags(MAX_TAGS, MAX_TAG_DESCRIPTION_CHARS, MAX_TAG_MODELS),
+      tags: tags(MAX_TAGS, MAX_TAG_DESCRIPTION_CHARS, MAX_TAG_MODELS).map((tag) => ({
+        ...tag,
+        name: 'n'.repeat(MAX_TAG_NAME_CHARS),
+      })),
     });
     expect(settings.tags).toHaveLength(MAX_TAGS);
     expect(settings.tags?.[0]?.models).toHaveLength(MAX_TAG_MODELS);

@@ -45,11 +45,13 @@ const customTerms = z
 export const MAX_TAGS = 128;
 export const MAX_TAG_DESCRIPTION_CHARS = 1_000;
 export const MAX_TAG_MODELS = 32;
+/** The name is judged with the description (and kept as the record's `tag`): a label, not a text. */
+export const MAX_TAG_NAME_CHARS = 200;
 
 const tagsSchema = z
   .array(
     z.strictObject({
-      name: z.string().min(1),
+      name: z.string().min(1).max(MAX_TAG_NAME_CHARS, `must be at most ${MAX_TAG_NAME_CHARS} characters`),
       description: z
         .string()
         .min(1)
