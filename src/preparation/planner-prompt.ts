@@ -1,4 +1,4 @@
-import type { JsonObject } from '../json/json.js';
+import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
 
 /** The planner's strict instruction: a plan, never the answer. */
@@ -15,10 +15,48 @@ export const PLAN_HEADING =
 
 /**
  * The planner's chat request: the strict instruction as the first system message, then the conversation as
- * the executor would get it (without tools: the planner plans, it does not act).
+ * the executor would get it, its tool calls and results written out as text: the planner gets no tools (it
+ * plans, it does not act), and providers refuse tool calls in a request that defines none (Anthropic:
+ * "Requests which include tool_use or tool_result blocks must define tools").
  */
 export function plannerRequest(messages: readonly unknown[]): JsonObject {
-  return { messages: [{ role: 'system', content: PLANNER_INSTRUCTION }, ...messages], stream: false };
+  const conversation = messages.map(withCallsAsText);
+  return { messages: [{ role: 'system', content: PLANNER_INSTRUCTION }, ...conversation], stream: false };
+}
+
+/** A tool result as a user message, an assistant's calls as its text; other messages as they are. */
+function withCallsAsText(message: unknown): unknown {
+  if (!isRecord(message)) return message;
+  if (message.role === 'tool' || message.role === 'function') {
+    const of = stringMember(message, 'name') ?? stringMember(message, 'tool_call_id') ?? '';
+    return { role: 'user', content: withText(message.content, `[Result of tool call ${of}]`, 'before') };
+  }
+  if (message.role !== 'assistant' || (!message.tool_calls && !message.function_call)) return message;
+  const { tool_calls: calls, function_call: legacy, ...rest } = message;
+  const targets = [
+    ...(Array.isArray(calls) ? calls : []).map(
+      (call) => recordMember(call, 'function') ?? recordMember(call, 'custom'),
+    ),
+    isRecord(legacy) ? legacy : undefined,
+  ];
+  const written = targets.flatMap((target) => {
+    const name = stringMember(target, 'name');
+    if (name === undefined) return [];
+    return [
+      `[Tool call ${name}(${stringMember(target, 'arguments') ?? stringMember(target, 'input') ?? ''})]`,
+    ];
+  });
+  return { ...rest, content: withText(message.content, written.join('\n'), 'after') };
+}
+
+/** A message content (string, parts or nothing) with a line of text added before or after it. */
+function withText(content: unknown, text: string, where: 'before' | 'after'): unknown {
+  if (typeof content === 'string' && content !== '')
+    return where === 'before' ? `${text}\n${content}` : `${content}\n${text}`;
+  const parts = arrayMember({ content }, 'content');
+  if (!parts || parts.length === 0) return text;
+  const part = { type: 'text', text };
+  return where === 'before' ? [part, ...parts] : [...parts, part];
 }
 
 /** The executor's request with the plan in its system prompt (chat) or instructions (Responses). */
