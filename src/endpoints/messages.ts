@@ -45,6 +45,7 @@ const MESSAGES_MEMBERS: ReadonlySet<GatewayMember> = new Set<GatewayMember>([
 export const messages: Endpoint<MessagesParsed, MessagesStreamPart> = {
   kind: 'chat',
   conversation: 'chat',
+  toolResultsInUserTurn: true,
   cacheName: 'messages',
   headers: (run) => ({ 'request-id': run.ctx.requestId }),
   writeError: sendMessagesError,

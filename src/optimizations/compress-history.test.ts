@@ -56,6 +56,7 @@ interface DropCase {
   dependence?: number;
   /** Indices of the original messages expected to remain. */
   kept: number[];
+  toolResultsInUserTurn?: boolean;
 }
 
 const dropCases: DropCase[] = [
@@ -121,6 +122,27 @@ const dropCases: DropCase[] = [
     kept: [0, 3, 4, 5],
   },
   {
+    // bug: an Anthropic user turn of tool_result blocks and text (what Claude Code sends on every step of
+    // its loop) reaches chat as tool messages then a user message: the results were judged as earlier
+    // turns and dropped with their call, so the model lost the answer of the tool it had just called
+    name: 'keeps the tool results of a Messages user turn (before its text), with their call',
+    messages: [
+      ...sqlAfterAside.slice(0, 3),
+      user('What time is it in Tokyo?'),
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_T', type: 'function', function: { name: 'get_time', arguments: '{"tz":"Tokyo"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_T', content: `21:04 ${'x'.repeat(3_000)}` },
+      user('New topic: write a haiku about autumn.'),
+    ],
+    kept: [0, 3, 4, 5, 6],
+    toolResultsInUserTurn: true,
+  },
+  {
     name: 'keeps system and developer messages wherever they are',
     messages: [
       system,
@@ -145,11 +167,12 @@ function toolPairsIntact(messages: readonly unknown[]): boolean {
 }
 
 describe('compressHistory (chat)', () => {
-  it.each(dropCases)('$name', async ({ messages, dependence, kept }) => {
+  it.each(dropCases)('$name', async ({ messages, dependence, kept, toolResultsInUserTurn }) => {
     const request = chat(messages);
     const before = structuredClone(request);
     const scorer = createWordOverlapScorer(dependence === undefined ? {} : { dependence });
-    const { request: result, report } = await compressHistory(request, 'chat', { score: 0.6 }, scorer);
+    const options = { score: 0.6, toolResultsInUserTurn };
+    const { request: result, report } = await compressHistory(request, 'chat', options, scorer);
     const sent = arrayMember(result, 'messages') ?? [];
     expect(sent).toEqual(kept.map((index) => messages[index]));
     expect(report.droppedTurns).toBe(messages.length - kept.length);

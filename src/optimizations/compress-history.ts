@@ -15,8 +15,9 @@ import { groupTurns } from './turn-groups.js';
  *
  * Rules:
  * - Kept always: system and developer messages (and Responses `instructions`, which are not in the
- *   conversation), the latest user turn and every turn after it (the tool calls and results of the turn in
- *   progress), and Responses items of types the gateway does not know.
+ *   conversation), the latest user turn (with the tool results right before its message when user turns
+ *   carry them: see `latestTurnStart`) and every turn after it (the tool calls and results of the turn in progress), and
+ *   Responses items of types the gateway does not know.
  * - An earlier turn is kept when the scorer's `relevance` of it to the latest user message is at least
  *   `KEEP_RELEVANCE`. There is no unconditional "last exchange": a low dependence says the latest message
  *   stands on its own, and a previous answer it refers to scores as relevant.
@@ -52,6 +53,12 @@ export const WHOLE_RELEVANCE = 0.6;
 export interface CompressionOptions {
   /** Compress only when the latest message's dependence on the earlier conversation is below this. */
   score: number;
+  /**
+   * The request's user turns carry their tool results: an Anthropic Messages user turn holds its
+   * tool_result blocks and its text in one message, which the translation to chat splits into tool messages
+   * and a user message. The results before the latest user message are then part of it, never dropped.
+   */
+  toolResultsInUserTurn?: boolean | undefined;
 }
 
 export interface CompressionReport {
@@ -64,12 +71,27 @@ export interface CompressionReport {
 /** Roles a conversation must not open with (its question having been dropped). */
 const MODEL_ROLES = new Set<TurnRole>(['assistant', 'tool', 'reasoning']);
 
+/**
+ * Where the latest user turn begins: at its message, or, when user turns carry their tool results
+ * (`CompressionOptions.toolResultsInUserTurn`), at the tool results right before it: they answer the call
+ * the model just made, and belong to the turn in progress.
+ */
+function latestTurnStart(turns: readonly Turn[], latest: number, toolResultsInUserTurn: boolean): number {
+  let start = latest;
+  while (toolResultsInUserTurn && start > 0 && turns[start - 1]?.role === 'tool') start -= 1;
+  return start;
+}
+
 /** Kept turns (positions in `turns`): pinned ones, relevant ones, and the groups they belong to. */
-function keptPositions(turns: readonly Turn[], latest: number, relevance: ReadonlyMap<number, number>) {
+function keptPositions(
+  turns: readonly Turn[],
+  { latest, start }: { latest: number; start: number },
+  relevance: ReadonlyMap<number, number>,
+) {
   const groups = groupTurns(turns);
   const keptGroups = new Set<number>();
   turns.forEach((turn, position) => {
-    const pinned = position >= latest || turn.role === 'system' || turn.role === 'other';
+    const pinned = position >= start || turn.role === 'system' || turn.role === 'other';
     if (pinned || (relevance.get(position) ?? 0) >= KEEP_RELEVANCE) keptGroups.add(groups[position] ?? -1);
   });
   const kept = new Set(
@@ -95,18 +117,24 @@ function shortenedTexts(turn: Turn): Map<number, string> | undefined {
   return texts.size > 0 ? texts : undefined;
 }
 
-function planEdits(turns: readonly Turn[], latest: number, relevance: ReadonlyMap<number, number>) {
+/** `start`: where the latest user turn begins (`latestTurnStart`); `latest`: its user message. */
+function planEdits(
+  turns: readonly Turn[],
+  latest: { latest: number; start: number },
+  relevance: ReadonlyMap<number, number>,
+) {
   const kept = keptPositions(turns, latest, relevance);
   const edits = new Map<number, TurnEdit>();
   let droppedTurns = 0;
   let shortenedTurns = 0;
+  const { start } = latest;
   turns.forEach((turn, position) => {
     if (!kept.has(position)) {
       edits.set(turn.index, { drop: true });
       droppedTurns += 1;
       return;
     }
-    if (position >= latest || turn.role === 'system') return;
+    if (position >= start || turn.role === 'system') return;
     if ((relevance.get(position) ?? 0) >= WHOLE_RELEVANCE) return;
     const texts = shortenedTexts(turn);
     if (!texts) return;
@@ -159,7 +187,8 @@ export async function compressHistory<R extends JsonObject>(
   const scores = await scorer.relevance(latestTurn.text, earlierTexts);
   const relevance = new Map(earlier.map((position, i) => [position, scores[i] ?? 0]));
   await pace();
-  const { edits, droppedTurns, shortenedTurns } = planEdits(turns, latest, relevance);
+  const start = latestTurnStart(turns, latest, options.toolResultsInUserTurn === true);
+  const { edits, droppedTurns, shortenedTurns } = planEdits(turns, { latest, start }, relevance);
   await pace();
   return {
     request: applyConversationEdits(request, kind, edits),

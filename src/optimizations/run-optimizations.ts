@@ -34,6 +34,8 @@ export interface OptimizationReport {
 export interface RunOptimizationsOptions {
   /** The token counter; by default o200k_base, loaded on first use. */
   loadCounter?: () => Promise<TextTokenCounter>;
+  /** The request's user turns carry their tool results (see `CompressionOptions`): Messages ingress. */
+  toolResultsInUserTurn?: boolean;
 }
 
 /** `100 × removed / before`, rounded to two decimals; 0 for an empty request. */
@@ -94,7 +96,14 @@ async function optimize<R extends JsonObject>(
     details.media = result.report;
   }
   if (compression) {
-    const result = await compressHistory(current, kind, compression, scorer, pace);
+    const { toolResultsInUserTurn } = options;
+    const result = await compressHistory(
+      current,
+      kind,
+      { ...compression, toolResultsInUserTurn },
+      scorer,
+      pace,
+    );
     current = result.request;
     details.compression = result.report;
   }

@@ -64,6 +64,12 @@ export interface Endpoint<R extends ParsedRequest, Part> {
    */
   conversation?: RequestKind;
   /**
+   * Its user turns carry their tool results (Anthropic Messages: tool_result blocks and text in one message,
+   * which the translation to chat splits into tool messages and a user message): history compression keeps
+   * the results before the latest user message as part of it.
+   */
+  toolResultsInUserTurn?: boolean;
+  /**
    * Endpoints whose complete answers the response cache may keep name themselves here (part of the cache key:
    * answers of two endpoints differ in shape). Absent: never cached.
    */

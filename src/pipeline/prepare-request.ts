@@ -112,6 +112,7 @@ async function prepareConversation<R extends ParsedRequest>(
   // The process's one tokenizer (the default loads its table anew).
   const optimizing = runOptimizations(redacted, kind, settings, scorer, {
     loadCounter: deps.tokenCounter.load,
+    toolResultsInUserTurn: endpoint.toolResultsInUserTurn === true,
   });
   const optimized = optimizing instanceof Promise ? await optimizing : optimizing;
   facts.optimization = optimized.report;

@@ -88,6 +88,41 @@ describe('chatHistoryCompression', () => {
   });
 });
 
+describe('chatHistoryCompression on the Messages ingress', () => {
+  // bug: the tool_result blocks of the latest user turn (Claude Code's every step) were dropped with their
+  // tool_use as earlier turns, so the model lost the answer of the tool it had just called
+  it('keeps the tool results that arrive with the latest user turn, and their call', async () => {
+    const response = await fetch(`${env.baseURL}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'acme/chat-large',
+        max_tokens: 64,
+        messages: [
+          { role: 'user', content: 'List the files of the project.' },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'tu_1', name: 'ls', input: { path: '.' } }],
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'tu_1', content: 'README.md package.json src' },
+              { type: 'text', text: 'New topic: write a haiku about autumn.' },
+            ],
+          },
+        ],
+        tools: [{ name: 'ls', description: 'List files', input_schema: { type: 'object' } }],
+        gateway: { chatHistoryCompression: { enabled: true } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const sent = lastSent().messages;
+    expect(sent.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect(sent[2]).toMatchObject({ tool_call_id: 'tu_1', content: 'README.md package.json src' });
+  });
+});
+
 describe('toolOptimization', () => {
   it('of 30+ tools only the relevant ones, alwaysInclude and tool_choice reach the upstream', async () => {
     expect(chatToolCatalog.length).toBeGreaterThanOrEqual(30);
