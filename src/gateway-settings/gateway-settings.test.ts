@@ -4,6 +4,8 @@ import {
   MAX_CUSTOM_TERM_CHARS,
   MAX_CUSTOM_TERMS,
   MAX_CUSTOM_TERMS_TOTAL_CHARS,
+  MAX_PROVIDER_ID_CHARS,
+  MAX_PROVIDER_IDS,
   MAX_TAG_DESCRIPTION_CHARS,
   MAX_TAG_MODELS,
   MAX_TAG_NAME_CHARS,
@@ -72,6 +74,13 @@ describe('parseGatewaySettings', () => {
     ['acceptScore above 1', { toolOptimization: { acceptScore: 2 } }, 'gateway.toolOptimization.acceptScore'],
     ['wrong type', { zdr: 'yes' }, 'gateway.zdr'],
     ['order not strings', { order: [1] }, 'gateway.order.0'],
+    // bug: unbounded, and conflict and unknown-provider errors repeat the lists and ids in full
+    [
+      'too many providers in order',
+      { order: Array.from({ length: MAX_PROVIDER_IDS + 1 }, (_, i) => `p${i}`) },
+      'gateway.order',
+    ],
+    ['a provider id too long in only', { only: ['x'.repeat(MAX_PROVIDER_ID_CHARS + 1)] }, 'gateway.only.0'],
     ['tag without models', { tags: [{ name: 'a', description: 'b' }] }, 'gateway.tags.0.models'],
     [
       'tag with empty models',

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { badRequest, invalidGatewaySettings } from '../errors/gateway-error.js';
-import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
+import { type GatewaySettings, providerIdList } from '../gateway-settings/gateway-settings.js';
 import type { JsonObject } from '../json/json.js';
 import type { ProviderChoice } from '../provider-routing/plan-attempts.js';
 
-/** Provider ids listed in one `provider` member at most. */
-const MAX_PROVIDER_IDS = 64;
-const providerIds = z.array(z.string().min(1).max(200)).max(MAX_PROVIDER_IDS);
+/** Provider ids listed in one `provider` member: bounded as in the `gateway` object. */
+const providerIds = providerIdList;
 
 /**
  * The request's `provider` object, as OpenRouter clients send it. Strict: a member the gateway cannot honour
