@@ -168,6 +168,24 @@ async function callsByIngress() {
   return { chat, responses, messages, gemini };
 }
 
+/** Every ingress's client got the two calls of the stream, `f({"x":1})` as call_a and `g({"y":2})` as call_b. */
+async function expectTwoCallsEverywhere(): Promise<void> {
+  const { chat, responses, messages, gemini } = await callsByIngress();
+  expect(chat).toEqual([
+    ['call_a', 'f', '{"x":1}'],
+    ['call_b', 'g', '{"y":2}'],
+  ]);
+  expect(responses).toEqual(chat);
+  expect(messages).toEqual([
+    ['f', { x: 1 }],
+    ['g', { y: 2 }],
+  ]);
+  expect(gemini).toEqual([
+    ['call_a', 'f', { x: 1 }],
+    ['call_b', 'g', { y: 2 }],
+  ]);
+}
+
 describe('parallel tool calls that an upstream streams all at index 0 (Ollama does), told apart by id', () => {
   it.each([
     ['the id on the first delta only', false],
@@ -194,20 +212,7 @@ describe('parallel tool calls that an upstream streams all at index 0 (Ollama do
     );
     expect(indexes.map(([index]) => index)).toEqual([0, 0, 1, 1]);
     expect(await conformanceProblems()).toEqual([]);
-    const { chat, responses, messages, gemini } = await callsByIngress();
-    expect(chat).toEqual([
-      ['call_a', 'f', '{"x":1}'],
-      ['call_b', 'g', '{"y":2}'],
-    ]);
-    expect(responses).toEqual(chat);
-    expect(messages).toEqual([
-      ['f', { x: 1 }],
-      ['g', { y: 2 }],
-    ]);
-    expect(gemini).toEqual([
-      ['call_a', 'f', { x: 1 }],
-      ['call_b', 'g', { y: 2 }],
-    ]);
+    await expectTwoCallsEverywhere();
   });
 });
 
@@ -263,20 +268,7 @@ describe('calls streamed without an index (older Ollama builds)', () => {
       ...STREAM_END,
     ].join('');
     expect(await conformanceProblems()).toEqual([]);
-    const { chat, responses, messages, gemini } = await callsByIngress();
-    expect(chat).toEqual([
-      ['call_a', 'f', '{"x":1}'],
-      ['call_b', 'g', '{"y":2}'],
-    ]);
-    expect(responses).toEqual(chat);
-    expect(messages).toEqual([
-      ['f', { x: 1 }],
-      ['g', { y: 2 }],
-    ]);
-    expect(gemini).toEqual([
-      ['call_a', 'f', { x: 1 }],
-      ['call_b', 'g', { y: 2 }],
-    ]);
+    await expectTwoCallsEverywhere();
   });
 });
 
