@@ -1,3 +1,4 @@
+import { percentDecoded } from '../http/percent-decode.js';
 /**
  * The only module that reads `process.env`. Everything else receives these values injected.
  */
@@ -172,15 +173,9 @@ export function parseOtelHeaders(text: string | undefined): Record<string, strin
     const at = pair.indexOf('=');
     if (at <= 0) continue;
     const value = pair.slice(at + 1).trim();
-    headers[pair.slice(0, at).trim().toLowerCase()] = URL.canParse(`x:${value}`) ? safeDecode(value) : value;
+    headers[pair.slice(0, at).trim().toLowerCase()] = URL.canParse(`x:${value}`)
+      ? percentDecoded(value)
+      : value;
   }
   return headers;
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }

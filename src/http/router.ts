@@ -1,3 +1,4 @@
+import { percentDecoded } from './percent-decode.js';
 /**
  * A small method + path router: exact paths and `{param}` patterns whose last parameter may span slashes
  * (model slugs contain one). Exact paths are found by one map lookup and take precedence over patterns;
@@ -55,18 +56,10 @@ export function createRouter<Handler>(routes: Route<Handler>[]) {
       }
       const params: Record<string, string> = {};
       route.names.forEach((name, index) => {
-        params[name] = safeDecode(match[index + 1] ?? '');
+        params[name] = percentDecoded(match[index + 1] ?? '');
       });
       return { kind: 'found', handler: route.handler, params };
     }
     return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };
   };
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }

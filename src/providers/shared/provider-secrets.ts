@@ -1,4 +1,5 @@
 import type { ProviderConfig } from '../../config/catalog-schema.js';
+import { percentDecoded } from '../../http/percent-decode.js';
 
 /** What of a provider's config may hold credentials. */
 export type ProviderCredentials = Pick<ProviderConfig, 'apiKey' | 'headers' | 'baseUrl'>;
@@ -17,16 +18,7 @@ export function providerSecrets(provider: ProviderCredentials): string[] {
   for (const [name, value] of Object.entries(provider.headers ?? {}))
     if (CREDENTIAL_NAME.test(name)) secrets.push(value);
   const url = URL.canParse(provider.baseUrl) ? new URL(provider.baseUrl) : undefined;
-  if (url?.password) secrets.push(url.password, decoded(url.password));
+  if (url?.password) secrets.push(url.password, percentDecoded(url.password));
   for (const [name, value] of url?.searchParams ?? []) if (CREDENTIAL_NAME.test(name)) secrets.push(value);
   return secrets;
-}
-
-/** A percent-encoded text decoded, or as it is when it does not decode. */
-function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
