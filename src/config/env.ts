@@ -1,4 +1,5 @@
 import { percentDecoded } from '../http/percent-decode.js';
+
 /**
  * The only module that reads `process.env`. Everything else receives these values injected.
  */

@@ -1,4 +1,5 @@
 import { percentDecoded } from './percent-decode.js';
+
 /**
  * A small method + path router: exact paths and `{param}` patterns whose last parameter may span slashes
  * (model slugs contain one). Exact paths are found by one map lookup and take precedence over patterns;
