@@ -72,7 +72,7 @@ function insertKey(
 const configManaged = (key: KeyView): GatewayError =>
   conflict(
     `API key "${key.id}" is ${key.name} of the config file of organization "${key.organization}": replace it in ` +
-      'organizations[].apiKeys and restart (the old one is then revoked), or revoke it',
+      'organizations[].apiKeys, restart, then revoke this one',
   );
 
 /** API keys: create (the secret answered once), list, read, update limits, revoke, rotate. Writes are audited. */

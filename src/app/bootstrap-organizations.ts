@@ -49,7 +49,7 @@ export async function bootstrapOrganizations(
       }
       await ensureKey(store, hasher, key, org.id, index);
     }
-    await revokeRemovedKeys(options, org);
+    await warnAboutRemovedKeys(options, org);
   }
   if (organizations.length > 0 || (await store.listOrganizations()).length > 0) return {};
   const org = await store.upsertOrganization({ id: 'default', name: 'Default organization' });
@@ -64,18 +64,19 @@ export async function bootstrapOrganizations(
 }
 
 /**
- * Revokes the organization's config keys that its config no longer lists (a key replaced or removed in the
- * config), so that replacing a key in the config retires the old one. A config key revoked through the admin
- * API keeps its row, so `ensureKey` finds it and never adds it again.
+ * Names, at every start, the organization's config keys that its config no longer lists (replaced or removed
+ * there) and that still work. They are not revoked here: an instance started with an older config (a rolling
+ * deploy, an old instance restarted) would revoke the keys a newer config added, and a revoked key stays
+ * revoked. The operator revokes them once every instance runs the new config.
  */
-async function revokeRemovedKeys(options: BootstrapOptions, org: OrganizationConfig): Promise<void> {
+async function warnAboutRemovedKeys(options: BootstrapOptions, org: OrganizationConfig): Promise<void> {
   const { store, hasher } = options;
   const listed = new Set(org.apiKeys.map((key) => hasher.hash(key)));
   for (const key of await store.listApiKeys(org.id)) {
     if (key.revokedAt !== null || !isConfigKeyName(key.name) || listed.has(key.keyHash)) continue;
-    await store.revokeApiKey(key.id);
     options.warn(
-      `organizations.${org.id}: ${key.name} (${key.id}, ${key.prefix}…) is no longer in the config; it was revoked`,
+      `organizations.${org.id}: ${key.name} (${key.id}, ${key.prefix}…) is no longer in the config but still ` +
+        `works; revoke it (npm run admin -- key revoke ${key.id}) once every instance runs this config`,
     );
   }
 }
