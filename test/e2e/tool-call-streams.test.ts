@@ -168,6 +168,18 @@ async function callsByIngress() {
   return { chat, responses, messages, gemini };
 }
 
+/** A plain chat completion of the upstream whose one choice is `message`, ended by its tool calls. */
+function toolCallAnswer(message: JsonObject): JsonObject {
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1700000000,
+    model: 'chat-large-2026',
+    choices: [{ index: 0, message, finish_reason: 'tool_calls', logprobs: null }],
+    usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
+  };
+}
+
 /** Every ingress's client got the two calls of the stream, `f({"x":1})` as call_a and `g({"y":2})` as call_b. */
 async function expectTwoCallsEverywhere(): Promise<void> {
   const { chat, responses, messages, gemini } = await callsByIngress();
@@ -240,14 +252,7 @@ describe('a call whose opening delta has no type (vLLM with a named tool_choice)
       refusal: null,
       tool_calls: [{ id: 'call_a', function: { name: 'f', arguments: '{"x":1}' } }],
     };
-    plain = {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1700000000,
-      model: 'chat-large-2026',
-      choices: [{ index: 0, message, finish_reason: 'tool_calls', logprobs: null }],
-      usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
-    };
+    plain = toolCallAnswer(message);
     const answer = await openai().chat.completions.create({
       model: 'acme/chat-large',
       tools: chatTools,
@@ -342,14 +347,7 @@ describe('a plain chat answer whose call has no id (some OpenAI-compatible serve
         { type: 'function', function: { name: 'g', arguments: '{"y":2}' } },
       ],
     };
-    plain = {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1700000000,
-      model: 'chat-large-2026',
-      choices: [{ index: 0, message, finish_reason: 'tool_calls', logprobs: null }],
-      usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
-    };
+    plain = toolCallAnswer(message);
     const answer = await openai().chat.completions.create({
       model: 'acme/chat-large',
       tools: chatTools,
