@@ -2,8 +2,8 @@ import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage } from '../accounting/usage.js';
 import type { RequestKind } from '../codecs/request-kind.js';
 import type { JsonObject } from '../json/json.js';
-import { countPaced, countRequestTokens } from '../optimizations/count-tokens.js';
 import type { ExecutionReport } from './execute.js';
+import { countPrompt } from './prompt-count.js';
 import type { Reservation, Run } from './run.js';
 
 /**
@@ -30,8 +30,7 @@ export async function abandonedCallReport(
   if (!call) return undefined;
   const { endpoint } = call;
   try {
-    const count = await run.deps.tokenCounter.load();
-    const inputTokens = await countPaced((counter) => countRequestTokens(sent, kind, counter), count);
+    const inputTokens = await countPrompt(run, sent, kind);
     const usage = { ...emptyUsage(), inputTokens };
     const what = role === 'planner' ? 'the plan' : 'the request';
     run.warnings.push(

@@ -2,8 +2,8 @@ import { checkUsage, type UsageLimits } from '../accounting/check-usage.js';
 import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage } from '../accounting/usage.js';
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
-import { countPaced, countRequestTokens } from '../optimizations/count-tokens.js';
 import type { ExecutionReport, ExecutionTarget } from './execute.js';
+import { countPrompt } from './prompt-count.js';
 import type { BilledFailure, Reservation, Run } from './run.js';
 
 /**
@@ -32,8 +32,13 @@ export function noteBilledFailure(run: Run, failure: BilledFailure & { limits: U
  * written to their providers: a provider works on and bills a request whose caller stopped waiting, so each
  * is billed its prompt, counted with the tokenizer once for all of them, at its own endpoint's price (as a
  * client's abandoned call is, abandoned-call.ts; contract: never 0). Without a prompt to count (the image
- * fallback), or when counting fails (logged), none is billed.
+ * fallback), or when counting fails (logged), none is billed. `startCountingTimedOut` starts the count at the
+ * first timeout, so that it runs while the next provider works.
  */
+export function startCountingTimedOut(run: Run, target: ExecutionTarget<unknown>): void {
+  if (target.prompt) countPrompt(run, target.prompt.sent, target.prompt.kind);
+}
+
 export async function billTimedOutCalls(
   run: Run,
   target: ExecutionTarget<unknown>,
@@ -43,8 +48,7 @@ export async function billTimedOutCalls(
   if (!prompt) return;
   let inputTokens: number;
   try {
-    const count = await run.deps.tokenCounter.load();
-    inputTokens = await countPaced((counter) => countRequestTokens(prompt.sent, prompt.kind, counter), count);
+    inputTokens = await countPrompt(run, prompt.sent, prompt.kind);
   } catch (error) {
     run.deps.log(
       `request ${run.ctx.requestId}: the prompt of a timed-out call could not be counted: ${String(error)}`,

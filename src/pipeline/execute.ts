@@ -13,7 +13,12 @@ import type { AttemptRecord } from '../provider-routing/attempt-record.js';
 import { executeWithFallback, retryReason } from '../provider-routing/execute-with-fallback.js';
 import { sleepFor } from '../provider-routing/retry-policy.js';
 import type { ProviderAdapter, UpstreamCall } from '../providers/provider-adapter.js';
-import { billedFailuresCost, billTimedOutCalls, noteBilledFailure } from './billed-failures.js';
+import {
+  billedFailuresCost,
+  billTimedOutCalls,
+  noteBilledFailure,
+  startCountingTimedOut,
+} from './billed-failures.js';
 import { reserveSpend, worstCaseNano } from './reserve-spend.js';
 import type { Reservation, Run } from './run.js';
 
@@ -108,7 +113,10 @@ export async function execute<T>(run: Run, target: ExecutionTarget<T>): Promise<
       span?.end(attempt, error?.retryable ? retryReason(error) : undefined);
       span = undefined;
       attemptEnded(run, target, { attempt, error, endpoint: dispatched });
-      if (error?.providerHadRequest && dispatched) timedOut.push(dispatched);
+      if (error?.providerHadRequest && dispatched) {
+        timedOut.push(dispatched);
+        startCountingTimedOut(run, target);
+      }
     },
   });
   const result = await executing.catch(async (error: unknown) => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HealthTracker } from '../../src/provider-routing/health-tracker.js';
+import type { GenerationRecord } from '../../src/records/generation-record.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
 import { recordOf } from '../../src/test-support/record-of.js';
 import { refusedPort } from '../../src/test-support/refused-port.js';
@@ -39,6 +40,15 @@ beforeAll(async () => {
           timeoutMs: 300,
           retries: 0,
         },
+        // The secondary's server again, waited for as long as a model takes.
+        {
+          id: 'patient',
+          api: 'openai',
+          baseUrl: secondary.url,
+          apiKey: 'k2',
+          timeoutMs: 60_000,
+          retries: 0,
+        },
         {
           id: 'dead',
           api: 'openai',
@@ -65,6 +75,13 @@ beforeAll(async () => {
           ],
         },
         { id: 'acme/dead-only', endpoints: [{ provider: 'dead', model: 'x', pricing }] },
+        {
+          id: 'acme/hang-then-patient',
+          endpoints: [
+            { provider: 'primary', model: 'htp-p', pricing },
+            { provider: 'patient', model: 'htp-s', pricing },
+          ],
+        },
       ],
     };
   });
@@ -168,6 +185,36 @@ describe('failover before the first byte', () => {
   });
 });
 
+/** Counts the tokenizer's loads (one per count of a prompt); `first` resolves at the first. */
+function spyTokenizerLoads() {
+  const deps = env.gateway.deps;
+  const original = deps.tokenCounter;
+  let loads = 0;
+  let started = () => {};
+  const first = new Promise<void>((resolve) => (started = resolve));
+  deps.tokenCounter = {
+    ready: () => original.ready(),
+    load: () => {
+      loads += 1;
+      started();
+      return original.load();
+    },
+  };
+  return { first, count: () => loads, restore: () => (deps.tokenCounter = original) };
+}
+
+/** The records the gateway finishes from now on. */
+function spyFinishedRecords() {
+  const queue = env.gateway.deps.records;
+  const finish = queue.finish;
+  const records: GenerationRecord[] = [];
+  queue.finish = (record) => {
+    records.push(record);
+    return finish.call(queue, record);
+  };
+  return { records, restore: () => (queue.finish = finish) };
+}
+
 /** The prompt tokens a timed-out attempt was billed, as its warning in the record says. */
 function timedOutPromptTokens(warnings: string[], provider: string): number {
   const warning = warnings.find((text) => text.startsWith(`${provider} timed out with the request`));
@@ -201,6 +248,59 @@ describe('a provider that times out with the request is billed its prompt (it wo
     expect(view.status).toBe('error');
     const tokens = timedOutPromptTokens(view.warnings, 'primary');
     expect([view.inputTokens, view.costNanoUsd]).toEqual([tokens, tokens * 2_000]);
+  });
+
+  it('the prompt is counted while the next provider works, not after it answered', async () => {
+    const loads = spyTokenizerLoads();
+    try {
+      env.upstream.faults.push({ kind: 'hang' });
+      // The secondary answers only once the count has begun (within its 300 ms): counted after its answer,
+      // it would time out too.
+      secondary.faults.push({ kind: 'hold', until: loads.first });
+      const response = await chat('acme/duo', order('primary'));
+      expect(response.status).toBe(200);
+      const view = await recordOf(env.baseURL, response.headers.get('x-generation-id') ?? '');
+      expect(view.attempts.map((a) => [a.provider, a.outcome])).toEqual([
+        ['primary', 'timeout'],
+        ['secondary', 'success'],
+      ]);
+      expect(timedOutPromptTokens(view.warnings, 'primary')).toBeGreaterThan(0);
+      expect(loads.count()).toBe(1);
+    } finally {
+      loads.restore();
+    }
+  });
+
+  it('counted once when the client then leaves the next provider at work: both bill the prompt', async () => {
+    const loads = spyTokenizerLoads();
+    const finished = spyFinishedRecords();
+    let release = () => {};
+    try {
+      env.upstream.faults.push({ kind: 'hang' });
+      secondary.faults.push({ kind: 'hold', until: new Promise<void>((resolve) => (release = resolve)) });
+      const before = secondary.received.length;
+      const leaving = new AbortController();
+      const response = chat('acme/hang-then-patient', order('primary'), leaving.signal);
+      await expect.poll(() => secondary.received.length, { interval: 5 }).toBeGreaterThan(before);
+      leaving.abort();
+      await expect(response).rejects.toThrow();
+      await expect.poll(() => finished.records.length, { interval: 5 }).toBe(1);
+      const [cancelled] = finished.records;
+      expect(cancelled?.status).toBe('cancelled');
+      expect(cancelled?.attempts.map((a) => [a.provider, a.outcome])).toEqual([
+        ['primary', 'timeout'],
+        ['patient', 'cancelled'],
+      ]);
+      const tokens = timedOutPromptTokens(cancelled?.warnings ?? [], 'primary');
+      // The record's tokens are the abandoned call's (the same prompt); its cost holds both calls.
+      expect(cancelled?.inputTokens).toBe(tokens);
+      expect(cancelled?.costNanoUsd).toBe(tokens * 2 * 2_000);
+      expect(loads.count()).toBe(1);
+    } finally {
+      release();
+      loads.restore();
+      finished.restore();
+    }
   });
 
   it('a provider that refused the connection had nothing and bills nothing', async () => {
