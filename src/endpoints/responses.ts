@@ -66,6 +66,7 @@ export function responsesEndpoint(
     kind: 'responses',
     conversation: 'responses',
     cacheName: 'responses',
+    storesByDefault: true,
     async parse(body, run) {
       const request = parseResponsesRequest(body);
       const settings = parseGatewaySettings(request.gateway);

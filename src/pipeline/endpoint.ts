@@ -79,6 +79,11 @@ export interface Endpoint<R extends ParsedRequest, Part> {
    * body: reserved against the cap with it.
    */
   addedPromptTokens?: number;
+  /**
+   * The provider keeps the answer unless the body says `store: false` (OpenAI's Responses API): a
+   * zero-data-retention request is sent with it (privacy/zero-retention.ts).
+   */
+  storesByDefault?: boolean;
   /** Headers every answer of this endpoint carries (e.g. Anthropic's `request-id`). */
   headers?: (run: Run) => Record<string, string>;
   /** Errors before anything was streamed; default: the contract's shape. */

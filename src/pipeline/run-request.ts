@@ -7,6 +7,7 @@ import { withMembers } from '../json/with-members.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import { operationName, promptForSpan } from '../observability/request-outcome.js';
 import { readRoutingRequest } from '../preparation/routing-request.js';
+import { withoutRetention } from '../privacy/zero-retention.js';
 import { buildRecord, totalCostNano } from '../records/build-record.js';
 import { abandonedCallReport } from './abandoned-call.js';
 import { withBilledFailures } from './billed-failures.js';
@@ -126,6 +127,8 @@ async function serve<R extends ParsedRequest, Part>(
   if (routing.choice.zdr !== request.settings.zdr)
     request.settings = withMembers(request.settings, { zdr: routing.choice.zdr });
   facts.zdr = request.settings.zdr === true;
+  // Before anything reads the body: nothing that goes upstream may ask the provider to keep it.
+  if (facts.zdr) request.body = withoutRetention(request.body, endpoint.storesByDefault === true);
   facts.requestBody = request.body;
   const scope = openLiveStream(run, endpoint, request, state);
   const prepared = await run.span.step('prepare', () => prepare(run, endpoint, { request, routing }, facts));
