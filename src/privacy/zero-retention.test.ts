@@ -24,4 +24,16 @@ describe('withoutRetention', () => {
       expect(error).toMatchObject({ status: 400, code: 'INVALID_GATEWAY_SETTINGS', param: 'store' });
     }
   });
+
+  it('refuses extended prompt caching (prompt_cache_retention "24h") naming it; in_memory passes', () => {
+    expect(() => withoutRetention({ prompt_cache_retention: '24h' }, false)).toThrow(
+      expect.objectContaining({
+        status: 400,
+        code: 'INVALID_GATEWAY_SETTINGS',
+        param: 'prompt_cache_retention',
+      }),
+    );
+    const body = { prompt_cache_retention: 'in_memory' };
+    expect(withoutRetention(body, false)).toBe(body);
+  });
 });

@@ -122,6 +122,27 @@ describe('zero data retention asks no provider to keep anything', () => {
     expect([...received.keeper(), ...received.sealed()]).toEqual([]);
   });
 
+  it.each([
+    ['/responses', { input: 'Secret', prompt_cache_retention: '24h', gateway: { zdr: true } }],
+    [
+      '/chat/completions',
+      {
+        messages: [{ role: 'user', content: 'Secret' }],
+        prompt_cache_retention: '24h',
+        gateway: { zdr: true },
+      },
+    ],
+  ])('refuses extended prompt caching under zdr on %s before anything is sent', async (path, body) => {
+    const received = receivedFrom();
+    const result = await post(path, { model: 'acme/duo', ...body });
+    expect(result.status).toBe(400);
+    expect(result.json.error).toMatchObject({
+      code: 'INVALID_GATEWAY_SETTINGS',
+      param: 'prompt_cache_retention',
+    });
+    expect([...received.keeper(), ...received.sealed()]).toEqual([]);
+  });
+
   it('leaves a zdr chat completion without store as it was (the chat default keeps nothing)', async () => {
     const received = receivedFrom();
     const result = await post('/chat/completions', {
