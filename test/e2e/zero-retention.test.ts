@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/json/json.js';
 import { type FakeUpstream, startFakeOpenAIUpstream } from '../../src/test-support/fake-openai-upstream.js';
+import { recordOf } from '../../src/test-support/record-of.js';
 import { openSocket, type SocketClient } from '../../src/test-support/socket-client.js';
 import {
   startTestGateway,
@@ -22,7 +23,7 @@ const sockets: SocketClient[] = [];
 beforeAll(async () => {
   sealed = await startFakeOpenAIUpstream();
   env = await startTestGateway((url) => {
-    const config = testConfig(url);
+    const config = testConfig(url, { server: { conversationState: { enabled: true } } });
     const pricing = { input: '0.000002', output: '0.000008' };
     return {
       ...config,
@@ -54,7 +55,7 @@ afterAll(async () => {
 async function post(
   path: string,
   body: JsonObject,
-): Promise<{ status: number; json: JsonObject; text: string }> {
+): Promise<{ status: number; json: JsonObject; text: string; genId: string }> {
   const response = await fetch(`${env.baseURL}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
@@ -62,7 +63,7 @@ async function post(
   });
   const text = await response.text();
   const json = response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as JsonObject) : {};
-  return { status: response.status, json, text };
+  return { status: response.status, json, text, genId: response.headers.get('x-generation-id') ?? '' };
 }
 
 /** The requests each upstream received from now on. */
@@ -185,5 +186,51 @@ describe('zero data retention asks no provider to keep anything', () => {
     expect(refused).toMatchObject({ status: 400, error: { param: 'store' } });
     expect(received.sealed()).toHaveLength(1);
     expect(received.keeper()).toEqual([]);
+  });
+});
+
+describe('zero data retention keeps nothing at the gateway', () => {
+  it('keeps no conversation state when zdr comes from the provider object (a request without zdr does)', async () => {
+    const kept = await post('/responses', {
+      model: 'acme/duo',
+      input: 'Keep me',
+      gateway: { order: ['keeper'] },
+    });
+    const zdr = await post('/responses', { model: 'acme/duo', input: 'Secret', provider: { zdr: true } });
+    expect([kept.status, zdr.status]).toEqual([200, 200]);
+    const next = (previous: JsonObject) =>
+      post('/responses', { model: 'acme/duo', input: 'Again', previous_response_id: previous.id });
+    expect((await next(kept.json)).status).toBe(200);
+    const refused = await next(zdr.json);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({ param: 'previous_response_id' });
+  });
+
+  it("keeps no vendor words in a zdr request's record (a request without zdr keeps them)", async () => {
+    const vendorWords = 'vendor-note-7731 flagged by the moderation team';
+    const fault = {
+      kind: 'status' as const,
+      status: 400,
+      body: { error: { message: vendorWords, type: 'x' } },
+    };
+    env.upstream.faults.push(fault);
+    const plain = await post('/chat/completions', {
+      model: 'acme/duo',
+      messages: [{ role: 'user', content: 'Hi' }],
+      gateway: { order: ['keeper'] },
+    });
+    sealed.faults.push(fault);
+    const zdr = await post('/chat/completions', {
+      model: 'acme/duo',
+      messages: [{ role: 'user', content: 'Secret' }],
+      gateway: { zdr: true },
+    });
+    expect([plain.status, zdr.status]).toEqual([400, 400]);
+    // The client is told what the provider said either way; only the record differs.
+    expect(zdr.text).toContain('vendor-note-7731');
+    expect((await recordOf(env.baseURL, plain.genId)).errorMessage).toContain('vendor-note-7731');
+    const record = await recordOf(env.baseURL, zdr.genId);
+    expect(record.errorCode).not.toBeNull();
+    expect(JSON.stringify(record)).not.toContain('vendor-note-7731');
   });
 });
