@@ -24,6 +24,7 @@ const RETAINING: Readonly<Record<string, { asks: (value: unknown) => boolean; in
  * than silently dropped, so that a client never believes something was kept that was not, nor the other way
  * round. Where the provider keeps the answer unless told otherwise (`storesByDefault`: OpenAI's Responses API
  * stores when `store` is absent), `store: false` is sent.
+ * Why refuse rather than drop: docs/decisions/2026-12-02-zero-retention-upstream.md.
  * Reference: https://platform.openai.com/docs/api-reference/responses/create#responses-create-store
  */
 export function withoutRetention(body: JsonObject, storesByDefault: boolean): JsonObject {
