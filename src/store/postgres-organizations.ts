@@ -89,10 +89,10 @@ export function postgresOrganizations(db: PostgresConnection, query: Query, now:
     },
 
     /**
-     * Marks the organization deleted and, with `revokeKeys`, revokes its keys in the same transaction. The row
-     * lock the first UPDATE takes makes a concurrent key insert (which locks the organization FOR SHARE)
-     * either finish first, so that the second UPDATE, reading afresh, revokes its key, or wait and then find
-     * the organization deleted.
+     * Marks the organization deleted and, with `revokeKeys`, revokes its keys and forgets its conversations in
+     * the same transaction. The row lock the first UPDATE takes makes a concurrent key insert (which locks the
+     * organization FOR SHARE) either finish first, so that the second UPDATE, reading afresh, revokes its key,
+     * or wait and then find the organization deleted.
      */
     async delete(id: string, revokeKeys: boolean): Promise<boolean> {
       let deleted = false;
@@ -108,6 +108,9 @@ export function postgresOrganizations(db: PostgresConnection, query: Query, now:
           at,
           id,
         ]);
+        // Its conversations' text is the deleted tenant's: an organization created again under the id is
+        // another one, and must not continue them.
+        await client.query('DELETE FROM conversations WHERE org_id = $1', [id]);
       });
       return deleted;
     },

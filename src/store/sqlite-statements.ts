@@ -38,6 +38,7 @@ function prepareConversationStatements(db: Database.Database) {
       'SELECT items FROM conversations WHERE gen_id = ? AND org_id = ? AND expires_at > ?',
     ),
     dropExpiredConversations: db.prepare('DELETE FROM conversations WHERE expires_at <= ?'),
+    dropOrgConversations: db.prepare('DELETE FROM conversations WHERE org_id = ?'),
   };
 }
 
@@ -45,18 +46,23 @@ function prepareConversationStatements(db: Database.Database) {
 export function prepareStatements(db: Database.Database) {
   const organizations = prepareOrganizationStatements(db);
   const keys = prepareKeyStatements(db);
+  const conversations = prepareConversationStatements(db);
   return {
     ...organizations,
     ...keys,
-    /** Marks the organization deleted and revokes its keys, in one transaction. */
+    /**
+     * Marks the organization deleted, revokes its keys and forgets its conversations (their text is the
+     * deleted tenant's, and an organization created again under the id is another one), in one transaction.
+     */
     deleteOrgAndKeys: db.transaction((id: string, now: string): boolean => {
       if (organizations.deleteOrg.run(now, id).changes === 0) return false;
       keys.revokeOrgKeys.run(now, id);
+      conversations.dropOrgConversations.run(id);
       return true;
     }),
     ...prepareSpendStatements(db),
     records: new SqliteRecords(db),
-    ...prepareConversationStatements(db),
+    ...conversations,
     admin: prepareAdminStatements(db),
   };
 }

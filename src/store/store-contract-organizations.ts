@@ -69,5 +69,21 @@ export function runOrganizationWriteContract(current: () => Store): void {
       await store.createOrganization({ id: 'neo' });
       expect((await store.listApiKeys('neo')).every((key) => key.revokedAt !== null)).toBe(true);
     });
+
+    // Bug: a deleted organization's conversation state (prompt and answer text, kept for previous_response_id)
+    // stayed in the store until it expired, and an organization created again under the same id (another
+    // tenant, as the response cache treats it) could continue those conversations.
+    it("deleteOrganizationAndKeys forgets the organization's conversations, and only its own", async () => {
+      await store.createOrganization({ id: 'neo' });
+      await store.createOrganization({ id: 'neo-2' });
+      const items = [{ role: 'user', content: 'the deleted tenant wrote this' }];
+      const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+      await store.saveConversation({ genId: 'gen_neo', orgId: 'neo', items, expiresAt });
+      await store.saveConversation({ genId: 'gen_neo_2', orgId: 'neo-2', items, expiresAt });
+      expect(await store.deleteOrganizationAndKeys('neo')).toBe(true);
+      await store.createOrganization({ id: 'neo' });
+      expect(await store.getConversation('gen_neo', 'neo')).toBeUndefined();
+      expect(await store.getConversation('gen_neo_2', 'neo-2')).toStrictEqual(items);
+    });
   });
 }

@@ -155,8 +155,9 @@ export interface Store {
   /** Removes the organization; its keys stop working. Returns false when it did not exist. */
   deleteOrganization(id: string): Promise<boolean>;
   /**
-   * Removes the organization and revokes every key of it, atomically: a key created concurrently is either
-   * refused or revoked, so re-creating the id never brings a key back. Returns false when it did not exist.
+   * Removes the organization, revokes every key of it and forgets its conversation state, atomically: a key
+   * created concurrently is either refused or revoked, so re-creating the id never brings a key (or a
+   * conversation of the deleted tenant) back. Returns false when it did not exist.
    */
   deleteOrganizationAndKeys(id: string): Promise<boolean>;
   /**
