@@ -12,6 +12,10 @@ export interface KeyOperationsDeps {
   /** The gateway's keyed hash (its key secret), asked for only when a secret is made. */
   keyHasher: () => KeyHasher;
   audit: AuditWriter;
+  /**
+   * Told right after each write to the store, before its audit entry (which may fail): the authenticator
+   * forgets its cached lookups, so a revoked, rotated or restricted key never goes on from the cache.
+   */
   changed: () => void;
 }
 
@@ -104,8 +108,8 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
       const updated = await store.updateApiKey(id, patch);
       if (!updated) throw missing(`there is no API key "${id}"`);
       const after = keyView(updated);
-      await audit(actor, 'key.update', `key:${id}`, before, after);
       changed();
+      await audit(actor, 'key.update', `key:${id}`, before, after);
       return after;
     },
 
@@ -113,9 +117,9 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
     async revokeKey(actor: string, id: string): Promise<KeyView> {
       const before = keyView(await findKey(store, id));
       if (!(await store.revokeApiKey(id))) throw missing(`there is no unrevoked API key "${id}"`);
+      changed();
       const after = keyView(await findKey(store, id));
       await audit(actor, 'key.revoke', `key:${id}`, before, after);
-      changed();
       return after;
     },
 
@@ -129,8 +133,8 @@ export function keyOperations({ store, keyHasher, audit, changed }: KeyOperation
       const rotated = await store.rotateApiKey(id, { prefix, keyHash });
       if (!rotated) throw conflict(`API key "${id}" is revoked; create a new one instead`);
       const after = keyView(rotated);
-      await audit(actor, 'key.rotate', `key:${id}`, before, after);
       changed();
+      await audit(actor, 'key.rotate', `key:${id}`, before, after);
       return { ...after, key };
     },
   };

@@ -228,6 +228,29 @@ describe('keys', () => {
     }
     expect((await ops.listAudit({ cursor: '9223372036854775807' })).data.length).toBeGreaterThan(0);
   });
+
+  // Bug: the cached authentications were emptied only after the audit entry was written, so when that write
+  // failed the change was made but a revoked (or rotated, restricted) key went on working from the cache.
+  it('empties the cached authentications after a change even when its audit entry cannot be written', async () => {
+    const revoked = await ops.createKey('tester', 'acme', {});
+    const rotated = await ops.createKey('tester', 'acme', {});
+    const restricted = await ops.createKey('tester', 'acme', {});
+    store.appendAudit = () => Promise.reject(new Error('audit write failed'));
+    const writes: [string, () => Promise<unknown>][] = [
+      ['revoke', () => ops.revokeKey('tester', revoked.id)],
+      ['rotate', () => ops.rotateKey('tester', rotated.id)],
+      ['update key', () => ops.updateKey('tester', restricted.id, { models: [] })],
+      ['update organization', () => ops.updateOrganization('tester', 'acme', { monthlyLimit: '1' })],
+      ['delete organization', () => ops.deleteOrganization('tester', 'acme')],
+    ];
+    for (const [name, write] of writes) {
+      const before = changes;
+      await expect(write(), name).rejects.toThrow('audit write failed');
+      expect(changes, name).toBe(before + 1);
+    }
+    expect((await store.getApiKey(revoked.id))?.revokedAt).not.toBeNull();
+    expect(await store.findApiKeyByHash(hasher.hash(rotated.key))).toBeUndefined();
+  });
 });
 
 describe('U+0000', () => {

@@ -20,7 +20,10 @@ import type { AuditWriter } from './audit.js';
 export interface OrganizationOperationsDeps {
   store: Store;
   audit: AuditWriter;
-  /** Told after every change of organizations or keys (the authenticator forgets its cached lookups). */
+  /**
+   * Told right after every change of organizations or keys, before its audit entry (which may fail): the
+   * authenticator forgets its cached lookups.
+   */
   changed: () => void;
 }
 
@@ -66,8 +69,8 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
       });
       if (!created) throw conflict(`organization "${input.id}" already exists`);
       const org = organizationView(created);
-      await audit(actor, 'organization.create', `organization:${org.id}`, null, org);
       changed();
+      await audit(actor, 'organization.create', `organization:${org.id}`, null, org);
       return org;
     },
 
@@ -79,8 +82,8 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
       // Deleted since `findOrganization`: the update wrote nothing.
       if (!updated) throw missing(`there is no organization "${id}"`);
       const org = organizationView(updated);
-      await audit(actor, 'organization.update', `organization:${id}`, before, org);
       changed();
+      await audit(actor, 'organization.update', `organization:${id}`, before, org);
       return org;
     },
 
@@ -91,8 +94,8 @@ export function organizationOperations({ store, audit, changed }: OrganizationOp
     async deleteOrganization(actor: string, id: string): Promise<OrganizationView> {
       const before = await findOrganization(store, id);
       if (!(await store.deleteOrganizationAndKeys(id))) throw missing(`there is no organization "${id}"`);
-      await audit(actor, 'organization.delete', `organization:${id}`, before, null);
       changed();
+      await audit(actor, 'organization.delete', `organization:${id}`, before, null);
       return before;
     },
   };
