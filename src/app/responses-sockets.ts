@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
+import type { Principal } from '../auth/authenticate.js';
 import { type ResponsesSocket, serveResponsesSocket } from '../endpoints/responses-socket.js';
 import { GatewayError, notFound, serviceUnavailable, toGatewayError } from '../errors/gateway-error.js';
 import { rawErrorResponse } from '../http/create-http-server.js';
@@ -20,7 +21,8 @@ export interface ResponsesSockets {
 
 /**
  * Accepts WebSocket upgrades on `/v1/responses` (any other path, or the mode turned off, is 404): at most
- * `server.webSocket.maxSockets` open sockets (429 `websocket_connection_limit_reached` beyond), the caller
+ * `server.webSocket.maxSockets` open sockets, and `maxSocketsPerOrganization` per organization (429
+ * `websocket_connection_limit_reached` beyond either), the caller
  * authenticated before the upgrade (401 and no upgrade without a valid key), messages up to
  * `maxMessageBytes` (a larger one closes the socket with 1009).
  */
@@ -28,6 +30,8 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
   const limits = deps.config.server.webSocket;
   const wsServer = new LazyWebSocketServer(limits.maxMessageBytes);
   const open = new Set<ResponsesSocket>();
+  /** Open sockets by organization (see `maxSocketsPerOrganization`); organizations with none are absent. */
+  const byOrganization = new Map<string, number>();
   /** Called once no socket is open (shutdown waits on it). */
   const onEmpty: Array<() => void> = [];
   let pending = 0;
@@ -38,19 +42,29 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
     if (open.size + pending >= limits.maxSockets) throw tooManySockets(limits.maxSockets);
     pending += 1;
     let upgrader: WebSocketServer;
+    let principal: Principal;
     try {
-      await deps.authenticate(req);
+      principal = await deps.authenticate(req);
       upgrader = await wsServer.get();
     } finally {
       pending -= 1;
     }
     // Shutdown began while the caller was checked or `ws` loaded: no socket is opened after it.
     if (stopping) throw serviceUnavailable('This gateway is shutting down; connect again.');
+    const orgId = principal.org.id;
+    const limit = limits.maxSocketsPerOrganization;
+    if ((byOrganization.get(orgId) ?? 0) >= limit) throw tooManyOrganizationSockets(limit);
+    // `ws` calls back before `handleUpgrade` returns (no verifyClient, no extensions), so the check above and
+    // the count below see the same number; a handshake that fails never calls back and counts nothing.
     upgrader.handleUpgrade(req, socket, head, (ws) => {
       const served = serveResponsesSocket(ws, req, deps);
       open.add(served);
+      byOrganization.set(orgId, (byOrganization.get(orgId) ?? 0) + 1);
       ws.on('close', () => {
         open.delete(served);
+        const left = (byOrganization.get(orgId) ?? 1) - 1;
+        if (left > 0) byOrganization.set(orgId, left);
+        else byOrganization.delete(orgId);
         if (open.size === 0) for (const resolve of onEmpty.splice(0)) resolve();
       });
     });
@@ -131,6 +145,20 @@ function emptiedWithin(onEmpty: Array<() => void>, graceMs: number): Promise<voi
       resolve();
     });
   });
+}
+
+function tooManyOrganizationSockets(maxSockets: number): GatewayError {
+  return new GatewayError(
+    `This organization holds its maximum of ${maxSockets} WebSocket connections on this gateway ` +
+      '(server.webSocket.maxSocketsPerOrganization); close one, retry later or use HTTP.',
+    {
+      status: 429,
+      code: 'TOO_MANY_REQUESTS',
+      type: 'rate_limit_error',
+      specCode: 'websocket_connection_limit_reached',
+      headers: { 'retry-after': '1' },
+    },
+  );
 }
 
 function tooManySockets(maxSockets: number): GatewayError {

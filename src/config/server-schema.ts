@@ -20,6 +20,11 @@ const webSocketSchema = z.strictObject({
   idleTimeoutMs: z.number().int().min(100).max(86_400_000).default(300_000),
   /** Open sockets at most (all keys); further upgrades get 429 `websocket_connection_limit_reached`. */
   maxSockets: z.number().int().min(1).max(1_000_000).default(1_000),
+  /**
+   * Open sockets at most per organization (all its keys), so that one organization cannot hold every socket
+   * of `maxSockets`; further upgrades of it get 429 `websocket_connection_limit_reached`.
+   */
+  maxSocketsPerOrganization: z.number().int().min(1).max(1_000_000).default(100),
   /** A socket's lifetime; past it, the next `response.create` gets `websocket_connection_limit_reached`. */
   maxConnectionMs: z.number().int().min(1_000).max(86_400_000).default(3_600_000),
 });
