@@ -78,12 +78,25 @@ function chat(model: string, extra: Record<string, unknown> = {}) {
 }
 
 async function attemptsOf(genId: string | null): Promise<[string, string][]> {
+  return (await attemptRecords(genId)).map((attempt) => [attempt.provider, attempt.outcome]);
+}
+
+async function attemptRecords(genId: string | null) {
   await env.gateway.deps.records.flush();
   const response = await fetch(`${env.baseURL}/generation/${genId}`, {
     headers: { authorization: `Bearer ${TEST_KEY}` },
   });
-  const body = (await response.json()) as { data: { attempts: { provider: string; outcome: string }[] } };
-  return body.data.attempts.map((attempt) => [attempt.provider, attempt.outcome]);
+  const body = (await response.json()) as {
+    data: { attempts: { provider: string; outcome: string; error?: string }[] };
+  };
+  return body.data.attempts;
+}
+
+/** The primary's attempt ended by its 200 ms idle timeout, not by its 5 s one (which timer fired, not how long it took). */
+async function expectIdleTimeoutFirst(genId: string | null): Promise<void> {
+  const [primary] = await attemptRecords(genId);
+  expect(primary?.outcome).toBe('timeout');
+  expect(primary?.error).toContain('went silent for 200 ms');
 }
 
 /** The `data:` payloads of an SSE answer. */
@@ -96,10 +109,9 @@ const dataEvents = (text: string) =>
 describe('idle timeout (providers[].idleTimeoutMs)', () => {
   it('before the first byte to the client: a JSON answer silent after its headers fails over', async () => {
     env.upstream.faults.push({ kind: 'silent-after-headers' });
-    const started = performance.now();
     const response = await chat('acme/duo', { gateway: { order: ['primary'] } });
     expect(response.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    await expectIdleTimeoutFirst(response.headers.get('x-generation-id'));
     const body = (await response.json()) as { choices: { message: { content: string } }[] };
     expect(body.choices[0]?.message.content).toBe('Answer from the secondary.');
     expect(await attemptsOf(response.headers.get('x-generation-id'))).toEqual([
@@ -110,21 +122,18 @@ describe('idle timeout (providers[].idleTimeoutMs)', () => {
 
   it('before the first byte to the client: a stream silent after its headers fails over', async () => {
     env.upstream.faults.push({ kind: 'silent-after-headers' });
-    const started = performance.now();
     const response = await chat('acme/duo', { gateway: { order: ['primary'] }, stream: true });
     const text = await response.text();
-    expect(performance.now() - started).toBeLessThan(2_000);
+    await expectIdleTimeoutFirst(response.headers.get('x-generation-id'));
     expect(text).toContain('secondary');
     expect(dataEvents(text).at(-1)).toBe('[DONE]');
   });
 
   it('after the first byte: a stream silent mid-way ends with an error event, then [DONE]', async () => {
     env.upstream.faults.push({ kind: 'silent-mid-stream', afterChunks: 2 });
-    const started = performance.now();
     const response = await chat('acme/solo', { stream: true });
     const text = await response.text();
     expect(response.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(2_000);
     const events = dataEvents(text);
     expect(events.at(-1)).toBe('[DONE]');
     const error = JSON.parse(events.at(-2) ?? '{}') as { error?: { type: string; message: string } };
