@@ -228,6 +228,53 @@ describe('parallel tool calls that an upstream streams all at index 0 (Ollama do
   });
 });
 
+describe('a function name an upstream streams in pieces, or repeats on every delta', () => {
+  it.each([
+    ['split over three deltas', ['', 'f'], ['', 'g']],
+    ['repeated whole on every delta', ['f', 'f'], ['g', 'g']],
+  ])('reaches every client whole and once, %s', async (_name, fNames, gNames) => {
+    // The openings carry a first piece ("" when split: the name comes in the deltas after).
+    const piece = (index: number, name: string, args: string) => ({
+      index,
+      function: { name, arguments: args },
+    });
+    sse = [
+      ROLE,
+      event([calls([opened(0, 'call_a', fNames[0] === 'f' ? 'f' : '', '')])]),
+      event([calls([piece(0, fNames[1] ?? '', '')])]),
+      event([calls([piece(0, fNames[0] === 'f' ? 'f' : '', '{"x":')])]),
+      event([calls([{ index: 0, function: { arguments: '1}' } }])]),
+      event([calls([opened(1, 'call_b', gNames[0] === 'g' ? 'g' : '', '')])]),
+      event([calls([piece(1, gNames[1] ?? '', '{"y":2}')])]),
+      ...STREAM_END,
+    ].join('');
+    const names = (await chatChunks()).flatMap((chunk) =>
+      (chunk.choices as { delta: { tool_calls?: { function: { name?: string } }[] } }[]).flatMap(
+        (choice) => choice.delta.tool_calls?.flatMap((call) => call.function.name ?? []) ?? [],
+      ),
+    );
+    expect(names).toEqual(['f', 'g']);
+    expect(await conformanceProblems()).toEqual([]);
+    await expectTwoCallsEverywhere();
+  });
+
+  it('joins the pieces of one long name', async () => {
+    const piece = (name: string, args: string) => ({ index: 0, function: { name, arguments: args } });
+    sse = [
+      ROLE,
+      event([calls([opened(0, 'call_a', 'get_', '')])]),
+      event([calls([piece('wea', '')])]),
+      event([calls([piece('ther', '{"x":1}')])]),
+      ...STREAM_END,
+    ].join('');
+    const { chat, responses, messages, gemini } = await callsByIngress();
+    expect(chat).toEqual([['call_a', 'get_weather', '{"x":1}']]);
+    expect(responses).toEqual(chat);
+    expect(messages).toEqual([['get_weather', { x: 1 }]]);
+    expect(gemini).toEqual([['call_a', 'get_weather', { x: 1 }]]);
+  });
+});
+
 describe('a call whose opening delta has no type (vLLM with a named tool_choice)', () => {
   it('reaches the openai SDK typed as a function, streamed and plain', async () => {
     sse = [

@@ -14,6 +14,7 @@ import {
 } from '../shared/upstream-errors.js';
 import { StreamedArguments } from './blank-arguments.js';
 import { CallIndexes } from './call-indexes.js';
+import { CallNames } from './call-names.js';
 import type { DeltaRuns } from './delta-runs.js';
 import { failedFinishError, openAIFinishReasons } from './finish-reasons.js';
 import { plainDeltaPart } from './plain-delta.js';
@@ -59,6 +60,7 @@ class ChunkReader {
   #lastChoice = 0;
   readonly #calls = new StreamedArguments();
   readonly #callIndexes = new CallIndexes();
+  readonly #callNames = new CallNames();
   readonly #providerId: string;
   readonly #call: UpstreamCall;
   readonly #sent: JsonObject;
@@ -127,7 +129,13 @@ class ChunkReader {
     this.finished = true;
     // Nothing was answered: an invalid answer (another provider may serve it; nothing reached the client).
     if (!this.sawChoice) throw upstreamInvalid(this.#providerId, 'the stream ended without an answer');
-    // Calls of a choice that never finished still get `{}` for no argument text (see blank-arguments.ts).
+    // Openings still held for their name go out whole (see call-names.ts); calls of a choice that never
+    // finished still get `{}` for no argument text (see blank-arguments.ts).
+    const held = this.#callNames.pending();
+    if (held.length > 0) {
+      const { choices } = this.#calls.read(held);
+      emit({ type: 'chunk', chunk: { object: 'chat.completion.chunk', choices } });
+    }
     const owed = this.#calls.pending();
     if (owed.length > 0) emit({ type: 'chunk', chunk: { object: 'chat.completion.chunk', choices: owed } });
     // A stream that ends well but never said why (some servers leave finish_reason out): every choice
@@ -145,8 +153,9 @@ class ChunkReader {
   /**
    * A chunk's choices as they go on: a finish reason that reports a failure fails the attempt, another
    * provider's words are renamed, calls an upstream streams at one index get an index each (see
-   * call-indexes.ts), and function calls that got no argument text get `{}` by their choice's finish (see
-   * blank-arguments.ts), emitted before the chunk when they belong to an earlier one.
+   * call-indexes.ts), a call's opening waits until its name is whole (see call-names.ts), and function calls
+   * that got no argument text get `{}` by their choice's finish (see blank-arguments.ts), emitted before the
+   * chunk when they belong to an earlier one.
    */
   #choices(chunk: JsonObject, emit: Emit): unknown[] | undefined {
     const choices = arrayMember(chunk, 'choices');
@@ -156,7 +165,12 @@ class ChunkReader {
       const { error, reason } = finished.failed;
       throw this.#failed(error ?? failedFinishError(reason), chunk.usage);
     }
-    const reading = this.#calls.read(this.#callIndexes.read(finished.choices));
+    const named = this.#callNames.read(this.#callIndexes.read(finished.choices));
+    if (named.before) {
+      const { choices: released } = this.#calls.read(named.before);
+      emit({ type: 'chunk', chunk: { object: 'chat.completion.chunk', choices: released } });
+    }
+    const reading = this.#calls.read(named.choices);
     if (reading.before) {
       const before = { object: 'chat.completion.chunk', choices: reading.before };
       emit({ type: 'chunk', chunk: before });
