@@ -11,7 +11,7 @@ import type {
 } from '../providers/provider-adapter.js';
 import type { CachedAnswer } from './cached-answer.js';
 import { completionChunks } from './chat-answer.js';
-import { responseEvents } from './responses-answer.js';
+import { freshItemIds, responseEvents } from './responses-answer.js';
 
 /** The provider capability a cached answer's form stands for (what `call.provider.supportsSet` must say). */
 export const FORM_CAPABILITY: Record<CachedAnswer['form'], EndpointKind> = {
@@ -31,6 +31,8 @@ export function replayAdapter(answer: CachedAnswer): ProviderAdapter {
   const now = Math.floor(Date.now() / 1000);
   if (answer.form === 'chat' && typeof answer.body.created === 'number') answer.body.created = now;
   if (answer.form === 'responses' && typeof answer.body.created_at === 'number') answer.body.created_at = now;
+  // And its own item ids, in the plain answer and in every event of a replayed stream alike.
+  if (answer.form === 'responses') freshItemIds(answer.body);
   const result = (): JsonResult => ({ body: answer.body, usage: answer.usage, warnings: answer.warnings });
   const wrongForm = (): never => {
     throw internalError(`A cached ${answer.form} answer cannot answer this call.`);

@@ -1,9 +1,25 @@
+import { randomUUID } from 'node:crypto';
 import { arrayMember, isRecord, type JsonObject, stringMember } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
 
 /** True for a Responses object that finished complete (not incomplete, failed or cancelled). */
 export const isCompleteResponse = (response: JsonObject): boolean =>
   stringMember(response, 'status') === 'completed' && Array.isArray(response.output);
+
+/**
+ * Gives the output items of a cached Response fresh ids (in place), each with its old id's prefix (`msg_`,
+ * `fc_` …): a hit is another response, and clients that keep items by id must not get one answer's ids
+ * twice. Reasoning items keep theirs: the provider finds a reasoning item's state by its id when a client
+ * sends it back, and the item is the same reasoning either way. Call ids (`call_id`) stay as well: they pair a
+ * call with its result within one conversation. The response's own id is the request's `gen_` id anyway.
+ */
+export function freshItemIds(response: JsonObject): void {
+  for (const item of arrayMember(response, 'output') ?? []) {
+    if (!isRecord(item) || typeof item.id !== 'string' || item.type === 'reasoning') continue;
+    const cut = item.id.indexOf('_');
+    item.id = `${cut > 0 ? item.id.slice(0, cut) : 'item'}_${randomUUID().replaceAll('-', '')}`;
+  }
+}
 
 /**
  * The standard Responses event sequence of a complete Response object, as a native provider streams it:

@@ -52,6 +52,44 @@ describe('Responses, Messages and embeddings', () => {
     expect(t.upstreamCalls(marker)).toBe(1);
   });
 
+  it('Responses: every hit has ids of its own, its events agreeing with each other (not the cached ones)', async () => {
+    const marker = randomUUID();
+    const body = { model: 'acme/chat-large', input: `Say hello (${marker})` };
+    const miss = await t.post('/responses', body);
+    const plainHits = [await t.post('/responses', body), await t.post('/responses', body)];
+    const streamed = await t.post('/responses', { ...body, stream: true });
+    expect([miss, ...plainHits, streamed].map((answer) => answer.cache)).toEqual([
+      'miss',
+      'hit',
+      'hit',
+      'hit',
+    ]);
+    const itemIds = (response: unknown) =>
+      (isRecord(response) && Array.isArray(response.output) ? response.output : []).map((item) =>
+        isRecord(item) ? item.id : undefined,
+      );
+    const [missItem] = itemIds(json(miss));
+    // The upstream's own item id, as a live answer relays it.
+    expect(missItem).toBe('msg_fake123');
+    const hitItems = plainHits.map((hit) => itemIds(json(hit))[0]);
+    const data = parseSse(streamed.text).events.map((event) => event.data);
+    const completed = data.at(-1)?.response;
+    const [streamItem] = itemIds(completed);
+    const ids = [missItem, ...hitItems, streamItem];
+    expect(new Set(ids).size).toBe(4);
+    for (const id of [...hitItems, streamItem]) expect(String(id)).toMatch(/^msg_[0-9a-f]{32}$/);
+    // The response ids are the requests' generation ids; in the stream every event names the same item.
+    expect(plainHits.map((hit) => json(hit).id)).toEqual(plainHits.map((hit) => hit.genId));
+    expect(isRecord(completed) && completed.id).toBe(streamed.genId);
+    const named = data.flatMap((event) => [
+      ...(typeof event.item_id === 'string' ? [event.item_id] : []),
+      ...(isRecord(event.item) ? [event.item.id] : []),
+    ]);
+    expect(named.length).toBeGreaterThan(4);
+    expect(new Set(named)).toEqual(new Set([streamItem]));
+    expect(t.upstreamCalls(marker)).toBe(1);
+  });
+
   it('Messages: a streamed hit is a valid Anthropic event stream with the original tokens', async () => {
     const marker = randomUUID();
     const body = { model: 'acme/chat-large', max_tokens: 100, messages: [{ role: 'user', content: marker }] };
