@@ -7,6 +7,7 @@ import {
   functionCallPart,
   type GeminiAnswerMeta,
   geminiUsageMetadata,
+  nativeParts,
   signedThoughtParts,
   toFinishReason,
 } from './chat-to-gemini.js';
@@ -34,7 +35,8 @@ export const geminiFrame = (chunk: JsonObject): string => `data: ${JSON.stringif
  * each text or thought delta a chunk of its own as it arrives; function calls, which Gemini sends whole,
  * are assembled from their fragments (by the shared `ToolCallDeltas`) and sent with each candidate's
  * `finishReason` in the last chunk, which also carries `usageMetadata` with cost. Claude's signed thinking
- * becomes a thought part with its `thoughtSignature`. One instance per stream.
+ * becomes a thought part with its `thoughtSignature`; a Gemini provider's parts that chat has no field for
+ * (`executableCode` …) come as it sent them (`extra_content.google.parts`). One instance per stream.
  * Reference: https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 export class GeminiChunkWriter {
@@ -70,15 +72,8 @@ export class GeminiChunkWriter {
   }
 
   private parts(delta: JsonObject | undefined, state: CandidateState): JsonObject[] {
-    const parts: JsonObject[] = [];
-    const reasoning = stringMember(delta, 'reasoning_content') ?? stringMember(delta, 'reasoning');
-    if (reasoning && this.meta.includeThoughts) parts.push({ text: reasoning, thought: true });
-    // With thoughts streamed, the signature ends them; else the signed block goes whole.
-    parts.push(...signedThoughtParts(delta?.thinking_blocks, !this.meta.includeThoughts));
-    const content = contentText(delta?.content);
-    if (content) parts.push({ text: content });
-    const refusal = stringMember(delta, 'refusal');
-    if (refusal) parts.push({ text: refusal });
+    const native = delta?.extra_content === undefined ? undefined : nativeParts(delta);
+    const parts: JsonObject[] = native ? relayed(native) : this.chatParts(delta);
     for (const toolCall of arrayMember(delta, 'tool_calls') ?? []) {
       const fresh = (): PendingCall => ({ id: '', name: '', arguments: '', extra: undefined });
       const { call, created, delta: fragment } = state.calls.add(toolCall, fresh);
@@ -89,6 +84,20 @@ export class GeminiChunkWriter {
       const extra = recordMember(toolCall, 'extra_content');
       if (extra) call.extra = extra;
     }
+    return parts;
+  }
+
+  /** The thoughts, text and refusal of a delta as parts. */
+  private chatParts(delta: JsonObject | undefined): JsonObject[] {
+    const parts: JsonObject[] = [];
+    const reasoning = stringMember(delta, 'reasoning_content') ?? stringMember(delta, 'reasoning');
+    if (reasoning && this.meta.includeThoughts) parts.push({ text: reasoning, thought: true });
+    // With thoughts streamed, the signature ends them; else the signed block goes whole.
+    parts.push(...signedThoughtParts(delta?.thinking_blocks, !this.meta.includeThoughts));
+    const content = contentText(delta?.content);
+    if (content) parts.push({ text: content });
+    const refusal = stringMember(delta, 'refusal');
+    if (refusal) parts.push({ text: refusal });
     return parts;
   }
 
@@ -104,6 +113,14 @@ export class GeminiChunkWriter {
   private envelope(members: JsonObject): JsonObject {
     return withMembers(members, { modelVersion: this.meta.model, responseId: this.meta.id });
   }
+}
+
+/**
+ * A Gemini provider's parts of one chunk as they came, in order (see `nativeParts`), but its function calls:
+ * those are sent with the last chunk, from the tool calls, with their ids, as every call is.
+ */
+function relayed(native: unknown[]): JsonObject[] {
+  return native.filter((part): part is JsonObject => isRecord(part) && part.functionCall === undefined);
 }
 
 function callPart(call: PendingCall): JsonObject {

@@ -84,8 +84,34 @@ export function signedThoughtParts(blocks: unknown, withText: boolean): JsonObje
   });
 }
 
-/** The parts of a chat answer message: thoughts, text (and refusal), then function calls. */
+/**
+ * The parts a Gemini provider sent as they came (`extra_content.google.parts`: its answer had parts chat has
+ * no field for, such as `executableCode`), if it did.
+ */
+export function nativeParts(message: JsonObject | undefined): unknown[] | undefined {
+  return arrayMember(recordMember(recordMember(message, 'extra_content'), 'google'), 'parts');
+}
+
+/** A Gemini provider's parts relayed in their order; each `functionCall` is the chat tool call's (its id). */
+function relayedParts(native: unknown[], calls: unknown[]): JsonObject[] {
+  const parts: JsonObject[] = [];
+  let next = 0;
+  for (const part of native) {
+    if (!isRecord(part)) continue;
+    const call = part.functionCall === undefined ? undefined : calls[next++];
+    parts.push(call === undefined ? part : functionCallPart(call));
+  }
+  for (const call of calls.slice(next)) parts.push(functionCallPart(call));
+  return parts;
+}
+
+/**
+ * The parts of a chat answer message: thoughts, text (and refusal), then function calls; a Gemini provider's
+ * own parts as they came when it sent parts chat has no field for.
+ */
 function partsOf(message: JsonObject | undefined, includeThoughts: boolean): JsonObject[] {
+  const native = nativeParts(message);
+  if (native) return relayedParts(native, arrayMember(message, 'tool_calls') ?? []);
   const parts: JsonObject[] = [];
   const signed = signedThoughtParts(message?.thinking_blocks, true);
   const reasoning = stringMember(message, 'reasoning_content') ?? stringMember(message, 'reasoning');

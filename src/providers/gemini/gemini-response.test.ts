@@ -76,7 +76,7 @@ describe('Gemini response: chat completion', () => {
     expect(result.usage).toMatchObject({ inputTokens: 96, outputTokens: 147, reasoningTokens: 111 });
   });
 
-  it('drops parts chat cannot carry with a warning, and signature-only parts silently', () => {
+  it('keeps parts chat cannot carry in extra_content.google.parts, all parts in order, with a warning', () => {
     const parts = [
       { executableCode: { language: 'PYTHON', code: 'print(1)' } },
       { thoughtSignature: 'EosCCog' },
@@ -87,10 +87,25 @@ describe('Gemini response: chat completion', () => {
       'm',
       'g',
     );
-    expect(result.body.choices).toMatchObject([{ message: { content: 'Done.' } }]);
-    expect(result.warnings).toEqual([
-      'Gemini answered with executableCode parts, which chat completions cannot carry; dropped',
+    expect(result.body.choices).toMatchObject([
+      { message: { content: 'Done.', extra_content: { google: { parts } } } },
     ]);
+    expect(result.warnings).toEqual([
+      'Gemini answered with executableCode parts, which chat completions cannot carry: they are in extra_content.google.parts (the Gemini ingress relays them)',
+    ]);
+  });
+
+  it('adds no extra_content when every part has a chat field (signature-only parts included)', () => {
+    const parts = [{ thoughtSignature: 'EosCCog' }, { text: 'Done.' }];
+    const result = toChatCompletion(
+      { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] },
+      'm',
+      'g',
+    );
+    expect(result.body.choices).toEqual([
+      expect.objectContaining({ message: expect.not.objectContaining({ extra_content: expect.anything() }) }),
+    ]);
+    expect(result.warnings).toEqual([]);
   });
 
   it('keeps the id Gemini gives a function call', () => {
@@ -149,8 +164,8 @@ describe('Gemini response: chat completion', () => {
       'gem',
     );
     expect(result.warnings).toEqual([
-      'Gemini answered with unknown parts, which chat completions cannot carry; dropped',
-      'Gemini answered with executableCode parts, which chat completions cannot carry; dropped',
+      'Gemini answered with unknown parts, which chat completions cannot carry: they are in extra_content.google.parts (the Gemini ingress relays them)',
+      'Gemini answered with executableCode parts, which chat completions cannot carry: they are in extra_content.google.parts (the Gemini ingress relays them)',
     ]);
   });
 

@@ -12,6 +12,12 @@ export interface CandidateParts {
   /** Thought summaries (`thought: true` parts). */
   reasoning: string;
   toolCalls: JsonObject[];
+  /**
+   * Every part, as Gemini sent it, when some part has no chat equivalent (`executableCode`,
+   * `codeExecutionResult`, `inlineData` …): it rides in `extra_content.google.parts`, so that the Gemini
+   * ingress relays the answer whole, in its order.
+   */
+  native?: JsonObject[];
 }
 
 export const CONTENT_FILTER = new Set([
@@ -46,6 +52,7 @@ export function toChatCompletion(
     };
     if (parts.reasoning !== '') message.reasoning_content = parts.reasoning;
     if (parts.toolCalls.length > 0) message.tool_calls = parts.toolCalls;
+    if (parts.native) message.extra_content = { google: { parts: parts.native } };
     const reason = stringMember(candidate, 'finishReason');
     return {
       index: typeof candidate.index === 'number' ? candidate.index : position,
@@ -91,11 +98,14 @@ export function promptBlocked(response: JsonObject, providerId: string): Gateway
   });
 }
 
-/** Text, thought summaries and function calls of a `Content`; other part kinds are dropped with a warning. */
+/**
+ * Text, thought summaries and function calls of a `Content`; when it has other part kinds, all its parts as
+ * they came too (`native`), with a warning naming the kinds chat clients do not get in chat's own fields.
+ */
 export function readParts(content: JsonObject | undefined, warnings: Warnings): CandidateParts {
   const result: CandidateParts = { text: '', reasoning: '', toolCalls: [] };
-  for (const part of arrayMember(content, 'parts') ?? []) {
-    if (!isRecord(part)) continue;
+  const parts = (arrayMember(content, 'parts') ?? []).filter(isRecord);
+  for (const part of parts) {
     const call = recordMember(part, 'functionCall');
     const text = stringMember(part, 'text');
     if (call) result.toolCalls.push(toolCallOf(call, stringMember(part, 'thoughtSignature')));
@@ -107,7 +117,11 @@ export function readParts(content: JsonObject | undefined, warnings: Warnings): 
       // Named only when an identifier: warnings are kept in the record (zdr ones too), never upstream text.
       if (kind) {
         const named = vendorIdentifier(kind) ?? 'unknown';
-        warnings.add(`Gemini answered with ${named} parts, which chat completions cannot carry; dropped`);
+        warnings.add(
+          `Gemini answered with ${named} parts, which chat completions cannot carry: ` +
+            'they are in extra_content.google.parts (the Gemini ingress relays them)',
+        );
+        result.native = parts;
       }
     }
   }

@@ -30,6 +30,31 @@ const deltas = (parts: ChatStreamPart[]) =>
   chunks(parts).map((chunk) => arrayMember(chunk, 'choices')?.[0] ?? {});
 
 describe('Gemini stream: translation to chat chunks', () => {
+  it('keeps a chunk with code execution parts whole: one delta, the parts as sent in extra_content', async () => {
+    const parts = [
+      { text: 'Let me run it. ' },
+      { executableCode: { language: 'PYTHON', code: 'print(1 + 1)' } },
+      { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '2\n' } },
+      { text: 'It is 2.' },
+    ];
+    const event = (members: object) =>
+      `data: ${JSON.stringify({ candidates: [{ index: 0, ...members }] })}\r\n\r\n`;
+    const sse = event({ content: { role: 'model', parts } }) + event({ finishReason: 'STOP' });
+    const { result } = await openStream(sse);
+    expect(deltas(await collect(result.parts))).toEqual([
+      {
+        index: 0,
+        delta: {
+          role: 'assistant',
+          content: 'Let me run it. It is 2.',
+          extra_content: { google: { parts } },
+        },
+        finish_reason: null,
+      },
+      { index: 0, delta: {}, finish_reason: 'stop' },
+    ]);
+  });
+
   it('streams thoughts, text, the finish reason and the last usage', async () => {
     const { result, requests } = await openStream(fixture('stream-text.sse'));
     const parts = await collect(result.parts);

@@ -100,6 +100,8 @@ function candidateChoices(
     const toolCalls = parts.toolCalls.map((call) => ({ index: state.toolCalls++, ...call }));
     deltas.push({ tool_calls: toolCalls });
   }
+  // Parts chat has no field for: the chunk's deltas go as one, with all its parts as they came (in order).
+  if (parts.native) deltas.splice(0, deltas.length, nativeDelta(deltas, parts.native));
   const reason = stringMember(candidate, 'finishReason');
   const choices: JsonObject[] = deltas.map((delta) => ({ index, delta, finish_reason: null }));
   if (reason !== undefined && !state.finished) {
@@ -113,4 +115,12 @@ function candidateChoices(
     first.delta = { role: 'assistant', ...(isRecord(first.delta) ? first.delta : {}) };
   }
   return choices;
+}
+
+/** One delta of all of `deltas`, with the chunk's parts as Gemini sent them in `extra_content.google.parts`. */
+function nativeDelta(deltas: JsonObject[], parts: JsonObject[]): JsonObject {
+  const delta: JsonObject = {};
+  for (const one of deltas) Object.assign(delta, one);
+  delta.extra_content = { google: { parts } };
+  return delta;
 }
