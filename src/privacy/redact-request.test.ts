@@ -22,6 +22,25 @@ function unchanged<T>(input: T, redact: (input: T) => unknown): unknown {
 }
 
 describe('redactChatMessages', () => {
+  it("masks a Gemini turn's own parts (text, code, its output) as the message's own, keeping signatures and media", () => {
+    const parts = [
+      { text: `Mail ${EMAIL}`, thoughtSignature: 'SIGchristian@gmail.com' },
+      { executableCode: { language: 'PYTHON', code: `send("${EMAIL}")` } },
+      { codeExecutionResult: { outcome: 'OUTCOME_OK', output: `sent to ${EMAIL}` } },
+      { inlineData: { mimeType: 'image/png', data: 'christian@gmail.com' } },
+    ];
+    const message = { role: 'assistant', content: 'x', extra_content: { google: { parts } } };
+    const { messages: out } = unchanged([message], (input) => redactChatMessages(input, SETTINGS)) as {
+      messages: { extra_content: { google: { parts: unknown[] } } }[];
+    };
+    expect(out[0]?.extra_content.google.parts).toEqual([
+      { text: `Mail ${MASKED_EMAIL}`, thoughtSignature: 'SIGchristian@gmail.com' },
+      { executableCode: { language: 'PYTHON', code: `send("${MASKED_EMAIL}")` } },
+      { codeExecutionResult: { outcome: 'OUTCOME_OK', output: `sent to ${MASKED_EMAIL}` } },
+      { inlineData: { mimeType: 'image/png', data: 'christian@gmail.com' } },
+    ]);
+  });
+
   const messages = [
     { role: 'system', content: `Escalate to ${EMAIL}.`, cache_hint: 'keep' },
     {

@@ -61,7 +61,34 @@ function scrubChatMessage(message: unknown, scrub: Scrub): unknown {
   if (Array.isArray(message.tool_calls))
     copy.tool_calls = message.tool_calls.map((call) => scrubToolCall(call, scrub));
   if ('function_call' in message) copy.function_call = scrubFunctionCall(message.function_call, scrub);
+  if (isRecord(message.extra_content)) copy.extra_content = scrubGeminiParts(message.extra_content, scrub);
   return copy;
+}
+
+/**
+ * A Gemini turn's own parts that an assistant message carries for a Gemini provider (`extra_content.google
+ * .parts`): their text, the code the model ran and its output, and function call arguments, as the message's
+ * own; signatures and media data are kept.
+ */
+function scrubGeminiParts(extra: JsonObject, scrub: Scrub): JsonObject {
+  const google = isRecord(extra.google) ? extra.google : undefined;
+  if (!google || !Array.isArray(google.parts)) return extra;
+  const parts = google.parts.map((part: unknown) => {
+    if (!isRecord(part)) return part;
+    const copy: JsonObject = { ...part };
+    if (typeof part.text === 'string') copy.text = scrub(part.text);
+    const code = isRecord(part.executableCode) ? part.executableCode : undefined;
+    if (code && typeof code.code === 'string')
+      copy.executableCode = withMembers(code, { code: scrub(code.code) });
+    const result = isRecord(part.codeExecutionResult) ? part.codeExecutionResult : undefined;
+    if (result && typeof result.output === 'string')
+      copy.codeExecutionResult = withMembers(result, { output: scrub(result.output) });
+    const call = isRecord(part.functionCall) ? part.functionCall : undefined;
+    if (call && call.args !== undefined)
+      copy.functionCall = withMembers(call, { args: scrubJsonValue(call.args, scrub) });
+    return copy;
+  });
+  return withMembers(extra, { google: withMembers(google, { parts }) });
 }
 
 /**

@@ -115,6 +115,21 @@ describe('Gemini provider to Gemini client: parts chat has no field for', () => 
   });
 });
 
+describe('a Gemini client sending such a turn back', () => {
+  it('reaches the Gemini provider with the turn as the client sent it (chat history of @google/genai)', async () => {
+    const chat = genai().chats.create({ model: 'google/gem-x' });
+    await chat.sendMessage({ message: 'Compute 2**10' });
+    const answer = await chat.sendMessage({ message: 'And 2**11?' });
+    expect(answer.executableCode).toBe('print(2 ** 10)');
+    const contents = received.at(-1)?.body.contents;
+    expect(contents).toEqual([
+      { role: 'user', parts: [{ text: 'Compute 2**10' }] },
+      { role: 'model', parts: PARTS },
+      { role: 'user', parts: [{ text: 'And 2**11?' }] },
+    ]);
+  });
+});
+
 describe('Gemini provider to a chat client', () => {
   it('gets the text, and every part as Gemini sent it in extra_content.google.parts, in a valid answer', async () => {
     const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: env.baseURL, maxRetries: 0 });

@@ -206,6 +206,7 @@ function modelMessage(parts: ModelPart[], calls: Calls, warnings: Warnings): Jso
   const toolCalls: JsonObject[] = [];
   const thinking: JsonObject[] = [];
   let thought = '';
+  let native = false;
   for (const { part, path } of parts) {
     if (!isRecord(part)) throw badRequest(`${path}: must be an object`, path);
     const call = recordMember(part, 'functionCall');
@@ -218,16 +219,41 @@ function modelMessage(parts: ModelPart[], calls: Calls, warnings: Warnings): Jso
         thought = '';
       }
     } else if (typeof part.text === 'string') text += part.text;
-    else
-      warnings.add(
-        `${clientText(Object.keys(part)[0] ?? 'empty')} parts of model turns are not supported; dropped`,
-      );
+    else if (Object.keys(part).some((key) => key !== 'thoughtSignature' && key !== 'thought')) {
+      native = true;
+      text += partAsText(part, warnings);
+    }
   }
-  if (text === '' && toolCalls.length === 0 && thinking.length === 0) return undefined;
+  if (!native && text === '' && toolCalls.length === 0 && thinking.length === 0) return undefined;
   const message: JsonObject = { role: 'assistant', content: text === '' ? null : text };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   if (thinking.length > 0) message.thinking_blocks = thinking;
+  // The turn as the client sent it, for a Gemini provider (see the Gemini adapter's `assistantParts`).
+  if (native) message.extra_content = { google: { parts: parts.map(({ part }) => part) } };
   return message;
+}
+
+/**
+ * A model-turn part chat has no field for, as text for providers other than Gemini (which get the turn's
+ * parts as sent): the code the model ran and its result as fenced blocks; other kinds (`inlineData` …) are
+ * left out for them, with a warning.
+ */
+function partAsText(part: JsonObject, warnings: Warnings): string {
+  const code = recordMember(part, 'executableCode');
+  if (code) {
+    const language = (stringMember(code, 'language') ?? '').toLowerCase().replace('language_unspecified', '');
+    return `\n\`\`\`${language}\n${stringMember(code, 'code') ?? ''}\n\`\`\`\n`;
+  }
+  const result = recordMember(part, 'codeExecutionResult');
+  if (result) {
+    const outcome = stringMember(result, 'outcome') ?? 'OUTCOME_OK';
+    const output = stringMember(result, 'output') ?? '';
+    const heading = outcome === 'OUTCOME_OK' ? 'Output' : `Output (${clientText(outcome)})`;
+    return `\n${heading}:\n\`\`\`\n${output}\n\`\`\`\n`;
+  }
+  const kind = Object.keys(part).find((key) => key !== 'thoughtSignature' && key !== 'thought') ?? 'empty';
+  warnings.add(`${clientText(kind)} parts of model turns reach Gemini providers only; not sent to others`);
+  return '';
 }
 
 function toolCall(call: JsonObject, signature: string | undefined, at: string, calls: Calls): JsonObject {

@@ -217,6 +217,29 @@ describe('geminiRequestToChat', () => {
     expect((messages[2] as JsonObject).role).toBe('tool');
   });
 
+  it('keeps a model turn with code execution: its parts as sent for Gemini, the code and output as text', () => {
+    const parts = [
+      { text: 'Running it.' },
+      { executableCode: { language: 'PYTHON', code: 'print(2 ** 10)' } },
+      { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1024' } },
+      { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+      { text: 'It is 1024.', thoughtSignature: 'SIGx' },
+    ];
+    const { body, warnings } = translate({
+      contents: [user('2**10?'), { role: 'model', parts }, user('thanks')],
+    });
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    expect(messages[1]).toEqual({
+      role: 'assistant',
+      content: 'Running it.\n```python\nprint(2 ** 10)\n```\n\nOutput:\n```\n1024\n```\nIt is 1024.',
+      extra_content: { google: { parts } },
+    });
+    // The bug: the code and its result were dropped, with a warning.
+    expect(warnings).toEqual([
+      'inlineData parts of model turns reach Gemini providers only; not sent to others',
+    ]);
+  });
+
   it('rejects a function response that answers no call, naming the part', () => {
     const request = {
       contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }],

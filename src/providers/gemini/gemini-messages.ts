@@ -90,8 +90,15 @@ function userParts(content: unknown, at: string, context: Context): JsonObject[]
   return parts;
 }
 
-/** Text of an assistant message (text and refusal parts), then its tool calls as `functionCall` parts. */
+/**
+ * Text of an assistant message (text and refusal parts), then its tool calls as `functionCall` parts; or, when
+ * it carries a Gemini turn's own parts (`extra_content.google.parts`: a Gemini client's turn with code
+ * execution or inline data, or a Gemini answer a chat client sends back), those parts in their order, each
+ * `functionCall` part made from the message's tool call in its place.
+ */
 function assistantParts(message: JsonObject, at: string, context: Context): JsonObject[] {
+  const native = arrayMember(recordMember(recordMember(message, 'extra_content'), 'google'), 'parts');
+  if (native) return nativeParts(native, message, at, context);
   const parts: JsonObject[] = [];
   const text = textOf(message.content);
   if (text !== '') parts.push({ text });
@@ -99,6 +106,22 @@ function assistantParts(message: JsonObject, at: string, context: Context): Json
   toolCalls.forEach((call, index) => {
     parts.push(functionCallPart(call, `${at}.tool_calls.${index}`, index === 0, context));
   });
+  return parts;
+}
+
+function nativeParts(native: unknown[], message: JsonObject, at: string, context: Context): JsonObject[] {
+  const toolCalls = arrayMember(message, 'tool_calls') ?? [];
+  const parts: JsonObject[] = [];
+  let next = 0;
+  const callPart = () => {
+    const index = next++;
+    return functionCallPart(toolCalls[index], `${at}.tool_calls.${index}`, index === 0, context);
+  };
+  for (const part of native) {
+    if (!isRecord(part)) continue;
+    parts.push(part.functionCall !== undefined && next < toolCalls.length ? callPart() : part);
+  }
+  while (next < toolCalls.length) parts.push(callPart());
   return parts;
 }
 

@@ -79,6 +79,46 @@ describe('Gemini request: messages', () => {
     expect(warnings).toEqual(['file parts with a file_id are not supported by Gemini; the file was dropped']);
   });
 
+  it("sends a Gemini turn's own parts as they came, each functionCall from the message's tool call", () => {
+    const parts = [
+      { executableCode: { language: 'PYTHON', code: 'print(1)' } },
+      { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } },
+      { functionCall: { name: 'stale', args: {} } },
+      { text: 'Done.', thoughtSignature: 'SIGt' },
+    ];
+    const toolCall = {
+      id: 'c1',
+      type: 'function',
+      function: { name: 'f', arguments: '{"a":1}' },
+      extra_content: { google: { thought_signature: 'SIGc' } },
+    };
+    const messages = [
+      user('Go'),
+      {
+        role: 'assistant',
+        content: 'rendered',
+        tool_calls: [toolCall],
+        extra_content: { google: { parts } },
+      },
+      { role: 'tool', tool_call_id: 'c1', content: '{"ok":true}' },
+    ];
+    const { body, warnings } = translate({ messages }, 'gemini-3-pro-preview');
+    expect(body.contents).toMatchObject([
+      {},
+      {
+        role: 'model',
+        parts: [
+          parts[0],
+          parts[1],
+          { functionCall: { name: 'f', args: { a: 1 } }, thoughtSignature: 'SIGc' },
+          parts[3],
+        ],
+      },
+      { role: 'user', parts: [{ functionResponse: { name: 'f', response: { ok: true } } }] },
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
   it('fills a missing thought signature on Gemini 3 with the documented placeholder, and warns', () => {
     const messages = [
       user('Weather?'),

@@ -182,6 +182,23 @@ describe('OpenAI adapter: Gemini thought signatures of earlier answers', () => {
     expect(messages[1]?.tool_calls?.[0]).toBe(signed);
   });
 
+  it("leaves out a Gemini turn's own parts (message extra_content), whose text is in content already", async () => {
+    const parts = [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }];
+    const turn = {
+      role: 'assistant',
+      content: '```python\nprint(1)\n```',
+      extra_content: { google: { parts } },
+    };
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
+    await createOpenAIAdapter(provider, client).chat(
+      { model: 'm', messages: [messages[0], turn, { role: 'user', content: 'and?' }] },
+      testCall(provider),
+    );
+    const sent = requests[0]?.json as { messages: unknown[] };
+    expect(sent.messages[1]).toEqual({ role: 'assistant', content: '```python\nprint(1)\n```' });
+    expect(turn.extra_content.google.parts).toBe(parts);
+  });
+
   it("sends them to Google's OpenAI-compatible endpoint, which reads them", async () => {
     const google = testProvider({ baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai' });
     const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));

@@ -34,6 +34,11 @@ export function openAIChatBody(
     result = withMembers(result, { messages: turns.map(withoutExtraContent) });
     warnings.push(`Gemini thought signatures (tool_calls[].extra_content) are not sent to ${provider.id}`);
   }
+  const said = arrayMember(result, 'messages');
+  if (said?.some(hasGeminiParts)) {
+    // A Gemini turn's own parts (code execution …): its text, code and results are in `content` already.
+    result = withMembers(result, { messages: said.map(withoutGeminiParts) });
+  }
   return { body: result, warnings };
 }
 
@@ -53,6 +58,15 @@ function withoutExtraContent(message: unknown): unknown {
     return rest;
   });
   return { ...message, tool_calls: toolCalls };
+}
+
+/** A message with a Gemini turn's own parts (`extra_content` of the message, see gemini-contents-to-chat.ts). */
+const hasGeminiParts = (message: unknown): boolean => isRecord(message) && 'extra_content' in message;
+
+function withoutGeminiParts(message: unknown): unknown {
+  if (!isRecord(message) || !hasGeminiParts(message)) return message;
+  const { extra_content: _extra, ...rest } = message;
+  return rest;
 }
 
 export function isGoogleEndpoint(baseUrl: string): boolean {
