@@ -8,6 +8,7 @@ import {
   type GeminiAnswerMeta,
   geminiUsageMetadata,
   nativeParts,
+  shownPart,
   signedThoughtParts,
   toFinishReason,
 } from './chat-to-gemini.js';
@@ -73,7 +74,7 @@ export class GeminiChunkWriter {
 
   private parts(delta: JsonObject | undefined, state: CandidateState): JsonObject[] {
     const native = delta?.extra_content === undefined ? undefined : nativeParts(delta);
-    const parts: JsonObject[] = native ? relayed(native) : this.chatParts(delta);
+    const parts: JsonObject[] = native ? relayed(native, this.meta.includeThoughts) : this.chatParts(delta);
     for (const toolCall of arrayMember(delta, 'tool_calls') ?? []) {
       const fresh = (): PendingCall => ({ id: '', name: '', arguments: '', extra: undefined });
       const { call, created, delta: fragment } = state.calls.add(toolCall, fresh);
@@ -119,8 +120,14 @@ export class GeminiChunkWriter {
  * A Gemini provider's parts of one chunk as they came, in order (see `nativeParts`), but its function calls:
  * those are sent with the last chunk, from the tool calls, with their ids, as every call is.
  */
-function relayed(native: unknown[]): JsonObject[] {
-  return native.filter((part): part is JsonObject => isRecord(part) && part.functionCall === undefined);
+function relayed(native: unknown[], includeThoughts: boolean): JsonObject[] {
+  const parts: JsonObject[] = [];
+  for (const part of native) {
+    const shown =
+      isRecord(part) && part.functionCall === undefined ? shownPart(part, includeThoughts) : undefined;
+    if (shown) parts.push(shown);
+  }
+  return parts;
 }
 
 function callPart(call: PendingCall): JsonObject {

@@ -29,6 +29,43 @@ const completion = (message: JsonObject, finish = 'tool_calls'): JsonObject => (
 });
 
 describe('chatToGemini', () => {
+  it("relays a Gemini provider's own parts in order, thoughts only as the client asked, calls with their ids", () => {
+    const parts = [
+      { text: 'Planning.', thought: true },
+      { text: 'More.', thought: true, thoughtSignature: 'SIGt' },
+      { executableCode: { language: 'PYTHON', code: 'print(1)' } },
+      { functionCall: { name: 'f', args: {} } },
+      { text: 'Done.' },
+    ];
+    const call = { id: 'call_9', type: 'function', function: { name: 'f', arguments: '{"a":1}' } };
+    const chat = completion({ content: 'Done.', tool_calls: [call], extra_content: { google: { parts } } });
+    const partsFor = (includeThoughts: boolean) => {
+      const answer = chatToGemini(chat, { ...META, includeThoughts, usage: USAGE });
+      return (answer.candidates as { content: { parts: unknown[] } }[])[0]?.content.parts;
+    };
+    const relayedCall = { functionCall: { id: 'call_9', name: 'f', args: { a: 1 } } };
+    expect(partsFor(true)).toEqual([parts[0], parts[1], parts[2], relayedCall, parts[4]]);
+    expect(partsFor(false)).toEqual([
+      { text: '', thought: true, thoughtSignature: 'SIGt' },
+      parts[2],
+      relayedCall,
+      parts[4],
+    ]);
+    const writer = new GeminiChunkWriter({ ...META, includeThoughts: false });
+    const frame = writer.chunk({
+      choices: [{ index: 0, delta: { content: 'Done.', extra_content: { google: { parts } } } }],
+    });
+    const streamed = JSON.parse(frame.slice('data: '.length)) as {
+      candidates: { content: { parts: unknown[] } }[];
+    };
+    // The call comes whole with the last chunk, as every call does.
+    expect(streamed.candidates[0]?.content.parts).toEqual([
+      { text: '', thought: true, thoughtSignature: 'SIGt' },
+      parts[2],
+      parts[4],
+    ]);
+  });
+
   it('answers thoughts, text and function calls (with id and signature), finish reason and usage', () => {
     const chat = completion({
       content: 'Let me check.',

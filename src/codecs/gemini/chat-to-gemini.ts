@@ -92,14 +92,26 @@ export function nativeParts(message: JsonObject | undefined): unknown[] | undefi
   return arrayMember(recordMember(recordMember(message, 'extra_content'), 'google'), 'parts');
 }
 
+/**
+ * A relayed thought part as the client asked for it: whole with `includeThoughts`, else only its signature
+ * (as Claude's signed thinking is sent), or nothing. The gateway asks Gemini for thoughts whenever it asks
+ * for thinking, so the provider's parts may hold thoughts this client did not ask for.
+ */
+export function shownPart(part: JsonObject, includeThoughts: boolean): JsonObject | undefined {
+  if (part.thought !== true || includeThoughts) return part;
+  const signature = stringMember(part, 'thoughtSignature');
+  return signature === undefined ? undefined : { text: '', thought: true, thoughtSignature: signature };
+}
+
 /** A Gemini provider's parts relayed in their order; each `functionCall` is the chat tool call's (its id). */
-function relayedParts(native: unknown[], calls: unknown[]): JsonObject[] {
+function relayedParts(native: unknown[], calls: unknown[], includeThoughts: boolean): JsonObject[] {
   const parts: JsonObject[] = [];
   let next = 0;
   for (const part of native) {
     if (!isRecord(part)) continue;
     const call = part.functionCall === undefined ? undefined : calls[next++];
-    parts.push(call === undefined ? part : functionCallPart(call));
+    const shown = call === undefined ? shownPart(part, includeThoughts) : functionCallPart(call);
+    if (shown) parts.push(shown);
   }
   for (const call of calls.slice(next)) parts.push(functionCallPart(call));
   return parts;
@@ -111,7 +123,7 @@ function relayedParts(native: unknown[], calls: unknown[]): JsonObject[] {
  */
 function partsOf(message: JsonObject | undefined, includeThoughts: boolean): JsonObject[] {
   const native = nativeParts(message);
-  if (native) return relayedParts(native, arrayMember(message, 'tool_calls') ?? []);
+  if (native) return relayedParts(native, arrayMember(message, 'tool_calls') ?? [], includeThoughts);
   const parts: JsonObject[] = [];
   const signed = signedThoughtParts(message?.thinking_blocks, true);
   const reasoning = stringMember(message, 'reasoning_content') ?? stringMember(message, 'reasoning');
