@@ -92,11 +92,15 @@ const genai = () =>
   new GoogleGenAI({ apiKey: TEST_KEY, httpOptions: { baseUrl: env.baseURL.replace(/\/v1$/, '') } });
 
 describe('Gemini provider to Gemini client: parts chat has no field for', () => {
-  it('generateContent relays every part in its order', async () => {
+  it('generateContent sends the codeExecution tool on and relays every part in its order', async () => {
     const response = await genai().models.generateContent({
       model: 'google/gem-x',
       contents: 'Compute 2**10',
+      config: { tools: [{ codeExecution: {} }] },
     });
+    // The bug: the built-in tool was dropped (with a warning), so Gemini never ran the code.
+    expect(received.at(-1)?.body.tools).toEqual([{ codeExecution: {} }]);
+    expect(response.sdkHttpResponse?.headers?.['x-gateway-warnings']).not.toContain('tools.codeExecution');
     expect(response.candidates?.[0]?.content?.parts).toEqual(PARTS);
     expect(response.executableCode).toBe('print(2 ** 10)');
     expect(response.codeExecutionResult).toBe('1024\n');

@@ -52,7 +52,7 @@ export function geminiRequestToChat(request: JsonObject, model: string): GeminiT
   if (turns.length === 0) throw badRequest('contents: hold no part that can be sent', 'contents');
   for (const one of turns) messages.push(one);
   chat.messages = messages;
-  Object.assign(chat, toolsToChat(request, warnings));
+  Object.assign(chat, toolsToChat(request));
   const config = recordMember(request, 'generationConfig');
   Object.assign(chat, generationConfigToChat(config, warnings));
   const includeThoughts = recordMember(config, 'thinkingConfig')?.includeThoughts === true;

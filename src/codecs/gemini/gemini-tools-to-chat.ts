@@ -1,27 +1,23 @@
 import { badRequest } from '../../errors/gateway-error.js';
-import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
-import type { Warnings } from './gemini-contents-to-chat.js';
 import { openApiToJsonSchema } from './openapi-schema.js';
 
 /**
  * Gemini `tools` (their `functionDeclarations`) and `toolConfig.functionCallingConfig` as chat `tools` and
  * `tool_choice`. Gemini's own tools (`googleSearch`, `codeExecution`, `urlContext` ...) run at Google only:
- * dropped, each with a warning. Parameters given as `parametersJsonSchema` are JSON Schema as they are;
+ * each becomes a chat tool without `type` (`{"codeExecution": {}}`), which a Gemini provider sends as it is
+ * and other providers leave out with a warning. Parameters given as `parametersJsonSchema` are JSON Schema as they are;
  * `parameters` (Gemini's OpenAPI subset) are converted.
  * Reference: https://ai.google.dev/api/caching#Tool and https://ai.google.dev/api/caching#ToolConfig
  */
-export function toolsToChat(request: JsonObject, warnings: Warnings): JsonObject {
+export function toolsToChat(request: JsonObject): JsonObject {
   const tools: JsonObject[] = [];
   (arrayMember(request, 'tools') ?? []).forEach((tool, index) => {
     if (!isRecord(tool)) return;
     for (const [key, value] of Object.entries(tool)) {
       if (key !== 'functionDeclarations') {
-        if (value !== undefined && value !== null) {
-          warnings.add(
-            `tools.${clientText(key)} (a Gemini built-in tool) is not supported on this route; dropped`,
-          );
-        }
+        // A chat tool without `type`: the Gemini adapter sends it as it is, others drop it with a warning.
+        if (value !== undefined && value !== null) tools.push({ [key]: value });
         continue;
       }
       (Array.isArray(value) ? value : []).forEach((declaration, position) => {

@@ -92,6 +92,14 @@ describe('toMessagesRequest: options', () => {
     ]);
   });
 
+  it('leaves out Gemini built-in tools (from the Gemini ingress) with a warning', () => {
+    const { body, warnings } = translate({ ...base, tools: [WEATHER_TOOL, { codeExecution: {} }] });
+    expect(body.tools).toEqual([{ name: 'get_weather', input_schema: WEATHER_TOOL.function.parameters }]);
+    expect(warnings).toContain(
+      'tools.codeExecution (a Gemini built-in tool) is not supported by the Anthropic Messages API; dropped',
+    );
+  });
+
   it('sends a json_schema response_format as output_config.format', () => {
     const schema = {
       type: 'object',

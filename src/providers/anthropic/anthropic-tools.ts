@@ -1,6 +1,7 @@
 import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
+import { builtInToolWarning, isGeminiBuiltInTool } from '../shared/gemini-built-in-tools.js';
 import type { Warnings } from './anthropic-warnings.js';
 
 export interface ToolSettings {
@@ -66,6 +67,9 @@ function toTools(tools: unknown[], warnings: Warnings): JsonObject[] {
       result.push(functionTool(tool));
     } else if (tool.type === 'custom') {
       warnings.add('custom (free-form) tools are not supported by the Anthropic Messages API; dropped');
+    } else if (isGeminiBuiltInTool(tool)) {
+      // Gemini's built-in tools (`{"codeExecution": {}}`, from the Gemini ingress) run at Google only.
+      warnings.add(builtInToolWarning(tool, 'the Anthropic Messages API'));
     } else {
       result.push(tool);
     }

@@ -199,6 +199,26 @@ describe('OpenAI adapter: Gemini thought signatures of earlier answers', () => {
     expect(turn.extra_content.google.parts).toBe(parts);
   });
 
+  it('leaves out Gemini built-in tools (and tool_choice with no tool left), with a warning each', async () => {
+    const fn = { type: 'function', function: { name: 'f', parameters: { type: 'object' } } };
+    const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
+    const adapter = createOpenAIAdapter(provider, client);
+    const mixed = await adapter.chat(
+      { model: 'm', messages: [messages[0]], tools: [fn, { codeExecution: {} }], tool_choice: 'auto' },
+      testCall(provider),
+    );
+    expect(requests[0]?.json).toMatchObject({ tools: [fn], tool_choice: 'auto' });
+    expect(mixed.warnings).toEqual([
+      'tools.codeExecution (a Gemini built-in tool) is not supported by test-provider; dropped',
+    ]);
+    await adapter.chat(
+      { model: 'm', messages: [messages[0]], tools: [{ googleSearch: {} }], tool_choice: 'auto' },
+      testCall(provider),
+    );
+    expect(requests[1]?.json).not.toHaveProperty('tools');
+    expect(requests[1]?.json).not.toHaveProperty('tool_choice');
+  });
+
   it("sends them to Google's OpenAI-compatible endpoint, which reads them", async () => {
     const google = testProvider({ baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai' });
     const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));

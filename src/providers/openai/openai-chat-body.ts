@@ -1,6 +1,7 @@
 import type { ResolvedProvider } from '../../catalog/catalog.js';
 import { arrayMember, isRecord, type JsonObject } from '../../json/json.js';
 import { withMembers } from '../../json/with-members.js';
+import { builtInToolWarning, isGeminiBuiltInTool } from '../shared/gemini-built-in-tools.js';
 
 /**
  * The chat body as an OpenAI-protocol provider takes it: `max_completion_tokens` for servers that want it,
@@ -33,6 +34,15 @@ export function openAIChatBody(
     // Gemini's thought signatures mean nothing elsewhere, and strict servers refuse unknown fields.
     result = withMembers(result, { messages: turns.map(withoutExtraContent) });
     warnings.push(`Gemini thought signatures (tool_calls[].extra_content) are not sent to ${provider.id}`);
+  }
+  const tools = arrayMember(result, 'tools');
+  const builtIn = tools?.filter(isGeminiBuiltInTool) ?? [];
+  if (tools && builtIn.length > 0) {
+    // Gemini's built-in tools (`{"codeExecution": {}}`, from the Gemini ingress) run at Google only.
+    const kept = tools.filter((tool) => !builtIn.includes(tool));
+    const { tools: _tools, tool_choice: _choice, ...rest } = result;
+    result = kept.length > 0 ? withMembers(result, { tools: kept }) : rest;
+    for (const tool of builtIn) warnings.push(builtInToolWarning(tool, provider.id));
   }
   const said = arrayMember(result, 'messages');
   if (said?.some(hasGeminiParts)) {
