@@ -86,6 +86,17 @@ describe('CallNames', () => {
     ]);
   });
 
+  it('joins a delta with the id alone onto the held opening', () => {
+    const seen = run([
+      [choice([{ index: 0, type: 'function', function: { name: 'f', arguments: '' } }])],
+      [choice([{ index: 0, id: 'call_late' }])],
+      [choice([args(0, '{}')])],
+    ]);
+    expect(seen.filter((d) => Object.keys(d as object).length > 0)).toEqual([
+      { tool_calls: [opening(0, 'f', 'call_late'), args(0, '{}')] },
+    ]);
+  });
+
   it('leaves choices without calls as they are (the same array)', () => {
     const names = new CallNames();
     const choices = [{ index: 0, delta: { content: 'hi' }, finish_reason: null }];

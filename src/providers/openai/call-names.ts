@@ -87,7 +87,12 @@ export class CallNames {
       const at = isRecord(entry) && typeof entry.index === 'number' ? entry.index : undefined;
       const fn = recordMember(entry, 'function');
       if (!isRecord(entry) || at === undefined || !fn) {
-        kept?.push(entry);
+        // A delta of a held call with no function member (its id alone) joins the opening.
+        const opening = isRecord(entry) && at !== undefined ? state.held.get(at) : undefined;
+        if (opening && isRecord(entry)) {
+          mergeOpening(opening, entry);
+          keep(i, undefined);
+        } else kept?.push(entry);
         continue;
       }
       const held = state.held.get(at);
