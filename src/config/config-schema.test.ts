@@ -6,6 +6,7 @@ describe('server limits in the config', () => {
     const { server } = parseConfig({}, 'test');
     expect(server).toMatchObject({
       maxJsonDepth: 100,
+      maxJsonValues: 1_000_000,
       headersTimeoutMs: 30_000,
       requestTimeoutMs: 300_000,
       keepAliveTimeoutMs: 65_000,
@@ -18,6 +19,7 @@ describe('server limits in the config', () => {
     [{ maxConnections: 0 }, 'server.maxConnections'],
     [{ headersTimeoutMs: -1 }, 'server.headersTimeoutMs'],
     [{ maxJsonDepth: 2 }, 'server.maxJsonDepth'],
+    [{ maxJsonValues: 10 }, 'server.maxJsonValues'],
     [{ heapGrowthPercent: -1 }, 'server.heapGrowthPercent'],
     [{ heapGrowthPercent: 12.5 }, 'server.heapGrowthPercent'],
     [{ authFailures: { burst: 0 } }, 'server.authFailures.burst'],

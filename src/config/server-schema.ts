@@ -39,6 +39,12 @@ export const serverSchema = z.strictObject({
     .default(20 * 1024 * 1024),
   /** Deepest nesting of arrays and objects accepted in a request body (checked before parsing). */
   maxJsonDepth: z.number().int().min(8).max(10_000).default(100),
+  /**
+   * Most JSON values (arrays, objects and the items in them) accepted in a request body or WebSocket message,
+   * checked before parsing: a body of tiny values (`[{},{},…]`) parses to some 20 times its size in heap.
+   * Numbers in long arrays of numbers only (embedding vectors, token ids) are not counted.
+   */
+  maxJsonValues: z.number().int().min(1_000).max(100_000_000).default(1_000_000),
   /** A connection must have sent its request headers within this (slowloris, silent sockets). */
   headersTimeoutMs: z.number().int().positive().default(30_000),
   /** A request, body included, must have arrived within this; the response is not bounded by it. */

@@ -190,7 +190,7 @@ const SOCKET_ROUTE = '/v1/responses';
 function responseCreateBody(data: RawData, isBinary: boolean, deps: AppDeps): JsonObject {
   if (isBinary) throw badRequest('Messages must be text frames holding JSON.');
   const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-  const message = parseJsonText(bytes, deps.config.server.maxJsonDepth);
+  const message = parseJsonText(bytes, deps.config.server);
   if (!isRecord(message) || message.type !== 'response.create') {
     throw badRequest('Expected a message of type "response.create".', 'type');
   }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../errors/gateway-error.js';
 import { isUtf8JsonType, parseJsonText } from './read-json-body.js';
+
+const LIMITS = { maxJsonDepth: 64, maxJsonValues: 1_000 };
 
 describe('isUtf8JsonType', () => {
   it.each([
@@ -38,7 +41,7 @@ describe('isUtf8JsonType', () => {
 describe('parseJsonText', () => {
   const messageOf = (text: string): string => {
     try {
-      parseJsonText(Buffer.from(text), 64);
+      parseJsonText(Buffer.from(text), LIMITS);
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
@@ -62,5 +65,35 @@ describe('parseJsonText', () => {
     expect(messageOf('{"a": "b" "c"}')).toMatch(
       /^The request body is not valid JSON: Expected ',' or '}' after property value in JSON at position 10( \(line 1 column 11\))?$/,
     );
+  });
+});
+
+describe('parseJsonText value count (server.maxJsonValues)', () => {
+  const objects = (count: number) => Buffer.from(`{"model":"m","x":[${Array(count).fill('{}').join(',')}]}`);
+
+  it('parses a body of as many values as allowed', () => {
+    // The top object, the array, 997 objects, and 1 + 996 commas: 1,996 counted.
+    expect(parseJsonText(objects(997), { maxJsonDepth: 64, maxJsonValues: 1_996 })).toMatchObject({
+      model: 'm',
+    });
+  });
+
+  it('refuses one more with 413 in the error shape, before parsing', () => {
+    let refused: unknown;
+    try {
+      parseJsonText(objects(997), { maxJsonDepth: 64, maxJsonValues: 1_995 });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect(refused).toMatchObject({ status: 413, code: 'BAD_REQUEST', type: 'invalid_request_error' });
+    expect((refused as Error).message).toBe(
+      'The request body holds more than 1995 JSON values (arrays, objects and their items).',
+    );
+  });
+
+  it('is checked before the JSON is parsed: malformed text past the limit is refused for its count', () => {
+    const text = Buffer.from(`[${'{},'.repeat(2_000)} nonsense`);
+    expect(() => parseJsonText(text, LIMITS)).toThrow(/more than 1000 JSON values/);
   });
 });

@@ -11,7 +11,12 @@ export interface JsonBodyLimits {
   maxBodyBytes: number;
   /** Deepest nesting of arrays and objects (`server.maxJsonDepth`): 400 beyond, checked before parsing. */
   maxJsonDepth: number;
+  /** Most values (`server.maxJsonValues`, counted as `scanJson` does): 413 beyond, checked before parsing. */
+  maxJsonValues: number;
 }
+
+/** The bounds of a JSON text, checked on its bytes before it is parsed. */
+export type JsonTextLimits = Pick<JsonBodyLimits, 'maxJsonDepth' | 'maxJsonValues'>;
 
 const JSON_MEDIA_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
 /**
@@ -44,12 +49,13 @@ export function isUtf8JsonType(type: string): boolean {
 const PARAMETER = /;\s*([^\s;=]+)\s*(?:=\s*("(?:[^"\\]|\\.)*"|[^;]*))?/g;
 
 /**
- * Reads a request body as JSON: 415 for another content type or a charset other than UTF-8, 413 past `maxBodyBytes`, 400 for invalid UTF-8,
- * nesting deeper than `maxJsonDepth`, malformed JSON or a number that does not fit a double (`1e999`).
+ * Reads a request body as JSON: 415 for another content type or a charset other than UTF-8, 413 past `maxBodyBytes`
+ * or `maxJsonValues`, 400 for invalid UTF-8, nesting deeper than `maxJsonDepth`, malformed JSON or a number
+ * that does not fit a double (`1e999`).
  * How long the body may take to arrive is bounded by the server (`server.requestTimeoutMs`).
  */
 export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits): Promise<unknown> {
-  const { maxBodyBytes: maxBytes, maxJsonDepth } = limits;
+  const { maxBodyBytes: maxBytes } = limits;
   const type = req.headers['content-type'];
   if (type !== undefined && !isUtf8JsonType(type)) {
     throw new GatewayError(
@@ -61,19 +67,28 @@ export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits)
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   const bytes = await readBodyBytes(req, maxBytes);
   if (bytes.length === 0) throw badRequest('The request body is empty; a JSON object is expected.');
-  return parseJsonText(bytes, maxJsonDepth);
+  return parseJsonText(bytes, limits);
 }
 
 /**
  * JSON from bytes (a request body, a WebSocket message): 400 for invalid UTF-8, nesting deeper than
- * `maxJsonDepth` (checked before parsing), malformed JSON or a number that does not fit a double. The object
- * and array members of a top-level object come back frozen, remembering their bytes.
+ * `maxJsonDepth`, malformed JSON or a number that does not fit a double, 413 for more values than
+ * `maxJsonValues` (both bounds checked before parsing). The object and array members of a top-level object
+ * come back frozen, remembering their bytes.
  */
-export function parseJsonText(bytes: Buffer, maxJsonDepth: number): unknown {
-  // Before parsing, so that nothing downstream (serialising, walking) ever recurses without bound.
-  const scan = scanJson(bytes, maxJsonDepth);
+export function parseJsonText(bytes: Buffer, limits: JsonTextLimits): unknown {
+  const { maxJsonDepth, maxJsonValues } = limits;
+  // Before parsing, so that nothing downstream (serialising, walking) ever recurses without bound, and so
+  // that a body of tiny values (`[{},{},…]`: some 60 bytes of heap for every 3 bytes) is never built.
+  const scan = scanJson(bytes, maxJsonDepth, maxJsonValues);
   if (scan.tooDeep) {
     throw badRequest(`The request body nests arrays and objects deeper than ${maxJsonDepth} levels.`);
+  }
+  if (scan.tooMany) {
+    throw new GatewayError(
+      `The request body holds more than ${maxJsonValues} JSON values (arrays, objects and their items).`,
+      { status: 413, code: 'BAD_REQUEST', type: 'invalid_request_error' },
+    );
   }
   let parsed: unknown;
   try {

@@ -43,6 +43,40 @@ describe('scanJson depth', () => {
   });
 });
 
+describe('scanJson values', () => {
+  const tooMany = (text: string, maxValues: number) => scanJson(bytes(text), 100, maxValues).tooMany;
+
+  it('counts arrays, objects and the commas between their items and members', () => {
+    // 4 containers and 2 commas.
+    expect(tooMany('[{},{},{}]', 6)).toBe(false);
+    expect(tooMany('[{},{},{}]', 5)).toBe(true);
+    // 2 objects, 1 array and 3 commas.
+    expect(tooMany('{"a": 1, "b": [true, null], "c": {}}', 6)).toBe(false);
+    expect(tooMany('{"a": 1, "b": [true, null], "c": {}}', 5)).toBe(true);
+  });
+
+  it('does not count commas and brackets inside strings', () => {
+    expect(tooMany(JSON.stringify({ a: '[{},{},{}], "x": 1' }), 1)).toBe(false);
+    expect(tooMany(JSON.stringify(['a,b', 'c\\",[d']), 2)).toBe(false);
+    expect(tooMany(JSON.stringify(['a,b', 'c\\",[d']), 1)).toBe(true);
+  });
+
+  it('does not count the numbers of a long array of numbers only (an embedding, token ids)', () => {
+    const tokens = Array.from({ length: 100_000 }, (_, i) => i % 50_000);
+    const text = JSON.stringify({ model: 'm', input: tokens });
+    expect(tooMany(text, 3)).toBe(false);
+    // The same numbers with one object among them are counted.
+    expect(tooMany(JSON.stringify({ model: 'm', input: [...tokens, {}] }), 1_000)).toBe(true);
+  });
+
+  it('refuses 20 MiB of empty objects after counting past the limit, not the whole text', () => {
+    const text = `{"messages":[${'{},'.repeat(7_000_000)}{}]}`;
+    const scan = scanJson(bytes(text), 100, 1_000_000);
+    expect(scan.tooMany).toBe(true);
+    expect(scan.members).toBeUndefined();
+  });
+});
+
 describe('scanJson over arrays of numbers', () => {
   const NUMBERS = [
     '0',
@@ -75,6 +109,14 @@ describe('scanJson over arrays of numbers', () => {
     typeof parsed === 'object' && parsed !== null
       ? 1 + Math.max(0, ...Object.values(parsed).map(maxDepthOf))
       : 0;
+  const valuesIn = (parsed: unknown): number =>
+    typeof parsed === 'object' && parsed !== null
+      ? Object.values(parsed).reduce<number>((sum, item) => sum + valuesIn(item), 1)
+      : 1;
+  const containersIn = (parsed: unknown): number =>
+    typeof parsed === 'object' && parsed !== null
+      ? Object.values(parsed).reduce<number>((sum, item) => sum + containersIn(item), 1)
+      : 0;
   const outsideStrings = (text: string) => text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
 
   it('finds the depth, huge exponents and members of 2,000 random texts as their meaning says', () => {
@@ -84,8 +126,10 @@ describe('scanJson over arrays of numbers', () => {
       const text = `{"first": ${value(next, 0)}, "vector": [${NUMBERS.join(',')},${value(next, 2)}], "last": ${value(next, 0)}}`;
       const parsed = JSON.parse(text) as Record<string, unknown>;
       const depth = maxDepthOf(parsed);
-      const scan = scanJson(bytes(text), depth);
+      const scan = scanJson(bytes(text), depth, valuesIn(parsed) + containersIn(parsed));
       expect(scan.tooDeep, text).toBe(false);
+      // The count is never more than the values parsed and one per array or object (an empty one counts 1).
+      expect(scan.tooMany, text).toBe(false);
       expect(scanJson(bytes(text), depth - 1).tooDeep, text).toBe(true);
       expect(scan.hugeNumber, text).toBe(/\d[eE]\+?0*\d{3}|[-\d.]{200}/.test(outsideStrings(text)));
       for (const name of ['first', 'vector', 'last']) {

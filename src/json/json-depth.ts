@@ -19,6 +19,8 @@ const MINUS = 0x2d;
 export interface JsonScan {
   /** It nests arrays and objects deeper than the limit. */
   tooDeep: boolean;
+  /** It holds more values than the limit (see `scanJson`). */
+  tooMany: boolean;
   /**
    * For a text that is one object: where each top-level member's value starts and ends (byte offsets, end
    * excluded; whitespace around it not included), by name. Undefined for any other text, and for an object
@@ -55,12 +57,21 @@ export const LONG_NUMBER_BYTES = 200;
 
 /**
  * One scan of the raw bytes of a JSON text (UTF-8), before parsing: whether it nests arrays and objects
- * deeper than `maxDepth`, and where the values of a top-level object's members lie (so that a member
+ * deeper than `maxDepth`, whether it holds more than `maxValues` values, and where the values of a top-level object's members lie (so that a member
  * forwarded unchanged can be sent as its original bytes instead of serialised again). Strings are skipped
  * with a native `indexOf` to the closing quote, so long strings (base64 images, pasted documents) cost next
  * to nothing. Malformed text is not judged here: JSON.parse rejects it afterwards.
+ *
+ * Values are counted as the arrays and objects plus the commas between items and members, so the count is
+ * within one per container of the values parsed; the numbers of an array passed over as numbers only (see
+ * `numberArray`) are not counted (a number costs the parsed value no more than its bytes' worth, while an
+ * empty object `{},` costs some 60 bytes of heap for its 3 bytes).
  */
-export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
+export function scanJson(
+  bytes: Uint8Array,
+  maxDepth: number,
+  maxValues = Number.POSITIVE_INFINITY,
+): JsonScan {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const members = new Map<string, [number, number]>();
   let depth = 0;
@@ -72,7 +83,16 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   const longStrings: number[] = [];
   const numberArrays: number[] = [];
   let unplainName = false;
+  let values = 0;
   const closes: CloseCache = { close: -1, structural: -1 };
+  const refused = (tooDeep: boolean, tooMany: boolean): JsonScan => ({
+    tooDeep,
+    tooMany,
+    members: undefined,
+    hugeNumber,
+    longStrings: [],
+    numberArrays: [],
+  });
   for (let index = 0; index < buffer.length; index++) {
     const byte = buffer[index] as number;
     // Digits, points and minus signs first: a vector of numbers is mostly these, and none of them matters here.
@@ -80,8 +100,7 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
     if (index - runStart >= LONG_NUMBER_BYTES) hugeNumber = true;
     if (byte === QUOTE) {
       const close = closingQuote(buffer, index);
-      if (close < 0)
-        return { tooDeep: false, members: undefined, hugeNumber, longStrings: [], numberArrays: [] };
+      if (close < 0) return refused(false, false);
       if (close - index > LONG_STRING_BYTES) longStrings.push(index, close);
       if (depth === 1 && key === undefined && valueStart < 0) {
         key = plainName(buffer, index + 1, close);
@@ -90,8 +109,8 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
       index = close;
     } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
       depth++;
-      if (depth > maxDepth)
-        return { tooDeep: true, members: undefined, hugeNumber, longStrings: [], numberArrays: [] };
+      if (depth > maxDepth) return refused(true, false);
+      if (++values > maxValues) return refused(false, true);
       if (byte === OPEN_BRACKET) {
         const numbers = numberArray(buffer, index, closes);
         if (numbers !== undefined) {
@@ -109,10 +128,13 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
       }
     } else if (depth === 1 && byte === COLON && key !== undefined && valueStart < 0) {
       valueStart = valueBegin(buffer, index + 1);
-    } else if (depth === 1 && byte === COMMA) {
-      if (key && valueStart >= 0) members.set(key, [valueStart, valueEnd(buffer, index)]);
-      key = undefined;
-      valueStart = -1;
+    } else if (byte === COMMA) {
+      if (++values > maxValues) return refused(false, true);
+      if (depth === 1) {
+        if (key && valueStart >= 0) members.set(key, [valueStart, valueEnd(buffer, index)]);
+        key = undefined;
+        valueStart = -1;
+      }
     } else if ((byte === LOWER_E || byte === UPPER_E) && !hugeNumber) {
       hugeNumber = isHugeExponent(buffer, index);
     }
@@ -121,7 +143,14 @@ export function scanJson(bytes: Uint8Array, maxDepth: number): JsonScan {
   if (buffer.length - runStart >= LONG_NUMBER_BYTES) hugeNumber = true;
   const isObject = buffer[valueBegin(buffer, 0)] === OPEN_BRACE && depth === 0;
   const known = isObject && !unplainName;
-  return { tooDeep: false, members: known ? members : undefined, hugeNumber, longStrings, numberArrays };
+  return {
+    tooDeep: false,
+    tooMany: false,
+    members: known ? members : undefined,
+    hugeNumber,
+    longStrings,
+    numberArrays,
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const parse = (text: string): JsonObject => {
-  const parsed = parseJsonText(bytes(text), 64);
+  const parsed = parseJsonText(bytes(text), { maxJsonDepth: 64, maxJsonValues: 1_000_000 });
   if (!isRecord(parsed)) throw new Error('not an object');
   return parsed;
 };

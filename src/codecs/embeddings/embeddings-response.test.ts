@@ -10,10 +10,10 @@ const options = { model: 'acme/embed', promptTokens: 3, costNano: 60 };
 
 /** An upstream answer whose `data` remembers its bytes (as the OpenAI adapter reads it). */
 const answer = (entries: unknown[]): JsonObject =>
-  parseJsonText(
-    Buffer.from(JSON.stringify({ object: 'list', data: entries, model: 'up' })),
-    64,
-  ) as JsonObject;
+  parseJsonText(Buffer.from(JSON.stringify({ object: 'list', data: entries, model: 'up' })), {
+    maxJsonDepth: 64,
+    maxJsonValues: 1_000_000,
+  }) as JsonObject;
 
 describe('finalizeEmbeddings', () => {
   it('passes on data already as asked, with its bytes', () => {
