@@ -8,6 +8,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Dashboard } from '../dashboard/create-dashboard.js';
 import type { ReadinessCheck } from '../health/readiness.js';
+import type { BodyBudget } from '../http/body-budget.js';
 import type { CancelSignal } from '../http/cancellation.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   skills: SkillRegistry;
   /** Rate limits and monthly spend reservations. */
   limiter: Limiter;
+  /** The request body bytes held at once (`server.maxBodyBytesInFlight`). */
+  bodyBudget: BodyBudget;
   /** Every provider id that exists (configured or preset), for validating `gateway.only`. */
   knownProviders: ReadonlySet<string>;
   /**

@@ -7,6 +7,7 @@ import type { GatewayConfig, LimitsConfig } from '../config/config-schema.js';
 import type { OtelEnv } from '../config/env.js';
 import { createDashboard } from '../dashboard/create-dashboard.js';
 import { checkReadiness, type ReadinessCheck } from '../health/readiness.js';
+import { BodyBudget, bodyBytesInFlight } from '../http/body-budget.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
 import { storeSpendSource } from '../limits/spend-account.js';
@@ -72,6 +73,7 @@ export async function assembleAppDeps(parts: OpenedParts, opened: StartUpClosers
     }),
     skills,
     limiter,
+    bodyBudget: new BodyBudget(bodyBytesInFlight(config.server)),
     readinessChecks,
     knownProviders: new Set([...providerPresets.map((p) => p.id), ...config.providers.map((p) => p.id)]),
     now,

@@ -40,7 +40,8 @@ import type { AppRoute, Handler } from './route-table.js';
 const inference = <R extends ParsedRequest, Part>(endpoint: Endpoint<R, Part>): Handler => ({
   auth: true,
   rateLimit: 'run',
-  run: (ctx, deps, principal) => runRequest(ctx, deps, principal, endpoint, httpTransport(ctx.req, ctx.res)),
+  run: (ctx, deps, principal) =>
+    runRequest(ctx, deps, principal, endpoint, httpTransport(ctx.req, ctx.res, deps.bodyBudget)),
 });
 
 /** Readiness: the store, then every other check the gateway was built with (Redis, ...). */

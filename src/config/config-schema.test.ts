@@ -20,6 +20,7 @@ describe('server limits in the config', () => {
     [{ headersTimeoutMs: -1 }, 'server.headersTimeoutMs'],
     [{ maxJsonDepth: 2 }, 'server.maxJsonDepth'],
     [{ maxJsonValues: 10 }, 'server.maxJsonValues'],
+    [{ maxBodyBytes: 2_000, maxBodyBytesInFlight: 1_999 }, 'server.maxBodyBytesInFlight'],
     [{ heapGrowthPercent: -1 }, 'server.heapGrowthPercent'],
     [{ heapGrowthPercent: 12.5 }, 'server.heapGrowthPercent'],
     [{ authFailures: { burst: 0 } }, 'server.authFailures.burst'],

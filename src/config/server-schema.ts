@@ -37,6 +37,12 @@ export const serverSchema = z.strictObject({
     .int()
     .positive()
     .default(20 * 1024 * 1024),
+  /**
+   * Request body bytes the process holds at once: a body past 64 KiB counts from then until its answer ends,
+   * and one that would pass this gets 503 with `retry-after`. Default: an eighth of V8's heap limit, and at
+   * least `maxBodyBytes` (http/body-budget.ts).
+   */
+  maxBodyBytesInFlight: z.number().int().positive().optional(),
   /** Deepest nesting of arrays and objects accepted in a request body (checked before parsing). */
   maxJsonDepth: z.number().int().min(8).max(10_000).default(100),
   /**
@@ -135,12 +141,14 @@ export const serverSchema = z.strictObject({
 });
 
 /** Node refuses a headers timeout longer than the request timeout; say so at start instead. */
-export const boundedServerSchema = serverSchema.refine(
-  (server) => server.headersTimeoutMs <= server.requestTimeoutMs,
-  {
+export const boundedServerSchema = serverSchema
+  .refine((server) => server.headersTimeoutMs <= server.requestTimeoutMs, {
     message: 'headersTimeoutMs must not exceed requestTimeoutMs',
     path: ['headersTimeoutMs'],
-  },
-);
+  })
+  .refine((server) => (server.maxBodyBytesInFlight ?? server.maxBodyBytes) >= server.maxBodyBytes, {
+    message: 'maxBodyBytesInFlight must be at least maxBodyBytes (else the largest body is never accepted)',
+    path: ['maxBodyBytesInFlight'],
+  });
 
 export type ServerConfig = z.infer<typeof serverSchema>;

@@ -25,7 +25,9 @@ export async function countGeminiTokens(
   deps: AppDeps,
   principal: Principal,
 ): Promise<void> {
-  const request = parseCountTokensRequest(await readJsonBody(ctx.req, deps.config.server));
+  const request = parseCountTokensRequest(
+    await readJsonBody(ctx.req, deps.config.server, { budget: deps.bodyBudget, until: ctx.res }),
+  );
   parseGatewaySettings(request.gateway);
   const model = slugOfPath(ctx.params.model ?? '');
   assertModelAllowed(principal, resolveModel(deps.catalog, model, 'chat').id);

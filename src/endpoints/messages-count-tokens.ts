@@ -24,7 +24,9 @@ export async function countMessageTokens(
   principal: Principal,
 ): Promise<void> {
   ctx.headers['request-id'] = ctx.requestId;
-  const request = parseCountTokensRequest(await readJsonBody(ctx.req, deps.config.server));
+  const request = parseCountTokensRequest(
+    await readJsonBody(ctx.req, deps.config.server, { budget: deps.bodyBudget, until: ctx.res }),
+  );
   parseGatewaySettings(request.gateway);
   assertModelAllowed(principal, resolveModel(deps.catalog, request.model, 'chat').id);
   const { body } = messagesRequestToChat(request);

@@ -1,9 +1,10 @@
-import type { IncomingMessage } from 'node:http';
-import { badRequest, GatewayError } from '../errors/gateway-error.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badRequest, GatewayError, serviceUnavailable } from '../errors/gateway-error.js';
 import { isRecord } from '../json/json.js';
 import { LONG_NUMBER_BYTES, scanJson } from '../json/json-depth.js';
 import { parseJsonBytes } from '../json/parse-json-bytes.js';
 import { rememberSourceBytes } from '../json/source-bytes.js';
+import { type BodyBudget, UNCOUNTED_BODY_BYTES } from './body-budget.js';
 
 /** Bounds of a request body (the `server` config section has both). */
 export interface JsonBodyLimits {
@@ -13,6 +14,12 @@ export interface JsonBodyLimits {
   maxJsonDepth: number;
   /** Most values (`server.maxJsonValues`, counted as `scanJson` does): 413 beyond, checked before parsing. */
   maxJsonValues: number;
+}
+
+/** The process's budget of body bytes (`server.maxBodyBytesInFlight`) and the answer a body counts until. */
+export interface HeldBody {
+  budget: BodyBudget;
+  until: ServerResponse;
 }
 
 /** The bounds of a JSON text, checked on its bytes before it is parsed. */
@@ -51,10 +58,15 @@ const PARAMETER = /;\s*([^\s;=]+)\s*(?:=\s*("(?:[^"\\]|\\.)*"|[^;]*))?/g;
 /**
  * Reads a request body as JSON: 415 for another content type or a charset other than UTF-8, 413 past `maxBodyBytes`
  * or `maxJsonValues`, 400 for invalid UTF-8, nesting deeper than `maxJsonDepth`, malformed JSON or a number
- * that does not fit a double (`1e999`).
+ * that does not fit a double (`1e999`), 503 with `retry-after` when the body would pass the process's budget
+ * of body bytes in flight (`held`; see `BodyBudget`).
  * How long the body may take to arrive is bounded by the server (`server.requestTimeoutMs`).
  */
-export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits): Promise<unknown> {
+export async function readJsonBody(
+  req: IncomingMessage,
+  limits: JsonBodyLimits,
+  held?: HeldBody,
+): Promise<unknown> {
   const { maxBodyBytes: maxBytes } = limits;
   const type = req.headers['content-type'];
   if (type !== undefined && !isUtf8JsonType(type)) {
@@ -65,7 +77,7 @@ export async function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits)
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = await readBodyBytes(req, maxBytes);
+  const bytes = await readBodyBytes(req, maxBytes, held);
   if (bytes.length === 0) throw badRequest('The request body is empty; a JSON object is expected.');
   return parseJsonText(bytes, limits);
 }
@@ -118,19 +130,26 @@ function withoutQuotedText(message: string): string {
 
 /**
  * The whole body, with 'data'/'end' events (cheaper than async iteration); rejects with 413 past `maxBytes`
- * (checked as it arrives) and 400 when the body cannot be read.
+ * and 503 when `held`'s budget has no room for it (both checked as it arrives, the budget from the declared
+ * length when there is one), and 400 when the body cannot be read.
  */
-export function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+export function readBodyBytes(req: IncomingMessage, maxBytes: number, held?: HeldBody): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let count: ((total: number) => boolean) | undefined;
+    const declared = Number(req.headers['content-length']) || 0;
+    const refuse = (error: GatewayError) => {
+      cleanup();
+      req.resume();
+      reject(error);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        req.resume();
-        reject(tooLarge(maxBytes));
-        return;
+      if (size > maxBytes) return refuse(tooLarge(maxBytes));
+      if (held && size > UNCOUNTED_BODY_BYTES) {
+        count ??= held.budget.counter(held.until);
+        if (!count(Math.max(size, declared))) return refuse(noRoom(held.budget.limit));
       }
       chunks.push(chunk);
     };
@@ -151,6 +170,12 @@ export function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<B
     req.on('end', onEnd);
     req.on('error', onError);
   });
+}
+
+function noRoom(limit: number): GatewayError {
+  return serviceUnavailable(
+    `The gateway holds as many request body bytes as it may at once (server.maxBodyBytesInFlight, ${limit}); try again shortly.`,
+  );
 }
 
 function tooLarge(maxBytes: number): GatewayError {

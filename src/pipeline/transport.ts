@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayError } from '../errors/gateway-error.js';
+import type { BodyBudget } from '../http/body-budget.js';
 import type { Frame } from '../http/frame.js';
 import { type JsonBodyLimits, readJsonBody } from '../http/read-json-body.js';
 import { sendError, sendJson } from '../http/respond.js';
@@ -41,10 +42,13 @@ export interface Transport {
   error(error: GatewayError, headers: Record<string, string>, writeError?: ErrorWriter): void;
 }
 
-/** The HTTP transport: the JSON body of the request; JSON, SSE or error answers on its response. */
-export function httpTransport(req: IncomingMessage, res: ServerResponse): Transport {
+/**
+ * The HTTP transport: the JSON body of the request (counted against `budget` until the answer ends); JSON,
+ * SSE or error answers on its response.
+ */
+export function httpTransport(req: IncomingMessage, res: ServerResponse, budget: BodyBudget): Transport {
   return {
-    body: (limits) => readJsonBody(req, limits),
+    body: (limits) => readJsonBody(req, limits, { budget, until: res }),
     events: (headers, keepAliveMs) => new SseWriter(res, headers, keepAliveMs),
     json: (status, body, headers) => sendJson(res, status, body, headers),
     error: (error, headers, writeError) => (writeError ?? sendError)(res, error, headers),

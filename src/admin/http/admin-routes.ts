@@ -34,7 +34,9 @@ function admin(
   return {
     auth: 'admin',
     run: async (ctx, deps, caller) => {
-      const result = await work(ctx, caller, () => readJsonBody(ctx.req, deps.config.server));
+      const result = await work(ctx, caller, () =>
+        readJsonBody(ctx.req, deps.config.server, { budget: deps.bodyBudget, until: ctx.res }),
+      );
       sendJson(
         ctx.res,
         options.status ?? 200,

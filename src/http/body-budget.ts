@@ -1,0 +1,60 @@
+import type { ServerResponse } from 'node:http';
+import { getHeapStatistics } from 'node:v8';
+
+/** A request body up to this size is never counted: ordinary requests do not touch the budget. */
+export const UNCOUNTED_BODY_BYTES = 64 * 1024;
+
+/** Share of V8's heap limit the bodies in flight may hold by default (a parsed body costs up to 4 times its bytes). */
+const HEAP_SHARE = 8;
+
+/**
+ * The request body bytes the whole process holds at once (`server.maxBodyBytesInFlight`). A body past
+ * `UNCOUNTED_BODY_BYTES` is counted from then on as it arrives, and until its answer ends (`res` closes):
+ * the parsed body, and its bytes forwarded unchanged, live as long as the request does. A body that would
+ * pass the limit is refused, so that many clients sending large bodies at once (up to `maxConnections` of
+ * them) cannot hold more than the limit in memory together.
+ */
+export class BodyBudget {
+  #held = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Bytes of bodies counted now. */
+  get held(): number {
+    return this.#held;
+  }
+
+  /**
+   * A counter of the body of the request answered by `res`: `count(total)` raises the bytes counted for it to
+   * `total` and answers true, or answers false (counting nothing more) when that would pass the limit.
+   * Everything counted for it is given back when `res` closes.
+   */
+  counter(res: ServerResponse): (total: number) => boolean {
+    let mine = 0;
+    // An answer already over (the client went away) gives back at once what it would count.
+    if (res.closed) return () => true;
+    res.once('close', () => {
+      this.#held -= mine;
+      mine = 0;
+    });
+    return (total) => {
+      const more = total - mine;
+      if (more <= 0) return true;
+      if (this.#held + more > this.limit) return false;
+      this.#held += more;
+      mine = total;
+      return true;
+    };
+  }
+}
+
+/**
+ * `server.maxBodyBytesInFlight` when set, else an eighth of V8's heap limit (518 MiB on a 4 GiB heap), and
+ * at least one body of `maxBodyBytes`.
+ */
+export function bodyBytesInFlight(
+  server: { maxBodyBytes: number; maxBodyBytesInFlight?: number | undefined },
+  heapLimit = getHeapStatistics().heap_size_limit,
+): number {
+  return server.maxBodyBytesInFlight ?? Math.max(server.maxBodyBytes, Math.floor(heapLimit / HEAP_SHARE));
+}
