@@ -39,7 +39,7 @@ export const serverSchema = z.strictObject({
     .default(20 * 1024 * 1024),
   /**
    * Request body bytes the process holds at once: a body past 64 KiB counts from then until its answer ends,
-   * and one that would pass this gets 503 with `retry-after`. Default: an eighth of V8's heap limit, and at
+   * and one that would pass this gets 503 with `retry-after`. Default: a sixteenth of V8's heap limit, and at
    * least `maxBodyBytes` (http/body-budget.ts).
    */
   maxBodyBytesInFlight: z.number().int().positive().optional(),

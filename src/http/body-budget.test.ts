@@ -42,11 +42,11 @@ describe('BodyBudget', () => {
 
 describe('bodyBytesInFlight', () => {
   const MiB = 1024 * 1024;
-  it('is the configured value, else an eighth of the heap limit and at least one largest body', () => {
+  it('is the configured value, else a sixteenth of the heap limit and at least one largest body', () => {
     expect(bodyBytesInFlight({ maxBodyBytes: 20 * MiB, maxBodyBytesInFlight: 50 * MiB }, 4096 * MiB)).toBe(
       50 * MiB,
     );
-    expect(bodyBytesInFlight({ maxBodyBytes: 20 * MiB }, 4096 * MiB)).toBe(512 * MiB);
+    expect(bodyBytesInFlight({ maxBodyBytes: 20 * MiB }, 4096 * MiB)).toBe(256 * MiB);
     expect(bodyBytesInFlight({ maxBodyBytes: 20 * MiB }, 128 * MiB)).toBe(20 * MiB);
   });
 });
