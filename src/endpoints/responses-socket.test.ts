@@ -3,6 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { AppDeps } from '../app/app-deps.js';
+import { unauthorized } from '../errors/gateway-error.js';
+import { BodyBudget } from '../http/body-budget.js';
 import { serveResponsesSocket } from './responses-socket.js';
 
 /**
@@ -40,17 +42,26 @@ class FakeSocket extends EventEmitter {
   }
 }
 
-function serve(stalledClientTimeoutMs = 60_000) {
+function serve(
+  stalledClientTimeoutMs = 60_000,
+  bodyBudget = new BodyBudget(1024 * 1024),
+  authenticate: () => Promise<never> = () => new Promise(() => undefined),
+) {
   const socket = new FakeSocket();
   const deps = {
+    bodyBudget,
+    authenticate,
     config: {
       server: {
         maxJsonDepth: 100,
+        maxJsonValues: 1_000,
         stalledClientTimeoutMs,
         webSocket: { idleTimeoutMs: 60_000, maxConnectionMs: 3_600_000 },
       },
     },
     now: () => 0,
+    // Observing a turn (its access line) fails without a logger; the failure is logged here, and dropped.
+    log: () => undefined,
   } as unknown as AppDeps;
   serveResponsesSocket(socket as unknown as WebSocket, {} as IncomingMessage, deps);
   return socket;
@@ -103,5 +114,59 @@ describe('Responses WebSocket mode: error events a client leaves unread', () => 
     expect(socket.closeCode).toBe(1008);
     await new Promise((resolve) => socket.once('close', resolve));
     expect(socket.terminated).toBe(true);
+  });
+});
+
+describe('Responses WebSocket mode: messages count against server.maxBodyBytesInFlight', () => {
+  /** A `response.create` of some 100 KiB whose `metadata` holds 50,000 empty arrays. */
+  const crafted = Buffer.from(
+    JSON.stringify({
+      type: 'response.create',
+      model: 'm',
+      input: 'hi',
+      metadata: { a: Array(50_000).fill([]) },
+    }),
+  );
+  const errorOf = (socket: FakeSocket) => JSON.parse(socket.sent.at(-1) ?? '{}');
+
+  it('refuses a message past 64 KiB with 503 when the room is taken, before parsing it', async () => {
+    const budget = new BodyBudget(1024 * 1024);
+    expect(budget.take(1024 * 1024 - 1_000)).toBe(true);
+    const socket = serve(60_000, budget);
+    socket.emit('message', crafted, false);
+    await settled();
+    expect(errorOf(socket)).toMatchObject({ status: 503, error: { type: 'service_unavailable' } });
+    expect(budget.held).toBe(1024 * 1024 - 1_000);
+    socket.terminate();
+  });
+
+  it('refuses a message of too many values with 413, and gives its room back', async () => {
+    const budget = new BodyBudget(1024 * 1024);
+    const socket = serve(60_000, budget);
+    socket.emit('message', crafted, false);
+    await settled();
+    expect(errorOf(socket)).toMatchObject({ status: 413, error: { type: 'invalid_request_error' } });
+    expect(budget.held).toBe(0);
+    socket.terminate();
+  });
+
+  it('counts a message for as long as its turn runs', async () => {
+    const budget = new BodyBudget(1024 * 1024);
+    let refuse: (error: Error) => void = () => undefined;
+    const authenticating = new Promise<never>((_resolve, reject) => {
+      refuse = reject;
+    });
+    const socket = serve(60_000, budget, () => authenticating);
+    const message = Buffer.from(
+      JSON.stringify({ type: 'response.create', model: 'm', input: 'x'.repeat(100_000) }),
+    );
+    socket.emit('message', message, false);
+    await settled();
+    expect(budget.held).toBe(message.length);
+    refuse(unauthorized('Invalid or revoked API key.'));
+    await settled();
+    expect(errorOf(socket)).toMatchObject({ status: 401 });
+    expect(budget.held).toBe(0);
+    socket.terminate();
   });
 });

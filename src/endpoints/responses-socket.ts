@@ -3,7 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket } from 'ws';
 import type { AppDeps } from '../app/app-deps.js';
 import { badRequest, GatewayError, toGatewayError } from '../errors/gateway-error.js';
-import { parseJsonText } from '../http/read-json-body.js';
+import { UNCOUNTED_BODY_BYTES } from '../http/body-budget.js';
+import { noRoom, parseJsonText } from '../http/read-json-body.js';
 import { WebSocketSink, webSocketErrorEvent } from '../http/websocket-sink.js';
 import { isRecord, type JsonObject } from '../json/json.js';
 import { withMembers } from '../json/with-members.js';
@@ -169,8 +170,15 @@ async function runTurn(scope: TurnScope, data: RawData, isBinary: boolean): Prom
     res: { statusCode: 200 },
   };
   let failure: GatewayError | undefined;
+  let counted = 0;
   try {
-    const body = responseCreateBody(data, isBinary, deps);
+    const bytes = messageBytes(data, isBinary);
+    // Counted as a request body is (http/body-budget.ts), for as long as the turn runs.
+    if (bytes.length > UNCOUNTED_BODY_BYTES) {
+      if (!deps.bodyBudget.take(bytes.length)) throw noRoom(deps.bodyBudget.limit);
+      counted = bytes.length;
+    }
+    const body = responseCreateBody(bytes, deps);
     const principal = await deps.authenticate(req);
     turn.principal = principal;
     const endpoint = responsesEndpoint(scope.memory);
@@ -179,6 +187,7 @@ async function runTurn(scope: TurnScope, data: RawData, isBinary: boolean): Prom
     failure = toGatewayError(error);
     throw failure;
   } finally {
+    if (counted > 0) deps.bodyBudget.give(counted);
     observeRequest(deps, turn, failure);
   }
 }
@@ -186,10 +195,14 @@ async function runTurn(scope: TurnScope, data: RawData, isBinary: boolean): Prom
 /** The route a turn is counted under: the path of the socket, as the route of HTTP Responses requests. */
 const SOCKET_ROUTE = '/v1/responses';
 
-/** A `response.create` message as the body of a streamed Responses request. */
-function responseCreateBody(data: RawData, isBinary: boolean, deps: AppDeps): JsonObject {
+/** The bytes of a text message; 400 for a binary one. */
+function messageBytes(data: RawData, isBinary: boolean): Buffer {
   if (isBinary) throw badRequest('Messages must be text frames holding JSON.');
-  const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+}
+
+/** A `response.create` message as the body of a streamed Responses request. */
+function responseCreateBody(bytes: Buffer, deps: AppDeps): JsonObject {
   const message = parseJsonText(bytes, deps.config.server);
   if (!isRecord(message) || message.type !== 'response.create') {
     throw badRequest('Expected a message of type "response.create".', 'type');

@@ -28,6 +28,17 @@ export class BodyBudget {
     return this.#held;
   }
 
+  /** Counts `bytes` more until they are given back; false (nothing counted) when that would pass the limit. */
+  take(bytes: number): boolean {
+    if (this.#held + bytes > this.limit) return false;
+    this.#held += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.#held -= bytes;
+  }
+
   /**
    * A counter of the body of the request answered by `res`: `count(total)` raises the bytes counted for it to
    * `total` and answers true, or answers false (counting nothing more) when that would pass the limit.
@@ -38,14 +49,12 @@ export class BodyBudget {
     // An answer already over (the client went away) gives back at once what it would count.
     if (res.closed) return () => true;
     res.once('close', () => {
-      this.#held -= mine;
+      this.give(mine);
       mine = 0;
     });
     return (total) => {
-      const more = total - mine;
-      if (more <= 0) return true;
-      if (this.#held + more > this.limit) return false;
-      this.#held += more;
+      if (total <= mine) return true;
+      if (!this.take(total - mine)) return false;
       mine = total;
       return true;
     };

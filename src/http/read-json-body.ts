@@ -172,7 +172,8 @@ export function readBodyBytes(req: IncomingMessage, maxBytes: number, held?: Hel
   });
 }
 
-function noRoom(limit: number): GatewayError {
+/** 503: a body would pass the process's budget of body bytes in flight (`server.maxBodyBytesInFlight`). */
+export function noRoom(limit: number): GatewayError {
   return serviceUnavailable(
     `The gateway holds as many request body bytes as it may at once (server.maxBodyBytesInFlight, ${limit}); try again shortly.`,
   );
