@@ -199,7 +199,7 @@ describe('OpenAI adapter: Gemini thought signatures of earlier answers', () => {
     expect(turn.extra_content.google.parts).toBe(parts);
   });
 
-  it('leaves out Gemini built-in tools (and tool_choice with no tool left), with a warning each', async () => {
+  it('leaves out Gemini built-in tools (and tool_choice, parallel_tool_calls with no tool left), with a warning each', async () => {
     const fn = { type: 'function', function: { name: 'f', parameters: { type: 'object' } } };
     const { client, requests } = fakeUpstreamClient(() => okBody(fixture('chat-completion-tool-call.json')));
     const adapter = createOpenAIAdapter(provider, client);
@@ -212,11 +212,30 @@ describe('OpenAI adapter: Gemini thought signatures of earlier answers', () => {
       'tools.codeExecution (a Gemini built-in tool) is not supported by test-provider; dropped',
     ]);
     await adapter.chat(
-      { model: 'm', messages: [messages[0]], tools: [{ googleSearch: {} }], tool_choice: 'auto' },
+      {
+        model: 'm',
+        messages: [messages[0]],
+        tools: [fn, { googleSearch: {} }],
+        tool_choice: 'auto',
+        parallel_tool_calls: false,
+      },
       testCall(provider),
     );
-    expect(requests[1]?.json).not.toHaveProperty('tools');
-    expect(requests[1]?.json).not.toHaveProperty('tool_choice');
+    expect(requests[1]?.json).toMatchObject({ tools: [fn], tool_choice: 'auto', parallel_tool_calls: false });
+    // The bug: parallel_tool_calls went on without tools, which OpenAI refuses with a 400.
+    await adapter.chat(
+      {
+        model: 'm',
+        messages: [messages[0]],
+        tools: [{ googleSearch: {} }],
+        tool_choice: 'auto',
+        parallel_tool_calls: true,
+      },
+      testCall(provider),
+    );
+    expect(requests[2]?.json).not.toHaveProperty('tools');
+    expect(requests[2]?.json).not.toHaveProperty('tool_choice');
+    expect(requests[2]?.json).not.toHaveProperty('parallel_tool_calls');
   });
 
   it("sends them to Google's OpenAI-compatible endpoint, which reads them", async () => {

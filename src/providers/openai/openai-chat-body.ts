@@ -38,9 +38,10 @@ export function openAIChatBody(
   const tools = arrayMember(result, 'tools');
   const builtIn = tools?.filter(isGeminiBuiltInTool) ?? [];
   if (tools && builtIn.length > 0) {
-    // Gemini's built-in tools (`{"codeExecution": {}}`, from the Gemini ingress) run at Google only.
+    // Gemini's built-in tools (`{"codeExecution": {}}`, from the Gemini ingress) run at Google only. With no
+    // tool left, neither do the members only tools take: OpenAI refuses `parallel_tool_calls` without tools.
     const kept = tools.filter((tool) => !builtIn.includes(tool));
-    const { tools: _tools, tool_choice: _choice, ...rest } = result;
+    const { tools: _tools, tool_choice: _choice, parallel_tool_calls: _parallel, ...rest } = result;
     result = kept.length > 0 ? withMembers(result, { tools: kept }) : rest;
     for (const tool of builtIn) warnings.push(builtInToolWarning(tool, provider.id));
   }
