@@ -339,6 +339,8 @@ describe('Gemini request: what Gemini cannot take', () => {
       user: 'u-1',
       store: false,
       service_tier: 'auto',
+      // The bug: it went to Gemini, which refuses a body with a member it does not know.
+      prompt_cache_retention: 'in_memory',
       cachedContent: 'cachedContents/abc123',
       labels: { team: 'search' },
     });
@@ -353,6 +355,7 @@ describe('Gemini request: what Gemini cannot take', () => {
       'top_logprobs is not supported by Gemini; not sent',
       'parallel_tool_calls is not supported by Gemini; not sent',
       'user is not supported by Gemini; not sent',
+      'prompt_cache_retention is not supported by Gemini; not sent',
     ]);
   });
 });

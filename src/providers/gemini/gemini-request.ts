@@ -47,6 +47,7 @@ const UNSUPPORTED: Record<string, (value: unknown) => boolean> = {
   web_search_options: () => false,
   verbosity: () => false,
   prompt_cache_key: () => false,
+  prompt_cache_retention: () => false,
   safety_identifier: () => false,
   functions: () => false,
   function_call: () => false,
