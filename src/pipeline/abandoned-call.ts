@@ -1,6 +1,7 @@
 import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage } from '../accounting/usage.js';
 import type { RequestKind } from '../codecs/request-kind.js';
+import { faultForLog } from '../errors/fault-for-log.js';
 import type { JsonObject } from '../json/json.js';
 import type { ExecutionReport } from './execute.js';
 import { countPrompt } from './prompt-count.js';
@@ -47,7 +48,7 @@ export async function abandonedCallReport(
     };
   } catch (error) {
     run.deps.log(
-      `request ${run.ctx.requestId}: the prompt of an abandoned call could not be counted: ${String(error)}`,
+      `request ${run.ctx.requestId}: the prompt of an abandoned call could not be counted: ${faultForLog(error)}`,
     );
     return undefined;
   }

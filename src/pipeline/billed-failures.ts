@@ -2,6 +2,7 @@ import { checkUsage, type UsageLimits } from '../accounting/check-usage.js';
 import { computeCostNano } from '../accounting/compute-cost.js';
 import { emptyUsage } from '../accounting/usage.js';
 import type { ResolvedEndpoint } from '../catalog/catalog.js';
+import { faultForLog } from '../errors/fault-for-log.js';
 import type { ExecutionReport, ExecutionTarget } from './execute.js';
 import { countPrompt } from './prompt-count.js';
 import type { BilledFailure, Reservation, Run } from './run.js';
@@ -51,7 +52,7 @@ export async function billTimedOutCalls(
     inputTokens = await countPrompt(run, prompt.sent, prompt.kind);
   } catch (error) {
     run.deps.log(
-      `request ${run.ctx.requestId}: the prompt of a timed-out call could not be counted: ${String(error)}`,
+      `request ${run.ctx.requestId}: the prompt of a timed-out call could not be counted: ${faultForLog(error)}`,
     );
     return;
   }
