@@ -45,11 +45,12 @@ function geminiEndpoint(stream: boolean): Endpoint<GeminiParsed, ChatStreamPart>
       run.warnings.push(...translated.warnings);
       return { body: translated.body, settings, stream, includeThoughts: translated.includeThoughts };
     },
-    call: (adapter, body, call) => adapter.chat(body, call),
+    // A Gemini provider's parts without a chat field reach this client whole (chat-to-gemini.ts).
+    call: (adapter, body, call) => adapter.chat(body, { ...call, relaysGeminiParts: true }),
     answer: (result, meta, { request }) => chatToGemini(result.body, answerMeta(meta, request)),
     imageAnswer: (image, meta) => imageResponse(image, meta),
     stream: {
-      open: (adapter, body, call) => adapter.chatStream(body, call),
+      open: (adapter, body, call) => adapter.chatStream(body, { ...call, relaysGeminiParts: true }),
       framer: geminiFramer,
       preliminary: preliminaryChatPart,
     },

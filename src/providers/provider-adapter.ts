@@ -25,6 +25,11 @@ export interface UpstreamCall {
   rulesOf?: string | undefined;
   /** W3C trace context of the attempt's span (`traceparent`, `tracestate`), sent upstream when traced. */
   traceHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The client gets Gemini's answer parts that chat has no field for (`executableCode` …) whole, from
+   * `extra_content.google.parts` (the Gemini ingress): no warning says they are not carried.
+   */
+  relaysGeminiParts?: boolean;
 }
 
 /** A complete JSON answer in the canonical shape, with its usage normalised. */

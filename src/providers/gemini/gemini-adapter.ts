@@ -38,7 +38,12 @@ export function createGeminiAdapter(provider: ResolvedProvider, client: Upstream
         request.body,
         call,
       );
-      const result = toChatCompletion(answer, call.upstreamModel, provider.id);
+      const result = toChatCompletion(
+        answer,
+        call.upstreamModel,
+        provider.id,
+        call.relaysGeminiParts === true,
+      );
       return withMembers(result, { warnings: [...request.warnings, ...result.warnings] });
     },
 
@@ -52,6 +57,7 @@ export function createGeminiAdapter(provider: ResolvedProvider, client: Upstream
         providerId: provider.id,
         upstreamModel: call.upstreamModel,
         warnings,
+        partsRelayed: call.relaysGeminiParts === true,
         text: upstreamTextContext(provider, request.body),
       });
       const parts = poster.parts(response, call, translate);

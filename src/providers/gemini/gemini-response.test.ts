@@ -95,6 +95,15 @@ describe('Gemini response: chat completion', () => {
     ]);
   });
 
+  // Bug: the warning that the parts are not carried reached the Gemini ingress's clients, who get them whole.
+  it('keeps them without a warning when the client gets the parts whole (the Gemini ingress)', () => {
+    const parts = [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { text: 'Done.' }];
+    const answer = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] };
+    const result = toChatCompletion(answer, 'm', 'g', true);
+    expect(result.body.choices).toMatchObject([{ message: { extra_content: { google: { parts } } } }]);
+    expect(result.warnings).toEqual([]);
+  });
+
   it('adds no extra_content when every part has a chat field (signature-only parts included)', () => {
     const parts = [{ thoughtSignature: 'EosCCog' }, { text: 'Done.' }];
     const result = toChatCompletion(

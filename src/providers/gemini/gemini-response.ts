@@ -40,11 +40,12 @@ export function toChatCompletion(
   response: JsonObject,
   upstreamModel: string,
   providerId: string,
+  partsRelayed = false,
 ): JsonResult {
   const candidates = candidatesOf(response, providerId);
   const warnings = new Warnings();
   const choices = candidates.map((candidate, position) => {
-    const parts = readParts(recordMember(candidate, 'content'), warnings);
+    const parts = readParts(recordMember(candidate, 'content'), warnings, partsRelayed);
     const message: JsonObject = {
       role: 'assistant',
       content: parts.text === '' ? null : parts.text,
@@ -100,9 +101,14 @@ export function promptBlocked(response: JsonObject, providerId: string): Gateway
 
 /**
  * Text, thought summaries and function calls of a `Content`; when it has other part kinds, all its parts as
- * they came too (`native`), with a warning naming the kinds chat clients do not get in chat's own fields.
+ * they came too (`native`), with a warning naming the kinds chat clients do not get in chat's own fields,
+ * unless the client gets the parts whole (`partsRelayed`: the Gemini ingress).
  */
-export function readParts(content: JsonObject | undefined, warnings: Warnings): CandidateParts {
+export function readParts(
+  content: JsonObject | undefined,
+  warnings: Warnings,
+  partsRelayed = false,
+): CandidateParts {
   const result: CandidateParts = { text: '', reasoning: '', toolCalls: [] };
   const parts = (arrayMember(content, 'parts') ?? []).filter(isRecord);
   for (const part of parts) {
@@ -115,14 +121,14 @@ export function readParts(content: JsonObject | undefined, warnings: Warnings): 
       // A part may carry only a signature (or an empty thought); anything else has no chat equivalent.
       const kind = Object.keys(part).find((key) => key !== 'thoughtSignature' && key !== 'thought');
       // Named only when an identifier: warnings are kept in the record (zdr ones too), never upstream text.
-      if (kind) {
+      if (kind && !partsRelayed) {
         const named = vendorIdentifier(kind) ?? 'unknown';
         warnings.add(
           `Gemini answered with ${named} parts, which chat completions cannot carry: ` +
             'they are in extra_content.google.parts (the Gemini ingress relays them)',
         );
-        result.native = parts;
       }
+      if (kind) result.native = parts;
     }
   }
   return result;

@@ -53,6 +53,23 @@ describe('Gemini stream: translation to chat chunks', () => {
       },
       { index: 0, delta: {}, finish_reason: 'stop' },
     ]);
+    expect(result.warnings).toEqual([
+      'Gemini answered with executableCode parts, which chat completions cannot carry: they are in extra_content.google.parts (the Gemini ingress relays them)',
+      'Gemini answered with codeExecutionResult parts, which chat completions cannot carry: they are in extra_content.google.parts (the Gemini ingress relays them)',
+    ]);
+  });
+
+  // Bug: the warning that the parts are not carried reached the Gemini ingress's clients, who get them whole.
+  it('warns of no such part when the client gets the parts whole (relaysGeminiParts)', async () => {
+    const parts = [{ executableCode: { language: 'PYTHON', code: 'print(1 + 1)' } }, { text: 'It is 2.' }];
+    const sse = `data: ${JSON.stringify({ candidates: [{ index: 0, content: { role: 'model', parts }, finishReason: 'STOP' }] })}\r\n\r\n`;
+    const { client } = fakeUpstreamClient(() => okBody(sse));
+    const call = { ...testCall(provider), upstreamModel: 'gemini-2.5-flash', relaysGeminiParts: true };
+    const result = await createGeminiAdapter(provider, client).chatStream(body, call);
+    expect(deltas(await collect(result.parts))[0]).toMatchObject({
+      delta: { extra_content: { google: { parts } } },
+    });
+    expect(result.warnings).toEqual([]);
   });
 
   it('streams thoughts, text, the finish reason and the last usage', async () => {

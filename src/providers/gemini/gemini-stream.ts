@@ -19,6 +19,8 @@ export interface GeminiStreamOptions {
   upstreamModel: string;
   /** Collects warnings raised while the stream runs (finish reasons without a chat equivalent ...). */
   warnings: Warnings;
+  /** The client gets parts chat has no field for whole (the Gemini ingress): no warning about them. */
+  partsRelayed?: boolean;
   /** The provider's credentials (scrubbed from its error text) and the request (text quoting it is withheld). */
   text?: UpstreamTextContext;
 }
@@ -70,7 +72,7 @@ export function geminiChunkParts(options: GeminiStreamOptions): EventTranslator<
           state = { started: false, toolCalls: 0, finished: false };
           candidates.set(index, state);
         }
-        for (const choice of candidateChoices(candidate, index, state, options.warnings)) {
+        for (const choice of candidateChoices(candidate, index, state, options)) {
           emit({ type: 'chunk', chunk: withMembers(chunkHeader, { choices: [choice] }) });
         }
       });
@@ -90,9 +92,10 @@ function candidateChoices(
   candidate: JsonObject,
   index: number,
   state: CandidateState,
-  warnings: Warnings,
+  options: GeminiStreamOptions,
 ): JsonObject[] {
-  const parts = readParts(recordMember(candidate, 'content'), warnings);
+  const { warnings } = options;
+  const parts = readParts(recordMember(candidate, 'content'), warnings, options.partsRelayed === true);
   const deltas: JsonObject[] = [];
   if (parts.reasoning !== '') deltas.push({ reasoning_content: parts.reasoning });
   if (parts.text !== '') deltas.push({ content: parts.text });
