@@ -1,3 +1,4 @@
+import { badRequestQuoting, quotingClient } from '../errors/client-quote.js';
 import { badRequest, GatewayError } from '../errors/gateway-error.js';
 import type { GatewaySettings } from '../gateway-settings/gateway-settings.js';
 import { isRecord, type JsonObject, stringMember } from '../json/json.js';
@@ -25,12 +26,16 @@ export interface SocketConversation {
 
 /** The Open Responses WebSocket error for a `previous_response_id` the socket (and the store) do not have. */
 export function previousResponseNotFound(previousId: string): GatewayError {
-  return new GatewayError(`Previous response with id '${previousId}' not found.`, {
+  const { message, recordMessage } = quotingClient(
+    (quote) => `Previous response with id '${quote(previousId)}' not found.`,
+  );
+  return new GatewayError(message, {
     status: 400,
     code: 'BAD_REQUEST',
     type: 'invalid_request_error',
     param: 'previous_response_id',
     specCode: 'previous_response_not_found',
+    recordMessage,
   });
 }
 
@@ -122,7 +127,10 @@ export function conversationItems(conversation: JsonObject, output: unknown[]): 
 }
 
 const storedNotFound = (previousId: string): GatewayError =>
-  badRequest(`Previous response ${previousId} not found or expired.`, 'previous_response_id');
+  badRequestQuoting(
+    (quote) => `Previous response ${quote(previousId)} not found or expired.`,
+    'previous_response_id',
+  );
 
 /** Output items replayed as input must not carry the `status` of the earlier answer. */
 function withoutStatus(item: unknown): unknown {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { upstreamStatusError } from '../providers/shared/upstream-errors.js';
+import { badRequestQuoting } from './client-quote.js';
 import { recordableErrorMessage, withoutUpstreamText } from './error-text-for-records.js';
 import { badRequest } from './gateway-error.js';
 
@@ -44,6 +45,19 @@ describe('recordableErrorMessage', () => {
     const message = recordableErrorMessage(quoting, { zdr: false, requestTexts: [prompt] });
     expect(message).toBe('Provider fast-cloud answered 500 (server_error)');
     expect(message).not.toContain('merger');
+  });
+
+  // Bug: a message quoting the client's values (a role holding prompt text) went to records whole, zdr or not.
+  it("keeps no value of the client's request a gateway message quotes; the client is shown it, bounded", () => {
+    const role = `Summarise the memo ${'x'.repeat(100)}`;
+    const error = badRequestQuoting((quote) => `messages.0.role: ${quote(role)} is not a chat role`, 'x');
+    expect(error.message).toBe(`messages.0.role: ${role.slice(0, 64)}… is not a chat role`);
+    for (const zdr of [false, true]) {
+      expect(recordableErrorMessage(error, { zdr })).toBe(
+        'messages.0.role: (a value of the request) is not a chat role',
+      );
+    }
+    expect(withoutUpstreamText(error)).toBe('messages.0.role: (a value of the request) is not a chat role');
   });
 
   it('never keeps more than 300 characters (contract §4)', () => {

@@ -53,6 +53,11 @@ export interface GatewayErrorInit {
    * Kept apart so that records can leave them out (zdr requests, text that quotes the request).
    */
   upstreamMessage?: string;
+  /**
+   * `message` without the values of the client's request it quotes (errors/client-quote.ts): what records and
+   * attempts keep, for every request (a parse error is born before the request's `zdr` is known).
+   */
+  recordMessage?: string;
   /** How long the upstream asked us to wait (its `retry-after`), in ms. */
   retryAfterMs?: number;
   /** Every provider attempt, on a request whose attempts all failed. */
@@ -100,6 +105,7 @@ export class GatewayError extends Error {
   readonly upstreamStatus: number | undefined;
   readonly upstreamType: string | undefined;
   readonly upstreamMessage: string | undefined;
+  readonly recordMessage: string | undefined;
   readonly retryAfterMs: number | undefined;
   readonly attempts: readonly AttemptRecord[] | undefined;
   readonly headers: Record<string, string> | undefined;
@@ -121,6 +127,7 @@ export class GatewayError extends Error {
     this.upstreamStatus = init.upstreamStatus;
     this.upstreamType = init.upstreamType;
     this.upstreamMessage = init.upstreamMessage;
+    this.recordMessage = init.recordMessage;
     this.retryAfterMs = init.retryAfterMs;
     this.attempts = init.attempts;
     this.headers = init.headers;

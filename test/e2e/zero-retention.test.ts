@@ -233,4 +233,30 @@ describe('zero data retention keeps nothing at the gateway', () => {
     expect(record.errorCode).not.toBeNull();
     expect(JSON.stringify(record)).not.toContain('vendor-note-7731');
   });
+
+  // Bug: a parse error quoting the client's values went to the record whole, zdr or not (zdr is known only
+  // once the body is parsed): here a function name, which the client may have filled with prompt text.
+  it("keeps no value of the request that a parse error quotes in the record; the client's answer has it", async () => {
+    const secret = 'patient-4471 Jane Roe';
+    const response = await fetch(
+      `${env.baseURL.replace(/\/v1$/, '')}/v1beta/models/acme/duo:generateContent`,
+      {
+        method: 'POST',
+        headers: { 'x-goog-api-key': TEST_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          contents: [
+            { role: 'user', parts: [{ functionResponse: { name: secret, response: { ok: true } } }] },
+          ],
+          gateway: { zdr: true },
+        }),
+      },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(secret);
+    const record = await recordOf(env.baseURL, response.headers.get('x-generation-id') ?? '');
+    expect(record.errorMessage).toBe(
+      'contents.0.parts.0.functionResponse: no earlier functionCall of (a value of the request) is left to answer',
+    );
+    expect(JSON.stringify(record)).not.toContain('patient-4471');
+  });
 });

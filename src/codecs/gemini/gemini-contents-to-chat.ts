@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { badRequestQuoting } from '../../errors/client-quote.js';
 import { badRequest } from '../../errors/gateway-error.js';
 import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
@@ -141,8 +142,8 @@ function toolMessage(response: JsonObject, at: string, calls: Calls): JsonObject
   const id = stringMember(response, 'id');
   const call = calls.answer(id, name);
   if (!call) {
-    throw badRequest(
-      `${at}.functionResponse: no earlier functionCall of ${name} is left to answer`,
+    throw badRequestQuoting(
+      (quote) => `${at}.functionResponse: no earlier functionCall of ${quote(name)} is left to answer`,
       `${at}.functionResponse`,
     );
   }

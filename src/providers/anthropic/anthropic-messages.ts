@@ -1,3 +1,4 @@
+import { badRequestQuoting } from '../../errors/client-quote.js';
 import { badRequest } from '../../errors/gateway-error.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
 import { tryParseNestedJson } from '../../json/json-depth.js';
@@ -51,8 +52,9 @@ function turnBlocks(
     case 'tool':
       return withMessageCacheControl([toolResult(message, index, warnings)], message);
     default:
-      throw badRequest(
-        `messages.${index}.role: ${role ?? 'missing'} is not supported by the Anthropic Messages API; use tools and tool messages`,
+      throw badRequestQuoting(
+        (quote) =>
+          `messages.${index}.role: ${role === undefined ? 'missing' : quote(role)} is not supported by the Anthropic Messages API; use tools and tool messages`,
         `messages.${index}.role`,
       );
   }
@@ -90,8 +92,9 @@ function toolUse(call: unknown, where: string): JsonObject {
   const text = stringMember(fn, 'arguments') ?? '';
   const input = text.trim() === '' ? {} : tryParseNestedJson(text);
   if (!isRecord(input)) {
-    throw badRequest(
-      `${where}.function.arguments: must be a JSON object for the Anthropic Messages API, got ${JSON.stringify(text.slice(0, 80))}`,
+    throw badRequestQuoting(
+      (quote) =>
+        `${where}.function.arguments: must be a JSON object for the Anthropic Messages API, got ${quote(JSON.stringify(text.slice(0, 62)))}`,
       `${where}.function.arguments`,
     );
   }

@@ -1,4 +1,5 @@
 import type { Warnings } from '../../codecs/shared/translation-warnings.js';
+import { badRequestQuoting } from '../../errors/client-quote.js';
 import { badRequest } from '../../errors/gateway-error.js';
 import { clientText } from '../../json/client-text.js';
 import { arrayMember, isRecord, type JsonObject, recordMember, stringMember } from '../../json/json.js';
@@ -60,7 +61,7 @@ export function toGeminiConversation(
     else if (role === 'assistant') push('model', assistantParts(message, at, context));
     else if (role === 'tool' || role === 'function')
       push('user', [functionResponsePart(message, at, context)]);
-    else throw badRequest(`${at}.role: ${String(role)} is not a chat role`, `${at}.role`);
+    else throw badRequestQuoting((quote) => `${at}.role: ${quote(role)} is not a chat role`, `${at}.role`);
   });
   return {
     contents: turns.map((turn) => ({ role: turn.role, parts: turn.parts })),
@@ -171,8 +172,8 @@ function functionResponsePart(message: JsonObject, at: string, context: Context)
   const name =
     (callId === undefined ? undefined : context.callNames.get(callId)) ?? stringMember(message, 'name');
   if (!name) {
-    throw badRequest(
-      `${at}.tool_call_id: no earlier assistant tool call has the id ${String(callId)}`,
+    throw badRequestQuoting(
+      (quote) => `${at}.tool_call_id: no earlier assistant tool call has the id ${quote(callId)}`,
       `${at}.tool_call_id`,
     );
   }

@@ -396,3 +396,19 @@ describe('toGeminiRequest: warnings quote client values', () => {
     }
   });
 });
+
+// Bug: errors quoted the client's values in records too, zdr or not (a role or a call id may hold prompt text).
+describe('toGeminiRequest: errors quoting client values', () => {
+  it('show the client its value, and keep none for records', () => {
+    const unknownRole = catchError(() => translate({ messages: [{ role: 'the memo says', content: 'x' }] }));
+    expect(unknownRole?.message).toBe('messages.0.role: the memo says is not a chat role');
+    expect(unknownRole?.recordMessage).toBe('messages.0.role: (a value of the request) is not a chat role');
+    const unknownCall = catchError(() =>
+      translate({ messages: [user('x'), { role: 'tool', tool_call_id: 'the memo says', content: '1' }] }),
+    );
+    expect(unknownCall?.message).toContain('has the id the memo says');
+    expect(unknownCall?.recordMessage).toBe(
+      'messages.1.tool_call_id: no earlier assistant tool call has the id (a value of the request)',
+    );
+  });
+});
