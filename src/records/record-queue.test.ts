@@ -17,14 +17,6 @@ function fakeStore(insert: (records: GenerationRecord[]) => Promise<void>): Stor
   return store;
 }
 
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 const queues: RecordQueue[] = [];
 const journals: RecordJournal[] = [];
 afterEach(async () => {
@@ -143,30 +135,39 @@ describe('RecordQueue', () => {
   });
 
   it('keeps everything while the store is unavailable, backs off, and writes it all when it is back', async () => {
-    let up = false;
-    let calls = 0;
-    const written: string[] = [];
-    const store = fakeStore(async (records) => {
-      calls += 1;
-      if (!up) throw new StoreUnavailableError('PostgreSQL is unavailable: connect ECONNREFUSED');
-      written.push(...records.map((record) => record.genId));
-    });
-    const { queue, lines } = queueWith(store, { retryMaxMs: 200, flushIntervalMs: 20 });
-    const records = Array.from({ length: 10 }, () => makeRecord());
-    for (const record of records) queue.push(record);
-    await queue.flush();
-    expect(queue.failing).toBe(true);
-    // Within the backoff, flushes do not call the store.
-    await queue.flush();
-    await queue.flush();
-    expect(calls).toBe(1);
-    expect(queue.find(records[0]?.genId ?? '', 'acme')).toBeDefined();
-    up = true;
-    // The queue's own timer retries once the backoff (at most retryMaxMs) has passed.
-    await waitFor(() => queue.size === 0, 2_000);
-    expect(queue.failing).toBe(false);
-    expect(written.sort()).toEqual(records.map((record) => record.genId).sort());
-    expect(lines).toEqual([]);
+    // A fake clock: "within the backoff" and "once it has passed" are the queue's own timers, not how long
+    // this machine took between two lines (a stall past the 100 ms backoff made the second flush call).
+    vi.useFakeTimers();
+    try {
+      let up = false;
+      let calls = 0;
+      const written: string[] = [];
+      const store = fakeStore(async (records) => {
+        calls += 1;
+        if (!up) throw new StoreUnavailableError('PostgreSQL is unavailable: connect ECONNREFUSED');
+        written.push(...records.map((record) => record.genId));
+      });
+      const { queue, lines } = queueWith(store, { retryMaxMs: 200, flushIntervalMs: 20 });
+      const records = Array.from({ length: 10 }, () => makeRecord());
+      for (const record of records) queue.push(record);
+      await queue.flush();
+      expect(queue.failing).toBe(true);
+      // Within the backoff, flushes do not call the store.
+      await queue.flush();
+      await queue.flush();
+      expect(calls).toBe(1);
+      expect(queue.find(records[0]?.genId ?? '', 'acme')).toBeDefined();
+      up = true;
+      // The queue's own timer retries once the backoff (at most retryMaxMs) has passed.
+      await vi.advanceTimersByTimeAsync(200);
+      expect(queue.size).toBe(0);
+      expect(calls).toBe(2);
+      expect(queue.failing).toBe(false);
+      expect(written.sort()).toEqual(records.map((record) => record.genId).sort());
+      expect(lines).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('writes in batches of batchSize', async () => {
@@ -235,30 +236,49 @@ describe('RecordQueue', () => {
     }
   });
 
+  // Both on a fake clock: when the write or the give-up happens is read off the queue's own timers, not off
+  // how fast this machine ran them.
   it('writes a record to the store within flushIntervalMs', async () => {
-    const written: string[] = [];
-    const { queue } = queueWith(
-      fakeStore(async (records) => void written.push(...records.map((r) => r.genId))),
-      {
-        flushIntervalMs: 50,
-      },
-    );
-    const record = makeRecord();
-    const start = Date.now();
-    queue.push(record);
-    await waitFor(() => written.includes(record.genId), 1_000);
-    expect(Date.now() - start).toBeLessThan(500);
+    vi.useFakeTimers();
+    try {
+      const written: string[] = [];
+      const { queue } = queueWith(
+        fakeStore(async (records) => void written.push(...records.map((r) => r.genId))),
+        {
+          flushIntervalMs: 50,
+        },
+      );
+      const record = makeRecord();
+      queue.push(record);
+      await vi.advanceTimersByTimeAsync(50);
+      expect(written).toEqual([record.genId]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('close() gives up at its deadline while the store is down and says how many records are left', async () => {
-    const store = fakeStore(async () => {
-      throw new StoreUnavailableError('down');
-    });
-    const { queue } = queueWith(store);
-    for (let i = 0; i < 3; i += 1) queue.push(makeRecord());
-    const start = Date.now();
-    expect(await queue.close(300)).toBe(3);
-    expect(Date.now() - start).toBeGreaterThanOrEqual(290);
-    expect(Date.now() - start).toBeLessThan(2_000);
+    vi.useFakeTimers();
+    try {
+      let tries = 0;
+      const store = fakeStore(async () => {
+        tries += 1;
+        throw new StoreUnavailableError('down');
+      });
+      const { queue } = queueWith(store);
+      for (let i = 0; i < 3; i += 1) queue.push(makeRecord());
+      let left: number | undefined;
+      void queue.close(300).then((count) => {
+        left = count;
+      });
+      // Still trying just before the deadline (more than once), given up at it.
+      await vi.advanceTimersByTimeAsync(299);
+      expect(left).toBeUndefined();
+      expect(tries).toBeGreaterThan(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(left).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
