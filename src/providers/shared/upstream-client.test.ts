@@ -25,10 +25,18 @@ beforeEach(() => {
   upstream.faults.length = 0;
 });
 
+/**
+ * The time to first byte is 30 s rather than testCall's 1 s: a loaded machine can take a second to answer on
+ * loopback, and a 504 for that would test none of what these tests are about (a test that means the first-byte
+ * timeout sets its own).
+ */
 function adapterWith(limits: { idleTimeoutMs: number; maxResponseBytes: number }, idleTimeoutMs?: number) {
   const provider = testProvider({ baseUrl: upstream.url, apiKey: KEY, idleTimeoutMs });
   const client = createUpstreamClient(agent, limits);
-  return { adapter: createOpenAIAdapter(provider, client), call: testCall(provider) };
+  return {
+    adapter: createOpenAIAdapter(provider, client),
+    call: { ...testCall(provider), timeoutMs: 30_000 },
+  };
 }
 
 const LIMITS = { idleTimeoutMs: 150, maxResponseBytes: 1024 * 1024 };
@@ -48,12 +56,11 @@ describe('upstream client: idle timeout', () => {
     upstream.faults.push({ kind: 'silent-after-headers' });
     const cancelled = upstream.cancelledStreams;
     const { adapter, call } = adapterWith({ ...LIMITS, idleTimeoutMs: 60_000 }, 150);
-    const started = performance.now();
     const error = await failure(adapter.chat(chatBody, call));
-    expect(performance.now() - started).toBeLessThan(1_500);
+    // Which timer ended it, not how long it took: the provider's 150 ms silence, not the client's minute.
     expect(error).toMatchObject({ status: 504, type: 'upstream_timeout', retryable: true });
     expect(error.message).toContain('went silent for 150 ms');
-    await expect.poll(() => upstream.cancelledStreams, { timeout: 2_000 }).toBe(cancelled + 1);
+    await expect.poll(() => upstream.cancelledStreams, { timeout: 10_000 }).toBe(cancelled + 1);
   });
 
   it('fails a stream that goes silent in the middle, after the parts that arrived', async () => {
@@ -62,15 +69,15 @@ describe('upstream client: idle timeout', () => {
     const result = await adapter.chatStream({ ...chatBody, stream: true }, call);
     const reader = result.parts.getReader();
     const parts: unknown[] = [];
-    const started = performance.now();
     const error = await failure(
       (async () => {
         for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
       })(),
     );
     expect(parts).toHaveLength(3);
+    // Ended by the 150 ms idle timeout (its message says so), not by any longer timer.
     expect(error).toMatchObject({ status: 504, type: 'upstream_timeout', retryable: true });
-    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(error.message).toContain('went silent for 150 ms');
   });
 });
 
@@ -82,7 +89,7 @@ describe('upstream client: size bound', () => {
     const error = await failure(adapter.chat(chatBody, call));
     expect(error).toMatchObject({ status: 502, type: 'upstream_error', retryable: true });
     expect(error.message).toContain(`larger than ${1024 * 1024} bytes`);
-    await expect.poll(() => upstream.cancelledStreams, { timeout: 2_000 }).toBe(cancelled + 1);
+    await expect.poll(() => upstream.cancelledStreams, { timeout: 10_000 }).toBe(cancelled + 1);
   });
 
   it('cuts off a stream once its bytes pass the limit', async () => {
@@ -102,7 +109,7 @@ describe('upstream client: size bound', () => {
     expect(error).toMatchObject({ status: 502, upstreamStatus: 500, retryable: true });
     expect(error.upstreamMessage?.length).toBeLessThanOrEqual(300);
     expect(error.message.length).toBeLessThan(400);
-    await expect.poll(() => upstream.cancelledStreams, { timeout: 2_000 }).toBe(cancelled + 1);
+    await expect.poll(() => upstream.cancelledStreams, { timeout: 10_000 }).toBe(cancelled + 1);
   });
 });
 
@@ -188,7 +195,7 @@ describe('upstream client: cancellation', () => {
     );
     connection.abort();
     expect(await reading).toBe('failed');
-    await expect.poll(() => upstream.cancelledStreams, { timeout: 2_000 }).toBe(cancelled + 1);
+    await expect.poll(() => upstream.cancelledStreams, { timeout: 10_000 }).toBe(cancelled + 1);
   });
 });
 
@@ -209,7 +216,7 @@ describe('upstream client: whether a provider that timed out had the request', (
       const before = upstream.received.length;
       upstream.faults.push({ kind: 'hang' });
       const holding = failure(adapter.chat(chatBody, { ...testCall(provider), timeoutMs: 2_000 }));
-      await expect.poll(() => upstream.received.length).toBeGreaterThan(before);
+      await expect.poll(() => upstream.received.length, { timeout: 10_000 }).toBeGreaterThan(before);
       const queued = await failure(adapter.chat(chatBody, { ...testCall(provider), timeoutMs: 200 }));
       expect(queued).toMatchObject({ type: 'upstream_timeout', providerHadRequest: false });
       expect((await holding).providerHadRequest).toBe(true);
