@@ -13,6 +13,7 @@ import { type BodyBounds, UpstreamExchange } from './upstream-exchange.js';
 /** undici against a scripted server on loopback: each test answers its own path. */
 type Answer = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 const answers = new Map<string, Answer>();
+/** Paths whose request the server saw closed (waited for up to 10 s: a loaded machine can be slow to see it). */
 const closed = new Set<string>();
 let server: http.Server;
 let origin: string;
@@ -175,7 +176,7 @@ describe('UpstreamExchange', () => {
     const started = performance.now();
     expect(await rejection(exchange.next())).toBe(idle);
     expect(performance.now() - started).toBeGreaterThanOrEqual(90);
-    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+    await expect.poll(() => closed.has(path), { timeout: 10_000 }).toBe(true);
   });
 
   it('does not blame the upstream for a reader that is slow (silence counts only while a read waits)', async () => {
@@ -236,7 +237,7 @@ describe('UpstreamExchange', () => {
     await exchange.ready();
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
     expect(() => exchange.nextNow()).toThrow(idle);
-    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+    await expect.poll(() => closed.has(path), { timeout: 10_000 }).toBe(true);
   });
 
   it('nextNow throws the failure once the body failed', async () => {
@@ -256,7 +257,7 @@ describe('UpstreamExchange', () => {
     );
     await head;
     expect(await rejection(exchange.bytes())).toBe(large);
-    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+    await expect.poll(() => closed.has(path), { timeout: 10_000 }).toBe(true);
   });
 
   it('reads a body of exactly maxBytes whole', async () => {
@@ -307,7 +308,7 @@ describe('UpstreamExchange', () => {
     await atServer;
     exchange.abort(reason);
     expect(await rejection(head)).toBe(reason);
-    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+    await expect.poll(() => closed.has(path), { timeout: 10_000 }).toBe(true);
   });
 
   it('aborted before undici even started it: the head rejects at once, and nothing is answered', async () => {
@@ -344,7 +345,7 @@ describe('UpstreamExchange', () => {
     await exchange.next();
     exchange.destroy();
     await expect(exchange.next()).rejects.toThrow();
-    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+    await expect.poll(() => closed.has(path), { timeout: 10_000 }).toBe(true);
   });
 
   it('a reset mid-body fails the waiting read with the network error', async () => {
@@ -362,7 +363,7 @@ describe('readPrefix', () => {
     );
     await head;
     expect(await readPrefix(exchange, 4096)).toBe('e'.repeat(4096));
-    await expect.poll(() => closed.has(path), { timeout: 2_000 }).toBe(true);
+    await expect.poll(() => closed.has(path), { timeout: 10_000 }).toBe(true);
   });
 
   it('yields what arrived when the body fails', async () => {
