@@ -53,7 +53,9 @@ const redis = await startRedis();
   beforeAll(async () => {
     upstream = await startFakeOpenAIUpstream();
     gateway = await startGateway({
-      config: parseConfig(testConfig(upstream.url, { server: { healthCheckTimeoutMs: 500 } }), 'test'),
+      // 10 s per check: the store's check must not fail for a loaded machine (it did have 500 ms); a check
+      // that hangs is bounded by this timeout, on a fake clock, in src/health/readiness.test.ts.
+      config: parseConfig(testConfig(upstream.url, { server: { healthCheckTimeoutMs: 10_000 } }), 'test'),
       databaseUrl: 'sqlite::memory:',
       redisUrl: redis?.url,
       port: 0,
@@ -68,19 +70,22 @@ const redis = await startRedis();
     await redis?.stop();
   });
 
-  it('ready reports Redis, and 503 naming it within the check timeout once Redis is gone', async () => {
+  it('ready reports Redis, and 503 naming it once Redis is gone, by its own failure, not the check timeout', async () => {
     expect((await get(`${gateway.url}/health/ready`)).body.dependencies).toEqual({
       store: { ok: true },
       redis: { ok: true },
       journal: { ok: true },
     });
     await redis?.stop();
-    const started = performance.now();
     const { status, body } = await get(`${gateway.url}/health/ready`);
-    expect(performance.now() - started).toBeLessThan(3_000);
     expect(status).toBe(503);
     expect(body.dependencies?.store).toEqual({ ok: true });
     expect(body.dependencies?.redis?.ok).toBe(false);
+    // Which outcome answered, not how long it took: the refused connection (or the ping's own 1 s bound), never
+    // a wait for the 10 s check timeout.
+    expect(body.dependencies?.redis?.error).toMatch(
+      /^(Redis, which holds the shared limits, is unavailable|Redis did not answer PING within 1000 ms)/,
+    );
     expect((await get(`${gateway.url}/health/live`)).status).toBe(200);
   });
 });
