@@ -23,7 +23,10 @@ beforeAll(async () => {
     const config = testConfig(firehose.url, {
       server: {
         stalledClientTimeoutMs: 300,
-        webSocket: { idleTimeoutMs: 1_000, maxConnectionMs: 1_000, maxSockets: 8 },
+        // The idle timeout is three times the connection limit: the test of the limit keeps its socket from
+        // idling with a message every 100 ms, and a loaded machine's stall must not let the idle timer end
+        // the socket first (with both at 1 s, a stall of one second could).
+        webSocket: { idleTimeoutMs: 3_000, maxConnectionMs: 1_000, maxSockets: 8 },
       },
     });
     // The firehose speaks chat only: Responses are translated over it.
