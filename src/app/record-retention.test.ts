@@ -4,6 +4,9 @@ import type { Store } from '../store/store.js';
 import { makeRecord } from '../store/store-contract.js';
 import { startRecordRetention } from './record-retention.js';
 
+/** Waits on the condition for up to 10 s (vi.waitFor's default is 1 s, which a loaded machine can use up). */
+const UNTIL = { timeout: 10_000 };
+
 const NOW = new Date('2026-06-30T12:00:00.000Z');
 const ALL_TIME = { from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' };
 
@@ -31,7 +34,7 @@ describe('record retention', () => {
       log: (line) => lines.push(line),
       now: () => NOW,
     });
-    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    await vi.waitFor(() => expect(lines).toHaveLength(1), UNTIL);
     await retention.stop();
     expect(lines[0]).toBe('record retention: deleted 1 records created before 2026-04-01T12:00:00.000Z');
     expect(await store.getRecord(old.genId, 'acme')).toBeUndefined();
@@ -59,7 +62,10 @@ describe('record retention', () => {
       intervalMs: 60_000,
       log: (line) => lines.push(line),
     });
-    await vi.waitFor(() => expect(lines).toEqual(['record retention: pruning failed: database is locked']));
+    await vi.waitFor(
+      () => expect(lines).toEqual(['record retention: pruning failed: database is locked']),
+      UNTIL,
+    );
     await failing.stop();
   });
 });

@@ -4,6 +4,9 @@ import { type OtlpReceiver, startOtlpReceiver } from '../test-support/otlp-recei
 import { OtlpSpanExporter } from './otlp-exporter.js';
 import { type FinishedSpan, SpanKindCode, SpanStatusCode } from './otlp-span.js';
 
+/** Waits on the condition for up to 10 s (vi.waitFor's default is 1 s, which a loaded machine can use up). */
+const UNTIL = { timeout: 10_000 };
+
 const span = (n: number): FinishedSpan => ({
   traceId: '0af7651916cd43dd8448eb211c80319c',
   spanId: n.toString(16).padStart(16, '0'),
@@ -49,7 +52,7 @@ describe('OTLP span exporter', () => {
   it('sends a batch once it holds maxExportBatchSize spans, and the rest at shutdown', async () => {
     const { exporter, receiver } = await exporterFor({ maxExportBatchSize: 3 });
     for (let n = 1; n <= 7; n += 1) exporter.add(span(n));
-    await vi.waitFor(() => expect(receiver.spans).toHaveLength(6));
+    await vi.waitFor(() => expect(receiver.spans).toHaveLength(6), UNTIL);
     expect(receiver.exports).toHaveLength(2);
     expect(receiver.exports[0]?.['x-collector-token']).toBe('t');
     await exporter.shutdown(5_000);
@@ -63,7 +66,7 @@ describe('OTLP span exporter', () => {
   it('sends a batch scheduledDelayMillis after its first span', async () => {
     const { exporter, receiver } = await exporterFor({ scheduledDelayMillis: 20 });
     exporter.add(span(1));
-    await vi.waitFor(() => expect(receiver.spans).toHaveLength(1));
+    await vi.waitFor(() => expect(receiver.spans).toHaveLength(1), UNTIL);
     await exporter.shutdown(5_000);
   });
 
@@ -73,10 +76,10 @@ describe('OTLP span exporter', () => {
     for (let n = 1; n <= 10; n += 1) exporter.add(span(n));
     // Two in flight (never answered), four waiting, four dropped.
     expect(exporter.dropped).toBe(4);
-    await vi.waitFor(() => expect(receiver.bodies).toHaveLength(1));
+    await vi.waitFor(() => expect(receiver.bodies).toHaveLength(1), UNTIL);
     await exporter.shutdown(50);
     expect(exporter.exported).toBe(0);
-    await vi.waitFor(() => expect(exporter.dropped).toBe(10));
+    await vi.waitFor(() => expect(exporter.dropped).toBe(10), UNTIL);
     expect(receiver.bodies).toHaveLength(1);
     expect(log).toEqual(['traces: 6 spans were not sent within 50 ms at shutdown']);
     exporter.add(span(11));
@@ -87,11 +90,11 @@ describe('OTLP span exporter', () => {
     const { exporter, receiver, log } = await exporterFor({ maxExportBatchSize: 1 });
     receiver.status = 503;
     for (let n = 1; n <= 3; n += 1) exporter.add(span(n));
-    await vi.waitFor(() => expect(receiver.bodies).toHaveLength(3));
-    await vi.waitFor(() => expect(exporter.dropped).toBe(3));
+    await vi.waitFor(() => expect(receiver.bodies).toHaveLength(3), UNTIL);
+    await vi.waitFor(() => expect(exporter.dropped).toBe(3), UNTIL);
     receiver.status = 200;
     exporter.add(span(4));
-    await vi.waitFor(() => expect(exporter.exported).toBe(1));
+    await vi.waitFor(() => expect(exporter.exported).toBe(1), UNTIL);
     expect(log).toEqual([
       'traces: an export to the OTLP endpoint failed (status 503); its spans are dropped',
       'traces: exports to the OTLP endpoint work again; 3 spans were dropped meanwhile',
