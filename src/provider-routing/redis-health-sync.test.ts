@@ -34,10 +34,10 @@ const redis = await startRedis();
         a.observe('m', 'p', { ok: false });
         b.observe('m', 'p', { ok: true, ttftMs: 400 });
         a.observe('m', 'q', { ok: false, retryAfterMs: 60_000 });
-        await expect.poll(() => b.statsFor('m', 'p').samples, { timeout: 3_000, interval: 50 }).toBe(5);
+        await expect.poll(() => b.statsFor('m', 'p').samples, { timeout: 10_000, interval: 50 }).toBe(5);
         expect(b.statsFor('m', 'p')).toMatchObject({ latencyP50Ms: 250, uptimePercent: 80 });
         expect(b.health('m', 'q').coolingDown).toBe(true);
-        await expect.poll(() => a.statsFor('m', 'p').samples, { timeout: 3_000, interval: 50 }).toBe(5);
+        await expect.poll(() => a.statsFor('m', 'p').samples, { timeout: 10_000, interval: 50 }).toBe(5);
       } finally {
         await stopA();
         await stopB();
