@@ -137,12 +137,14 @@ const installed = findPostgresBinaries() !== undefined;
     const db = new PostgresConnection(server.url, {
       maxConnections: 2,
       connectTimeoutMs: 1_000,
-      queryTimeoutMs: 200,
+      // 2 s, not 200 ms: BEGIN, COMMIT and SELECT 1 run under it too, and a loaded machine could keep one past
+      // 200 ms. The slow statement sleeps past it whatever the machine does (pg_sleep never ends early).
+      queryTimeoutMs: 2_000,
       attempts: 1,
       log: () => undefined,
     });
     try {
-      const slow = 'SELECT pg_sleep(0.6)';
+      const slow = 'SELECT pg_sleep(2.5)';
       await expect(db.transaction(async (client) => void (await client.query(slow)))).rejects.toBeInstanceOf(
         StoreUnavailableError,
       );
