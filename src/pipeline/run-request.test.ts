@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Limiter } from '../limits/limiter.js';
+import type { Limiter, ReservationResult } from '../limits/limiter.js';
 import type { ProviderAdapter } from '../providers/provider-adapter.js';
 import type { GenerationRecord } from '../records/generation-record.js';
 import type { RequestScorer } from '../scoring/scorer.js';
@@ -17,6 +17,8 @@ import {
 let gw: TestGateway;
 const log: string[] = [];
 const records: GenerationRecord[] = [];
+/** Reservations granted and not settled yet: a request is over once its record is in and this is 0. */
+let unsettled = 0;
 
 beforeAll(async () => {
   gw = await startTestGateway((url) => ({
@@ -60,10 +62,16 @@ function spyLimiter(limiter: Limiter): Limiter {
     hit: (key, limit) => limiter.hit(key, limit),
     reserve: (orgId, month, amount, cap) => {
       log.push('reserve');
-      return limiter.reserve(orgId, month, amount, cap);
+      const count = (reservation: ReservationResult) => {
+        if (reservation.ok) unsettled += 1;
+        return reservation;
+      };
+      const reservation = limiter.reserve(orgId, month, amount, cap);
+      return reservation instanceof Promise ? reservation.then(count) : count(reservation);
     },
     settle: (id, actual) => {
       log.push('settle');
+      unsettled -= 1;
       return limiter.settle(id, actual);
     },
     usage: (orgId, month) => limiter.usage(orgId, month),
@@ -96,15 +104,18 @@ function spyAdapter(adapter: ProviderAdapter): ProviderAdapter {
 async function chat(body: Record<string, unknown>): Promise<Response> {
   log.length = 0;
   records.length = 0;
+  unsettled = 0;
   const response = await fetch(`${gw.baseURL}/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'acme/chat-large', ...body }),
   });
   await response.text();
-  // The spend is settled once the answer ended; wait for it (bounded), never for a fixed time.
-  const deadline = Date.now() + 2_000;
-  const done = () => log.includes('settle') || (records.length > 0 && !log.includes('reserve'));
+  // The spend is settled once the answer ended; wait for it (bounded at 10 s, which a loaded machine does not
+  // use up as it could 2 s), never for a fixed time. A reservation refused (the cap) has nothing to settle:
+  // the request is over with its record (this waited out the whole bound before).
+  const deadline = Date.now() + 10_000;
+  const done = () => records.length > 0 && unsettled === 0;
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
   return response;
 }
@@ -149,6 +160,8 @@ describe('the request pipeline', () => {
     const response = await chat({ messages: [{ role: 'user', content: 'hi' }], max_tokens: 1_000_000_000 });
     expect(response.status).toBe(402);
     expect(log).toEqual(['reserve', 'record:error:402']);
+    // No settle, and none due: the reservation was refused, so nothing was granted that a settle could end.
+    expect(unsettled).toBe(0);
     expect(records[0]?.model).toBe('acme/chat-large');
   });
 
