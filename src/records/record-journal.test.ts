@@ -74,9 +74,10 @@ describe('RecordJournal', () => {
     });
     await journal.finish(makeRecord({ genId: 'gen_done' }));
     const file = join(dir, segmentsOf(dir)[0] ?? '');
-    const deadline = Date.now() + 2_000;
+    // A wait on the journal (every 20 ms when all is well), up to 10 s: 2 s was a budget a loaded machine could use up.
+    const deadline = Date.now() + 10_000;
     while (!readFileSync(file, 'utf8').includes('"p":')) {
-      if (Date.now() > deadline) throw new Error('progress was not journaled within 2 s');
+      if (Date.now() > deadline) throw new Error('progress was not journaled within 10 s');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const { replayed } = afterCrash(dir);
