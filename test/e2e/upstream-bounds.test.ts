@@ -37,6 +37,17 @@ beforeAll(async () => {
           // One fault per request: these tests are about one failed answer, not about retries (tested apart).
           retries: 0,
         },
+        // The same upstream with the server's idle timeout (a minute), for the tests that are not about the
+        // 200 ms one: a loaded machine can stall a read past 200 ms, and a timeout there would be none of what
+        // they test (a size bound, error text).
+        {
+          id: 'steady',
+          api: 'openai',
+          baseUrl: url,
+          apiKey: PRIMARY_KEY,
+          timeoutMs: 30_000,
+          retries: 0,
+        },
         {
           id: 'secondary',
           api: 'openai',
@@ -55,6 +66,14 @@ beforeAll(async () => {
           ],
         },
         { id: 'acme/solo', endpoints: [{ provider: 'primary', model: 'solo', pricing }] },
+        {
+          id: 'acme/steady-duo',
+          endpoints: [
+            { provider: 'steady', model: 'duo-p', pricing },
+            { provider: 'secondary', model: 'duo-s', pricing },
+          ],
+        },
+        { id: 'acme/steady-solo', endpoints: [{ provider: 'steady', model: 'solo', pricing }] },
       ],
     };
   });
@@ -146,12 +165,12 @@ describe('size bound (server.maxUpstreamResponseBytes)', () => {
   it('a 200 MB JSON answer is cut off and fails over, and memory stays flat', async () => {
     env.upstream.faults.push({ kind: 'huge-body', bytes: 200 * MIB });
     const before = process.memoryUsage().rss;
-    const response = await chat('acme/duo', { gateway: { order: ['primary'] } });
+    const response = await chat('acme/steady-duo', { gateway: { order: ['steady'] } });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { model: string }).model).toBeTruthy();
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * MIB);
     expect(await attemptsOf(response.headers.get('x-generation-id'))).toEqual([
-      ['primary', 'error'],
+      ['steady', 'error'],
       ['secondary', 'success'],
     ]);
   });
@@ -159,7 +178,7 @@ describe('size bound (server.maxUpstreamResponseBytes)', () => {
   it('a 200 MB answer with no provider left is a 502', async () => {
     env.upstream.faults.push({ kind: 'huge-body', bytes: 200 * MIB });
     const before = process.memoryUsage().rss;
-    const response = await chat('acme/solo');
+    const response = await chat('acme/steady-solo');
     expect(response.status).toBe(502);
     const body = (await response.json()) as { error: { type: string; message: string } };
     expect(body.error.type).toBe('upstream_error');
@@ -170,7 +189,7 @@ describe('size bound (server.maxUpstreamResponseBytes)', () => {
   it('a 200 MB stream is cut off mid-way: an error event, then [DONE]', async () => {
     env.upstream.faults.push({ kind: 'huge-body', bytes: 200 * MIB });
     const before = process.memoryUsage().rss;
-    const response = await chat('acme/solo', { stream: true });
+    const response = await chat('acme/steady-solo', { stream: true });
     const text = await response.text();
     expect(text.length).toBeLessThan(2 * MAX_BYTES);
     const events = dataEvents(text);
@@ -181,7 +200,7 @@ describe('size bound (server.maxUpstreamResponseBytes)', () => {
 
   it('a 20 MB error body becomes a short error, read only in part', async () => {
     env.upstream.faults.push({ kind: 'huge-error-body', status: 500, bytes: 20 * MIB });
-    const response = await chat('acme/solo');
+    const response = await chat('acme/steady-solo');
     expect(response.status).toBe(502);
     const text = await response.text();
     expect(text.length).toBeLessThan(2_000);
@@ -200,7 +219,7 @@ describe('upstream error text', () => {
     'an upstream %i echoing the Authorization header and the prompt reaches the client as %i without either',
     async (upstreamStatus, status) => {
       env.upstream.faults.push({ kind: 'echo-error', status: upstreamStatus });
-      const response = await chat('acme/solo', { messages: [{ role: 'user', content: prompt }] });
+      const response = await chat('acme/steady-solo', { messages: [{ role: 'user', content: prompt }] });
       expect(response.status).toBe(status);
       expect(env.upstream.received.at(-1)?.headers.authorization).toBe(`Bearer ${PRIMARY_KEY}`);
       const seen = JSON.stringify([...response.headers]) + (await response.text());
