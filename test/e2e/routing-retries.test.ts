@@ -433,8 +433,10 @@ it('no retry whose wait would pass the deadline (routing.deadlineMs): the next p
   const other = await startFakeOpenAIUpstream();
   const slow = await startTestGateway((url) => ({
     ...testConfig(url),
-    // Every wait is 5–10 s, far past the 100 ms deadline: no retry is ever made, and none is waited for.
-    routing: { retryBaseMs: 10_000, retryMaxMs: 60_000, deadlineMs: 100 },
+    // Every wait is 5–10 s, past the 4 s deadline: no retry is ever made, and none is waited for. (The deadline
+    // was 100 ms: a loaded machine could take that long over the first attempt, and then the next provider,
+    // which must not start past the deadline either, was not asked at all.)
+    routing: { retryBaseMs: 10_000, retryMaxMs: 60_000, deadlineMs: 4_000 },
     providers: [
       { id: 'one', api: 'openai', baseUrl: url, apiKey: 'k1', retries: 5 },
       { id: 'two', api: 'openai', baseUrl: other.url, apiKey: 'k2' },
