@@ -22,7 +22,10 @@ const post = (path: string, body: Record<string, unknown>) =>
 
 describe('chat stream wire format', () => {
   it('sends keep-alive comments while waiting, then LF-framed data events ending in usage and [DONE]', async () => {
-    env.upstream.faults.push({ kind: 'delay', ms: 250 });
+    // The upstream answers once two keep-alives arrived (it was a 250 ms delay against a 40 ms interval, which
+    // a stalled machine could end with one): while it waits, only keep-alives can come.
+    let answer = () => {};
+    env.upstream.faults.push({ kind: 'hold', until: new Promise<void>((resolve) => (answer = resolve)) });
     const response = await post('/chat/completions', {
       model: 'acme/chat-large',
       stream: true,
@@ -30,7 +33,14 @@ describe('chat stream wire format', () => {
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const genId = response.headers.get('x-generation-id');
-    const text = await response.text();
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error('no body');
+    const decoder = new TextDecoder();
+    let text = '';
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      text += decoder.decode(next.value, { stream: true });
+      if (text.split(': keep-alive').length - 1 >= 2) answer();
+    }
     expect(text).not.toContain('\r');
     const frames = text.split('\n\n').filter(Boolean);
     const comments = frames.filter((frame) => frame.startsWith(':'));
