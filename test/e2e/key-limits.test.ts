@@ -13,6 +13,9 @@ beforeAll(async () => {
   env = await startTestGateway(
     (url) => ({
       ...testConfig(url),
+      // 40 requests at once: a loaded machine can keep the fake upstream past the test provider's 2 s, and a 504
+      // would be nothing of the key's limits (as in scale-out.test.ts).
+      providers: testConfig(url).providers.map((provider) => ({ ...provider, timeoutMs: 30_000 })),
       models: [
         ...testConfig(url).models,
         {
