@@ -215,7 +215,9 @@ describe('upstream client: whether a provider that timed out had the request', (
       const adapter = createOpenAIAdapter(provider, createUpstreamClient(single, LIMITS));
       const before = upstream.received.length;
       upstream.faults.push({ kind: 'hang' });
-      const holding = failure(adapter.chat(chatBody, { ...testCall(provider), timeoutMs: 2_000 }));
+      // Its own timeout must come after the queued one's (200 ms from when the upstream has it): 5 s leaves a
+      // loaded machine 4.8 s to get there, and ends the test soon after.
+      const holding = failure(adapter.chat(chatBody, { ...testCall(provider), timeoutMs: 5_000 }));
       await expect.poll(() => upstream.received.length, { timeout: 10_000 }).toBeGreaterThan(before);
       const queued = await failure(adapter.chat(chatBody, { ...testCall(provider), timeoutMs: 200 }));
       expect(queued).toMatchObject({ type: 'upstream_timeout', providerHadRequest: false });
