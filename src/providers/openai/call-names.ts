@@ -20,10 +20,11 @@ export interface NamesReading {
  * servers send the name in pieces (`"get_"`, then `"weather"`), or repeat it on later deltas. So a call's
  * opening delta is held (only until the call's first argument text, another call, the choice's finish or the
  * stream's end: one chunk, for a standard stream), name fragments that follow are joined onto it, and it goes
- * on with the whole name, as the entry just before that first argument text in its delta (else in a chunk of its
- * own: so the number of chunks stays the upstream's); a later delta that repeats the name sent (or a start of it) loses its `name`. A
- * fragment that starts with the name gathered so far is taken as the name so far repeated or grown (so
- * `"ab"` after `"a"` reads as `"ab"`, not `"aab"`). Runs after call-indexes.ts, so every call has its index.
+ * on with the whole name, as the entry just before that first argument text in its delta (else in a chunk of
+ * its own: so the number of chunks stays the upstream's); a later delta that repeats the name sent (or a
+ * start of it) loses its `name`. A fragment that starts with the name gathered so far is taken as the name so
+ * far repeated or grown (so `"ab"` after `"a"` reads as `"ab"`, not `"aab"`). Runs after call-indexes.ts, so
+ * every call has its index.
  */
 export class CallNames {
   /** Per choice index; made by the first call (every stream has a reader, few have calls). */
