@@ -51,7 +51,9 @@ export function createResponsesSockets(deps: AppDeps): ResponsesSockets {
     }
     // Shutdown began while the caller was checked or `ws` loaded: no socket is opened after it.
     if (stopping) throw serviceUnavailable('This gateway is shutting down; connect again.');
-    const orgId = principal.org.id;
+    // Counted per organization as created: sockets of a deleted one (whose keys fail every turn, each turn being
+    // authenticated) leave an organization created again under its id its whole share.
+    const orgId = `${principal.org.id}\u0000${principal.org.createdAt}`;
     const limit = limits.maxSocketsPerOrganization;
     if ((byOrganization.get(orgId) ?? 0) >= limit) throw tooManyOrganizationSockets(limit);
     // `ws` calls back before `handleUpgrade` returns (no verifyClient, no extensions), so the check above and

@@ -112,6 +112,8 @@ export async function keepConversation(
   await run.deps.store.saveConversation({
     genId: run.genId,
     orgId: run.principal.org.id,
+    // A request still running when its organization is deleted (or deleted and created again) keeps nothing.
+    orgCreatedAt: run.principal.org.createdAt,
     items,
     itemsJson,
     expiresAt: new Date(Date.now() + conversationState.ttlHours * 3_600_000).toISOString(),

@@ -28,11 +28,15 @@ export function getModel(ctx: RequestContext, deps: AppDeps, principal: Principa
   sendJson(ctx.res, 200, modelView(model, deps.health), ctx.headers);
 }
 
-/** GET /v1/generation/{id}: only the caller's own organization's records; others are 404 like missing ones. */
+/**
+ * GET /v1/generation/{id}: only the caller's own organization's records, made since it was created (those of
+ * an organization deleted earlier under the same id are another tenant's); others are 404 like missing ones.
+ */
 export async function getGeneration(ctx: RequestContext, deps: AppDeps, principal: Principal): Promise<void> {
   const genId = ctx.params.id ?? '';
+  const { id, createdAt } = principal.org;
   const record =
-    deps.records.find(genId, principal.org.id) ?? (await deps.store.getRecord(genId, principal.org.id));
+    deps.records.find(genId, id, createdAt) ?? (await deps.store.getRecord(genId, id, createdAt));
   if (!record) throw notFound(`Generation ${genId} not found.`);
   sendJson(ctx.res, 200, { data: generationView(record) }, ctx.headers);
 }

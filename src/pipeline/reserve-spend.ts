@@ -33,7 +33,7 @@ function budgetsOf(principal: Principal): Budget[] {
   if (org.monthlyLimitUsd !== null && principal.monthlyLimitNano !== null) {
     budgets.push({
       kind: 'org',
-      account: orgAccount(org.id),
+      account: orgAccount(org.id, org.createdAt),
       capUsd: org.monthlyLimitUsd,
       capNano: principal.monthlyLimitNano,
       refusal: 'org_cap',

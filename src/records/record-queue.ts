@@ -91,10 +91,14 @@ export class RecordQueue {
     this.schedule();
   }
 
-  /** A record that is queued but not yet written. */
-  find(genId: string, orgId: string): GenerationRecord | undefined {
+  /**
+   * A record of this organization that is queued but not yet written; with `since` (ISO-8601, the
+   * organization's `createdAt`) only one created at or after it, as `Store.getRecord`.
+   */
+  find(genId: string, orgId: string, since?: string): GenerationRecord | undefined {
     const record = this.pending.get(genId);
-    return record && record.orgId === orgId ? record : undefined;
+    if (!record || record.orgId !== orgId) return undefined;
+    return since === undefined || Date.parse(record.createdAt) >= Date.parse(since) ? record : undefined;
   }
 
   get size(): number {

@@ -1,4 +1,5 @@
 import type { PostgresConnection, Row } from './postgres-connection.js';
+import { refusingNul } from './postgres-refusals.js';
 import type { NewOrganization, Organization } from './store.js';
 import { organizationRow } from './store-rows.js';
 
@@ -28,6 +29,7 @@ ON CONFLICT (id) DO UPDATE SET
   cache_ttl_seconds =
     CASE WHEN $9::boolean AND o.deleted_at IS NULL THEN o.cache_ttl_seconds ELSE $8::integer END,
   created_at = CASE WHEN o.deleted_at IS NULL THEN o.created_at ELSE $5::text END,
+  spend_since = CASE WHEN o.deleted_at IS NULL THEN o.spend_since ELSE $5::text END,
   deleted_at = NULL
 RETURNING ${ORG_COLUMNS}`;
 
@@ -41,7 +43,7 @@ INSERT INTO organizations AS o
 VALUES ($1::text, COALESCE($2::text, $1::text), $3::text, $4::integer, $5::integer, $6::text, NULL)
 ON CONFLICT (id) DO UPDATE SET name = excluded.name, monthly_limit_usd = excluded.monthly_limit_usd,
   requests_per_minute = excluded.requests_per_minute, cache_ttl_seconds = excluded.cache_ttl_seconds,
-  created_at = excluded.created_at, deleted_at = NULL
+  created_at = excluded.created_at, spend_since = excluded.created_at, deleted_at = NULL
 WHERE o.deleted_at IS NOT NULL
 RETURNING ${ORG_COLUMNS}`;
 
@@ -56,27 +58,59 @@ RETURNING ${ORG_COLUMNS}`;
 
 type Query = (sql: string, values?: unknown[]) => Promise<Row[]>;
 
-/** Organizations' writes; `query` checks that the store is migrated, `now` stamps the times. */
-export function postgresOrganizations(db: PostgresConnection, query: Query, now: () => string) {
+/**
+ * Organizations' writes; `query` checks that the store is migrated (`assertReady` throws when it is not, for
+ * the writes run as a transaction), `now` stamps the times.
+ */
+export function postgresOrganizations(
+  db: PostgresConnection,
+  query: Query,
+  now: () => string,
+  assertReady: () => void,
+) {
   const limits = (org: NewOrganization) => [
     org.monthlyLimitUsd ?? null,
     org.requestsPerMinute ?? null,
     org.cacheTtlSeconds ?? null,
   ];
+  /**
+   * Runs an organization write and, when it created a deleted organization again (`spend_since` is this
+   * write's time), forgets the id's monthly spend in the same transaction: the deleted tenant's spend is not
+   * the new one's. The write's row lock comes first, so a record batch
+   * (which locks its organizations FOR SHARE before it adds spend) either commits before, and its spend is
+   * dropped here, or waits and then sees the new `createdAt`, which its earlier records do not reach.
+   */
+  const writeDroppingSpend = async (sql: string, values: unknown[], at: string): Promise<Row | undefined> => {
+    assertReady();
+    let written: Row | undefined;
+    await refusingNul(
+      db.transaction(async (client) => {
+        written = (await client.query<Row>(sql, values)).rows[0];
+        await client.query(
+          `DELETE FROM monthly_spend WHERE org_id = $1
+             AND EXISTS (SELECT 1 FROM organizations WHERE id = $1 AND spend_since = $2)`,
+          [values[0], at],
+        );
+      }),
+    );
+    return written;
+  };
   return {
     async upsert(org: NewOrganization): Promise<Organization> {
       const [cap, rpm, ttl] = limits(org);
-      const rows = await query(UPSERT_ORG, [
-        ...[org.id, org.name ?? null, cap, rpm, now()],
+      const at = now();
+      const values = [
+        ...[org.id, org.name ?? null, cap, rpm, at],
         ...[org.monthlyLimitUsd === undefined, org.requestsPerMinute === undefined, ttl],
         org.cacheTtlSeconds === undefined,
-      ]);
-      return organizationRow.parse(rows[0]);
+      ];
+      return organizationRow.parse(await writeDroppingSpend(UPSERT_ORG, values, at));
     },
 
     async create(org: NewOrganization): Promise<Organization | undefined> {
-      const rows = await query(CREATE_ORG, [org.id, org.name ?? null, ...limits(org), now()]);
-      return organizationRow.optional().parse(rows[0]);
+      const at = now();
+      const values = [org.id, org.name ?? null, ...limits(org), at];
+      return organizationRow.optional().parse(await writeDroppingSpend(CREATE_ORG, values, at));
     },
 
     async update(org: NewOrganization): Promise<Organization | undefined> {

@@ -43,7 +43,10 @@ const month = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-M
 
 /**
  * One statement per batch: the records, then the monthly spend, per-key spend and daily rollups of the rows
- * actually inserted (RETURNING), each row sorted so that concurrent batches lock in the same order. `conflict`
+ * actually inserted (RETURNING), each row sorted so that concurrent batches lock in the same order. The
+ * organization's monthly spend counts only records created at or after its `spend_since` (set when it was
+ * created again over a deleted one of its id, another tenant); its row is locked FOR SHARE so that a re-creation, which drops the id's spend, is
+ * ordered before or after the batch as a whole (postgres-organizations.ts). `conflict`
  * is empty (a stored record fails the batch with unique_violation) or `ON CONFLICT DO NOTHING`.
  */
 const insertBatch = (conflict: string) => `WITH inserted AS (
@@ -51,9 +54,13 @@ const insertBatch = (conflict: string) => `WITH inserted AS (
   SELECT ${SELECTED} FROM ROWS FROM (${SOURCES}) AS x(${SOURCE_NAMES})
   ${conflict}
   RETURNING org_id, key_id, model, provider, status, input_tokens, output_tokens, cost_nano, created_at
+), orgs AS (
+  SELECT id, spend_since::timestamptz AS since FROM organizations
+  WHERE id IN (SELECT org_id FROM inserted WHERE cost_nano > 0) ORDER BY id FOR SHARE
 ), org_spend AS (
   INSERT INTO monthly_spend (org_id, month, cost_nano)
-  SELECT org_id, ${month('created_at')}, sum(cost_nano) FROM inserted WHERE cost_nano > 0
+  SELECT i.org_id, ${month('i.created_at')}, sum(i.cost_nano) FROM inserted i LEFT JOIN orgs o ON o.id = i.org_id
+  WHERE i.cost_nano > 0 AND (o.since IS NULL OR i.created_at >= o.since)
   GROUP BY 1, 2 ORDER BY 1, 2
   ON CONFLICT (org_id, month) DO UPDATE SET cost_nano = monthly_spend.cost_nano + excluded.cost_nano
 ), key_spend AS (

@@ -126,6 +126,12 @@ const monthRow = z.object({ month: z.string().regex(/^\d{4}-\d{2}$/) });
 /** An organization's response cache TTL in seconds; NULL = the cache is off for it. */
 const ADD_ORG_CACHE = 'ALTER TABLE organizations ADD COLUMN IF NOT EXISTS cache_ttl_seconds INTEGER';
 
+/**
+ * When an organization was created again over a deleted one of its id (its `created_at` then): only records
+ * created since count in its monthly spend. NULL (never deleted): every record of the id counts.
+ */
+const ADD_ORG_SPEND_SINCE = 'ALTER TABLE organizations ADD COLUMN IF NOT EXISTS spend_since TEXT';
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
@@ -161,6 +167,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 5,
     name: 'records keyed by time and id, found by id through a hash index',
     up: (c) => c.query(REKEY_RECORDS).then(() => undefined),
+  },
+  {
+    version: 6,
+    name: 'organizations created again count their monthly spend afresh',
+    up: (c) => c.query(ADD_ORG_SPEND_SINCE).then(() => undefined),
   },
 ];
 

@@ -38,11 +38,22 @@ if (findPostgresBinaries() === undefined) {
         try {
           await first.migrate();
           await second.migrate();
-          await first.upsertOrganization({ id: 'acme', monthlyLimitUsd: '25', requestsPerMinute: 10 });
+          const org = await first.upsertOrganization({
+            id: 'acme',
+            monthlyLimitUsd: '25',
+            requestsPerMinute: 10,
+          });
           const key = await first.createApiKey({ orgId: 'acme', prefix: 'sk-gw-abcd', keyHash: 'hash-1' });
           await first.insertRecords([makeRecord({ genId: 'gen_1', costNanoUsd: 42 })]);
           const expiresAt = new Date(Date.now() + 60_000).toISOString();
-          await first.saveConversation({ genId: 'gen_1', orgId: 'acme', items: ['hi'], expiresAt });
+          const orgCreatedAt = org.createdAt;
+          await first.saveConversation({
+            genId: 'gen_1',
+            orgId: 'acme',
+            orgCreatedAt,
+            items: ['hi'],
+            expiresAt,
+          });
 
           expect(await second.getOrganization('acme')).toEqual(await first.getOrganization('acme'));
           expect(await second.findApiKeyByHash('hash-1')).toEqual(key);

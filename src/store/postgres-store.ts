@@ -91,6 +91,7 @@ export class PostgresStore implements Store {
       this.#db,
       (sql, values) => this.#query(sql, values),
       () => this.#timestamp(),
+      () => this.#assertReady(),
     );
   }
 
@@ -235,10 +236,11 @@ export class PostgresStore implements Store {
     for (const month of missing) this.#months.add(month);
   }
 
-  async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
+  async getRecord(genId: string, orgId: string, since?: string): Promise<GenerationRecord | undefined> {
     if (holdsNul(genId, orgId)) return undefined;
-    const sql = `SELECT ${STORED_RECORD_COLUMNS} FROM records WHERE gen_id = $1 AND org_id = $2`;
-    const row = (await this.#query(sql, [genId, orgId]))[0];
+    const sql = `SELECT ${STORED_RECORD_COLUMNS} FROM records WHERE gen_id = $1 AND org_id = $2
+      AND ($3::timestamptz IS NULL OR created_at >= $3::timestamptz)`;
+    const row = (await this.#query(sql, [genId, orgId, since ?? null]))[0];
     return row === undefined ? undefined : storedRecord(row);
   }
 
@@ -250,11 +252,19 @@ export class PostgresStore implements Store {
   }
 
   async saveConversation(state: ConversationState): Promise<void> {
+    // Kept only for the organization the request ran for, live and not created again since; its row locked
+    // FOR SHARE, so that a deletion (which marks the row before it forgets the conversations) either waits for
+    // this insert and then forgets it too, or comes first and this finds the organization deleted.
     await this.#query(
-      `INSERT INTO conversations (gen_id, org_id, expires_at, items) VALUES ($1, $2, $3, $4)
+      `INSERT INTO conversations (gen_id, org_id, expires_at, items)
+       SELECT $1, id, $3, $4 FROM organizations WHERE id = $2 AND created_at = $5 AND deleted_at IS NULL
+       FOR SHARE
        ON CONFLICT (gen_id) DO UPDATE SET org_id = excluded.org_id, expires_at = excluded.expires_at,
          items = excluded.items`,
-      [state.genId, state.orgId, state.expiresAt, state.itemsJson ?? JSON.stringify(state.items)],
+      [
+        ...[state.genId, state.orgId, state.expiresAt],
+        ...[state.itemsJson ?? JSON.stringify(state.items), state.orgCreatedAt],
+      ],
     );
     await this.#query('DELETE FROM conversations WHERE expires_at <= $1', [this.#timestamp()]);
   }

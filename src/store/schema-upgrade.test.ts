@@ -131,7 +131,7 @@ describe('upgrading a database of the previous schema in place', () => {
     await expectUpgraded(
       store,
       versions.map((row) => (row as { version: number }).version),
-      [1, 2, 3, 4, 5, 6],
+      [1, 2, 3, 4, 5, 6, 7],
     );
     await store.close();
     const again = new SqliteStore(file);
@@ -176,7 +176,7 @@ describe('upgrading a database of the previous schema in place', () => {
         await expectUpgraded(
           store,
           versions.rows.map((row) => row.version),
-          [1, 2, 3, 4, 5],
+          [1, 2, 3, 4, 5, 6],
         );
         await store.close();
       } finally {

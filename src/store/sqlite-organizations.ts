@@ -21,8 +21,21 @@ export function prepareOrganizationStatements(db: Database.Database) {
      VALUES (@id, @name, @monthlyLimitUsd, @requestsPerMinute, @cacheTtlSeconds, @createdAt, NULL)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, monthly_limit_usd = excluded.monthly_limit_usd,
        requests_per_minute = excluded.requests_per_minute, cache_ttl_seconds = excluded.cache_ttl_seconds,
-       created_at = excluded.created_at, deleted_at = NULL`,
+       created_at = excluded.created_at, deleted_at = NULL,
+       spend_since = CASE WHEN organizations.deleted_at IS NULL THEN organizations.spend_since
+         ELSE excluded.created_at END`,
   );
+  // An organization created again over a deleted one (`spend_since` set to its creation just now) is another
+  // tenant: what the deleted one spent is none of its monthly spend (records and rollups stay, for the
+  // operator), and records of the deleted one still arriving count not (sqlite-records.ts).
+  const dropSpend = db.prepare(
+    `DELETE FROM monthly_spend WHERE org_id = @id
+       AND (SELECT spend_since FROM organizations WHERE id = @id) = @createdAt`,
+  );
+  const write = (next: Organization, live: Organization | undefined): void => {
+    writeOrg.run(next);
+    if (!live) dropSpend.run({ id: next.id, createdAt: next.createdAt });
+  };
   return {
     selectOrg,
     listOrgs: db.prepare(`SELECT ${ORG_COLUMNS} FROM organizations WHERE deleted_at IS NULL ORDER BY id`),
@@ -31,14 +44,14 @@ export function prepareOrganizationStatements(db: Database.Database) {
     upsertOrg: db.transaction((org: NewOrganization, now: string): Organization => {
       const live = organizationRow.optional().parse(selectOrg.get(org.id));
       const next = mergedOrganization(org, live, now);
-      writeOrg.run(next);
+      write(next, live);
       return next;
     }),
     /** A new organization (or a deleted one re-created from defaults); undefined when one is live. */
     createOrg: db.transaction((org: NewOrganization, now: string): Organization | undefined => {
       if (selectOrg.get(org.id) !== undefined) return undefined;
       const next = mergedOrganization(org, undefined, now);
-      writeOrg.run(next);
+      write(next, undefined);
       return next;
     }),
     /** A change of a live organization; undefined when there is none. */

@@ -95,7 +95,7 @@ describe('SQLite records schema versions 5 and 6', () => {
       'SELECT name, "unique" FROM pragma_index_list(\'records\') ORDER BY name',
     ).all();
     db.close();
-    expect(versions.map((row) => (row as { version: number }).version)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(versions.map((row) => (row as { version: number }).version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     // The id is found through records_id (not unique: uniqueness is (time, id), as in PostgreSQL).
     expect(indexes).toEqual([
       { name: 'records_id', unique: 0 },
@@ -111,7 +111,7 @@ describe('SQLite records schema versions 5 and 6', () => {
     const store = new SqliteStore(file);
     await store.migrate();
     await store.close();
-    expect(plan(file, SELECT_RECORD, { genId: 'gen_x', orgId: 'acme' })).toMatch(
+    expect(plan(file, SELECT_RECORD, { genId: 'gen_x', orgId: 'acme', sinceMs: 0 })).toMatch(
       /USING INDEX records_id \(gen_id=\?\)/,
     );
     const listing = plan(

@@ -23,7 +23,7 @@ const STORED = storedRecordColumns('created_at');
 
 /** A record by id (`@genId`) and organization (`@orgId`), through the id index. */
 export const SELECT_RECORD = `SELECT ${STORED} FROM records INDEXED BY records_id
-  WHERE gen_id = @genId AND org_id = @orgId LIMIT 1`;
+  WHERE gen_id = @genId AND org_id = @orgId AND created_at >= @sinceMs LIMIT 1`;
 
 /** Rows deleted per statement while pruning: each step holds the write lock for a few milliseconds only. */
 export const SQLITE_PRUNE_BATCH = 5_000;
@@ -87,6 +87,7 @@ export class SqliteRecords {
   readonly #addKeySpend: Database.Statement;
   readonly #selectRecord: Database.Statement;
   readonly #pruneStep: Database.Statement;
+  readonly #orgSpendSince: Database.Statement;
   readonly insertBatch: Database.Transaction<(rows: RecordRow[]) => void>;
 
   constructor(db: Database.Database) {
@@ -116,6 +117,7 @@ export class SqliteRecords {
       `DELETE FROM records WHERE rowid IN
          (SELECT rowid FROM records INDEXED BY records_time WHERE created_at < ? LIMIT ${SQLITE_PRUNE_BATCH})`,
     );
+    this.#orgSpendSince = db.prepare('SELECT spend_since FROM organizations WHERE id = ?').pluck();
     this.insertBatch = db.transaction((rows: RecordRow[]) => this.#insertRows(rows));
   }
 
@@ -135,7 +137,9 @@ export class SqliteRecords {
       });
       if (this.#insertRecord.run(values).changes > 0) inserted.push(row);
     }
-    const { spend, rollups } = batchTotals(inserted);
+    const { spend: all, rollups } = batchTotals(inserted);
+    const counted = this.#ofCurrentOrganizations(inserted);
+    const spend = counted.length === inserted.length ? all : batchTotals(counted).spend;
     for (const { orgId, month, nano } of spend) this.#addSpend.run(orgId, month, nano);
     for (const { id, month, nano } of keySpendTotals(rollups)) this.#addKeySpend.run(id, month, nano);
     for (const r of rollups) {
@@ -146,9 +150,27 @@ export class SqliteRecords {
     }
   }
 
-  /** A record of this organization. */
-  get(genId: string, orgId: string): GenerationRecord | undefined {
-    const row = this.#selectRecord.get({ genId, orgId });
+  /**
+   * The rows that count in their organization's monthly spend: of an organization created again over a
+   * deleted one of its id, only those created since (the others are the deleted tenant's, still arriving).
+   */
+  #ofCurrentOrganizations(rows: RecordRow[]): RecordRow[] {
+    const since = new Map<string, number>();
+    for (const { record } of rows) {
+      if (since.has(record.orgId)) continue;
+      const spendSince: unknown = this.#orgSpendSince.get(record.orgId);
+      since.set(
+        record.orgId,
+        typeof spendSince === 'string' ? Date.parse(spendSince) : Number.NEGATIVE_INFINITY,
+      );
+    }
+    return rows.filter((row) => row.createdMs >= (since.get(row.record.orgId) ?? 0));
+  }
+
+  /** A record of this organization, created at or after `since` (ISO-8601) when given. */
+  get(genId: string, orgId: string, since?: string): GenerationRecord | undefined {
+    const sinceMs = since === undefined ? Number.MIN_SAFE_INTEGER : Date.parse(since);
+    const row = this.#selectRecord.get({ genId, orgId, sinceMs });
     return row === undefined ? undefined : storedRecord(row);
   }
 

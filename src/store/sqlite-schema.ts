@@ -139,6 +139,12 @@ DROP TABLE generation_records;
 const ADD_ORG_CACHE = 'ALTER TABLE organizations ADD COLUMN cache_ttl_seconds INTEGER';
 
 /**
+ * When an organization was created again over a deleted one of its id (its `created_at` then): only records
+ * created since count in its monthly spend. NULL (never deleted): every record of the id counts.
+ */
+const ADD_ORG_SPEND_SINCE = 'ALTER TABLE organizations ADD COLUMN spend_since TEXT';
+
+/**
  * Version 5: `records` without the primary key on `gen_id`, whose index took a random place per insert. The
  * rows are copied (with their rowids) into a table of the same columns, then the indexes are built.
  */
@@ -211,6 +217,11 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     version: 6,
     name: 'records found by their whole id, which is time-ordered',
     up: (db) => db.exec(RECORD_ID_INDEX),
+  },
+  {
+    version: 7,
+    name: 'organizations created again count their monthly spend afresh',
+    up: (db) => db.exec(ADD_ORG_SPEND_SINCE),
   },
 ];
 

@@ -31,8 +31,11 @@ function prepareSpendStatements(db: Database.Database) {
 
 function prepareConversationStatements(db: Database.Database) {
   return {
+    /** Kept only for the organization the request ran for: live, and not created again since. */
     saveConversation: db.prepare(
-      'INSERT OR REPLACE INTO conversations (gen_id, org_id, expires_at, items) VALUES (?, ?, ?, ?)',
+      `INSERT OR REPLACE INTO conversations (gen_id, org_id, expires_at, items)
+       SELECT @genId, id, @expiresAt, @items FROM organizations
+       WHERE id = @orgId AND created_at = @orgCreatedAt AND deleted_at IS NULL`,
     ),
     selectConversation: db.prepare(
       'SELECT items FROM conversations WHERE gen_id = ? AND org_id = ? AND expires_at > ?',

@@ -184,8 +184,8 @@ export class SqliteStore implements Store {
     }
   }
 
-  async getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined> {
-    return this.#prepared().records.get(genId, orgId);
+  async getRecord(genId: string, orgId: string, since?: string): Promise<GenerationRecord | undefined> {
+    return this.#prepared().records.get(genId, orgId, since);
   }
 
   async listRecords(filter: RecordFilter, page: { limit: number; cursor?: string }): Promise<RecordPage> {
@@ -218,7 +218,8 @@ export class SqliteStore implements Store {
   async saveConversation(state: ConversationState): Promise<void> {
     const s = this.#prepared();
     const items = state.itemsJson ?? JSON.stringify(state.items);
-    s.saveConversation.run(state.genId, state.orgId, state.expiresAt, items);
+    const { genId, orgId, orgCreatedAt, expiresAt } = state;
+    s.saveConversation.run({ genId, orgId, orgCreatedAt, expiresAt, items });
     s.dropExpiredConversations.run(this.#timestamp());
   }
 

@@ -74,12 +74,17 @@ export function runOrganizationWriteContract(current: () => Store): void {
     // stayed in the store until it expired, and an organization created again under the same id (another
     // tenant, as the response cache treats it) could continue those conversations.
     it("deleteOrganizationAndKeys forgets the organization's conversations, and only its own", async () => {
-      await store.createOrganization({ id: 'neo' });
-      await store.createOrganization({ id: 'neo-2' });
+      const neo = await store.createOrganization({ id: 'neo' });
+      const neo2 = await store.createOrganization({ id: 'neo-2' });
       const items = [{ role: 'user', content: 'the deleted tenant wrote this' }];
       const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
-      await store.saveConversation({ genId: 'gen_neo', orgId: 'neo', items, expiresAt });
-      await store.saveConversation({ genId: 'gen_neo_2', orgId: 'neo-2', items, expiresAt });
+      const orgCreatedAt = neo?.createdAt ?? '';
+      await store.saveConversation({ genId: 'gen_neo', orgId: 'neo', orgCreatedAt, items, expiresAt });
+      const neo2CreatedAt = neo2?.createdAt ?? '';
+      await store.saveConversation({
+        ...{ genId: 'gen_neo_2', orgId: 'neo-2', orgCreatedAt: neo2CreatedAt },
+        ...{ items, expiresAt },
+      });
       expect(await store.deleteOrganizationAndKeys('neo')).toBe(true);
       await store.createOrganization({ id: 'neo' });
       expect(await store.getConversation('gen_neo', 'neo')).toBeUndefined();

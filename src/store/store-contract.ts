@@ -6,6 +6,7 @@ import type { NewApiKey, Store } from './store.js';
 import { runKeyAndAuditContract } from './store-contract-keys.js';
 import { runOrganizationWriteContract } from './store-contract-organizations.js';
 import { runRecordWriteContract } from './store-contract-records.js';
+import { runTenantContract } from './store-contract-tenants.js';
 import { OrganizationMissingError } from './store-errors.js';
 
 /** A record with a distinct, non-default value in every field, so a dropped or renamed field shows. */
@@ -273,19 +274,35 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       ];
 
       it('returns the items to their organization only', async () => {
-        await store.saveConversation({ genId: 'gen_c1', orgId: 'acme', items, expiresAt: later });
+        const { createdAt: orgCreatedAt } = await store.upsertOrganization({ id: 'acme' });
+        await store.saveConversation({
+          genId: 'gen_c1',
+          orgId: 'acme',
+          orgCreatedAt,
+          items,
+          expiresAt: later,
+        });
         expect(await store.getConversation('gen_c1', 'acme')).toStrictEqual(items);
         expect(await store.getConversation('gen_c1', 'beta')).toBeUndefined();
         expect(await store.getConversation('gen_missing', 'acme')).toBeUndefined();
       });
 
       it('forgets an expired state', async () => {
-        await store.saveConversation({ genId: 'gen_c2', orgId: 'acme', items, expiresAt: earlier });
+        const { createdAt: orgCreatedAt } = await store.upsertOrganization({ id: 'acme' });
+        await store.saveConversation({
+          genId: 'gen_c2',
+          orgId: 'acme',
+          orgCreatedAt,
+          items,
+          expiresAt: earlier,
+        });
         expect(await store.getConversation('gen_c2', 'acme')).toBeUndefined();
       });
     });
 
     runKeyAndAuditContract(() => store);
+
+    runTenantContract(() => store);
 
     it('ping() answers while the store is open and rejects once it is closed', async () => {
       await expect(store.ping()).resolves.toBeUndefined();

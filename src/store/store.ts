@@ -91,6 +91,11 @@ export interface AuditEntry extends NewAuditEntry {
 export interface ConversationState {
   genId: string;
   orgId: string;
+  /**
+   * `createdAt` of the organization the request ran for: the state is kept only while that organization is
+   * live and has not been created again since (a deleted id created again is another tenant).
+   */
+  orgCreatedAt: string;
   items: unknown[];
   /** `items` as JSON, when the caller has made it already (to measure it). */
   itemsJson?: string;
@@ -138,7 +143,15 @@ export interface SpendRow {
 export interface Store {
   /** Creates tables if needed. Idempotent. */
   migrate(): Promise<void>;
-  /** Creates the organization, or updates name/limits/cache of an existing one (and undeletes it). */
+  /**
+   * Creates the organization, or updates name/limits/cache of an existing one (a deleted one is re-created
+   * from defaults, with a new `createdAt`).
+   *
+   * An organization created again over a deleted one is a new tenant from its `createdAt` on: its monthly
+   * spend (`getMonthlySpend`) counts only records created since then, `getRecord` with `since` and conversations
+   * (`saveConversation`) see nothing of an earlier organization of the id. Records and rollups stay: the
+   * operator's reports (`listRecords`, `spendReport`) keep showing them under the id.
+   */
   upsertOrganization(org: NewOrganization): Promise<Organization>;
   /**
    * Creates the organization, or re-creates a deleted one from defaults; undefined (and nothing written) when
@@ -192,14 +205,18 @@ export interface Store {
   listAudit(page: { limit: number; before?: string }): Promise<AuditEntry[]>;
   /**
    * Writes a batch of records in one transaction and adds each record's `costNanoUsd` to its organization's
-   * and its API key's spend for the record's calendar month (UTC, from `createdAt`), and the record to its
+   * (unless the organization was created again, over a deleted one, after the record) and its API key's spend for the record's calendar month (UTC, from `createdAt`), and the record to its
    * daily rollup (organization × key × model × provider × UTC day). A record whose `genId` and `createdAt` are
    * already stored is skipped and counted nowhere, so a retried batch is harmless; of several records with one
    * `genId` in a batch, the first is kept.
    */
   insertRecords(records: GenerationRecord[]): Promise<void>;
-  /** A record of this organization, or undefined (also when it belongs to another organization). */
-  getRecord(genId: string, orgId: string): Promise<GenerationRecord | undefined>;
+  /**
+   * A record of this organization, or undefined (also when it belongs to another organization). With `since`
+   * (ISO-8601: the organization's `createdAt`, for its own keys) only a record created at or after it: one of
+   * an earlier organization of the id is undefined too.
+   */
+  getRecord(genId: string, orgId: string, since?: string): Promise<GenerationRecord | undefined>;
   /**
    * Records matching `filter`, newest first (`createdAt` descending, `genId` descending among equal times).
    * `page.limit` is 1..1000; `page.cursor` is a previous page's `nextCursor`, a keyset position (not an
@@ -215,11 +232,15 @@ export interface Store {
   spendReport(filter: Omit<RecordFilter, 'status'>, groupBy: SpendGroupBy): Promise<SpendRow[]>;
   /** Deletes the records created before `before` (ISO-8601), in bounded steps; rollups stay. Returns how many. */
   pruneRecords(before: string): Promise<number>;
-  /** Spend of the organization in the month `YYYY-MM` (UTC), integer nano-USD. */
+  /**
+   * Spend of the organization in the month `YYYY-MM` (UTC), integer nano-USD. Of an organization created again
+   * over a deleted one, only what records created since count (the earlier ones are the deleted tenant's).
+   */
   getMonthlySpend(orgId: string, month: string): Promise<number>;
   /**
    * Keeps the conversation state of a Responses answer, for a later `previous_response_id` (operator opt-in:
-   * this is prompt and completion text). Also drops expired states.
+   * this is prompt and completion text), unless its organization was deleted or created again since the request
+   * began (`orgCreatedAt`): then nothing is kept. Also drops expired states.
    */
   saveConversation(state: ConversationState): Promise<void>;
   /** The items of a state of this organization that has not expired, or undefined. */
