@@ -284,4 +284,23 @@ describe('reports', () => {
     expect(await statusOf(ops.spend({ group_by: 'hour' }))).toBe(400);
     expect(await ops.spend({})).toEqual({ data: [], next_cursor: null });
   });
+
+  it('refuses a range whose from is after its to with 400 naming from (bug: answered as empty)', async () => {
+    const reversed = { from: '2026-12-01T00:00:00Z', to: '2026-11-01T00:00:00Z' };
+    const paramOf = (work: () => unknown) =>
+      Promise.resolve()
+        .then(work)
+        .then(
+          () => 'ok',
+          (error: unknown) => (error instanceof GatewayError ? `${error.status} ${error.param}` : 'other'),
+        );
+    expect(await paramOf(() => ops.listRecords(reversed))).toBe('400 from');
+    expect(await paramOf(() => ops.spend(reversed))).toBe('400 from');
+    expect(await paramOf(() => ops.exportRecords(reversed))).toBe('400 from');
+    // `to` left to its default (the end of this month) is compared too
+    expect(await paramOf(() => ops.spend({ from: '9999-01-01T00:00:00Z' }))).toBe('400 from');
+    // an empty range is no contradiction
+    const empty = { from: '2026-11-01T00:00:00Z', to: '2026-11-01T00:00:00+00:00' };
+    expect(await ops.listRecords(empty)).toEqual({ data: [], next_cursor: null });
+  });
 });

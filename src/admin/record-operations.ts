@@ -18,6 +18,11 @@ export function currentMonth(now: Date): { from: string; to: string } {
 function filterOf(query: Omit<RecordsQuery, 'limit' | 'cursor'> | SpendQuery, now: Date): RecordFilter {
   const month = currentMonth(now);
   const filter: RecordFilter = { from: query.from ?? month.from, to: query.to ?? month.to };
+  // A reversed range is a mistake (the two swapped, or a `from` past the default `to`), not an empty answer.
+  if (Date.parse(filter.from) > Date.parse(filter.to)) {
+    const to = query.to === undefined ? `${filter.to}, the end of this month by default` : filter.to;
+    throw badRequest(`from (${filter.from}) is after to (${to})`, 'from');
+  }
   if (query.org !== undefined) filter.orgId = query.org;
   if (query.key !== undefined) filter.keyId = query.key;
   if (query.model !== undefined) filter.model = query.model;
