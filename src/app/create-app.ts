@@ -137,6 +137,8 @@ async function handle(
   if (!handler.auth) return handler.run(ctx, deps);
   if (handler.auth === 'admin') {
     if (!deps.admin) throw new Error('unreachable: admin routes exist only with the admin API on');
+    // Answers carry key secrets and the configuration: no cache may keep them (errors included).
+    ctx.headers['cache-control'] = 'no-store';
     return handler.run(ctx, deps, { actor: deps.admin.authenticate(ctx.req), ops: deps.admin.operations });
   }
   // Authentication from its cache and a limit held in memory answer at once: awaited only when they did not.

@@ -33,7 +33,7 @@ async function call(
   method: string,
   path: string,
   options: { body?: unknown; token?: string | null; base?: TestGateway } = {},
-): Promise<{ status: number; body: Json }> {
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const token = options.token === undefined ? ADMIN_TOKEN : options.token;
   const response = await fetch(`${(options.base ?? env).gateway.url}${path}`, {
     method,
@@ -43,7 +43,7 @@ async function call(
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-  return { status: response.status, body: (await response.json()) as Json };
+  return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
 }
 
 const chat = (key: string) =>
@@ -188,6 +188,24 @@ describe('keys', () => {
     expect((await call('DELETE', `/admin/v1/keys/${key.id}`)).status).toBe(404);
     expect((await call('POST', `/admin/v1/keys/${key.id}/rotate`)).status).toBe(409);
     expect((await call('GET', '/admin/v1/keys/key_missing')).status).toBe(404);
+  });
+
+  it('answers with Cache-Control: no-store, so no cache keeps a secret (bug: key answers were cacheable)', async () => {
+    await call('POST', '/admin/v1/organizations', { body: { id: 'uncached' } });
+    const created = await call('POST', '/admin/v1/organizations/uncached/keys', { body: {} });
+    const { id } = created.body.data as { id: string };
+    const answers = [
+      created,
+      await call('POST', `/admin/v1/keys/${id}/rotate`),
+      await call('GET', '/admin/v1/config'),
+      await call('GET', '/admin/v1/keys/key_missing'),
+    ];
+    expect(answers.map((answer) => [answer.status, answer.headers.get('cache-control')])).toEqual([
+      [201, 'no-store'],
+      [200, 'no-store'],
+      [200, 'no-store'],
+      [404, 'no-store'],
+    ]);
   });
 
   it('deleting an organization revokes its keys, so re-creating it brings none back', async () => {
