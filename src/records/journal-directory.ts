@@ -148,7 +148,11 @@ export class InstanceDirectory {
   /** Stops the heartbeat and deletes the directory (nothing in it is needed any more). */
   remove(): void {
     clearInterval(this.#heartbeat);
-    rmSync(this.path, { recursive: true, force: true });
+    try {
+      rmSync(this.path, { recursive: true, force: true });
+    } catch {
+      // A read-only disk: the next start takes it over, and finds nothing left to replay.
+    }
   }
 
   #writeOwner(released: boolean): void {

@@ -68,6 +68,9 @@ export class RecordJournal {
   #segment = 1;
   #bytes = 0;
   #unsynced = false;
+  /** Lines a failed write did not write, written again first; whether that write may have left half a line. */
+  #failed = '';
+  #cut = false;
   /** Unshipped record → its segment; unshipped records per segment. */
   readonly #unshipped = new Map<string, number>();
   readonly #perSegment = new Map<number, number>();
@@ -189,8 +192,8 @@ export class RecordJournal {
     this.#closed = true;
     clearTimeout(this.#progressTimer);
     clearTimeout(this.#syncTimer);
-    fdatasyncSync(this.#fd);
-    closeSync(this.#fd);
+    this.#unsynced = true;
+    this.#closeSegment();
     if (backlog.unshipped === 0 && backlog.unfinished === 0) this.#instance.remove();
     else this.#instance.release();
     return backlog;
@@ -207,24 +210,32 @@ export class RecordJournal {
   /** One write of every buffered line; finished records count against the segment they landed in. */
   #writeNow(): void {
     this.#scheduled = false;
-    if (this.#closed || (this.#lines.length === 0 && this.#waiters.length === 0)) return;
-    if (this.#bytes >= this.#options.segmentBytes) this.#rotate();
-    const text = this.#lines.join('');
+    if (this.#closed || (this.#lines.length === 0 && this.#waiters.length === 0 && this.#failed === ''))
+      return;
+    const rotation = this.#bytes >= this.#options.segmentBytes ? this.#rotate() : undefined;
+    const text = this.#failed + this.#lines.join('');
     const finished = this.#linesFinished;
     const waiters = this.#waiters;
     this.#lines = [];
     this.#linesFinished = new Set();
     this.#waiters = [];
+    this.#failed = '';
     try {
-      this.#bytes += writeFully(this.#fd, text);
+      // After a write the disk cut short, the half line it left ends here: the lines that follow replay.
+      this.#bytes += writeFully(this.#fd, this.#cut ? `\n${text}` : text);
+      this.#cut = false;
       this.#unsynced = true;
       if (this.#syncTimer === undefined && this.#options.fsyncIntervalMs > 0) {
         this.#syncTimer = setTimeout(this.#syncDue, this.#options.fsyncIntervalMs);
         this.#syncTimer.unref();
       }
-      this.#writeOutage.recovered();
+      if (rotation === undefined) this.#writeOutage.recovered();
+      else this.#writeOutage.failed(rotation);
     } catch (error) {
-      // The records are still queued in memory; only their crash safety is lost. Logged once per outage.
+      // The records are still queued in memory (only their crash safety is lost meanwhile), and their lines
+      // are written again with the next write, up to a segment's size. Logged once per outage.
+      this.#cut = true;
+      if (text.length < this.#options.segmentBytes) this.#failed = text;
       this.#writeOutage.failed(error);
     }
     for (const genId of finished) {
@@ -238,14 +249,24 @@ export class RecordJournal {
     else release();
   }
 
-  /** Begins a new segment, carrying over the requests still running (so the old one can go once shipped). */
-  #rotate(): void {
-    if (this.#unsynced) fdatasyncSync(this.#fd);
-    closeSync(this.#fd);
+  /**
+   * Begins a new segment, carrying over the requests still running (so the old one can go once shipped).
+   * Returns why a new segment could not be created (a full or read-only disk, the directory removed): the
+   * journal then stays on the current one, and tries again at the next write.
+   */
+  #rotate(): unknown {
+    let fd: number;
+    try {
+      fd = openSync(this.#instance.segmentPath(this.#segment + 1), 'a');
+    } catch (error) {
+      return error;
+    }
+    this.#closeSegment();
+    this.#fd = fd;
     const old = this.#segment;
     this.#segment += 1;
-    this.#fd = openSync(this.#instance.segmentPath(this.#segment), 'a');
     this.#bytes = 0;
+    this.#cut = false;
     const carried: string[] = [];
     for (const request of this.#open.values()) {
       carried.push(beginLine(request.stub));
@@ -253,6 +274,22 @@ export class RecordJournal {
     }
     this.#lines = [...carried, ...this.#lines];
     if (!this.#perSegment.has(old)) this.#dropSegment(old);
+    return undefined;
+  }
+
+  /** Syncs and closes the current segment; a failure (a disk gone bad) is logged, never thrown. */
+  #closeSegment(): void {
+    try {
+      if (this.#unsynced) fdatasyncSync(this.#fd);
+      this.#unsynced = false;
+    } catch (error) {
+      this.#writeOutage.failed(error);
+    }
+    try {
+      closeSync(this.#fd);
+    } catch (error) {
+      this.#writeOutage.failed(error);
+    }
   }
 
   #dropSegment(segment: number): void {
@@ -284,6 +321,9 @@ export class RecordJournal {
     if (!this.#unsynced || this.#closed) return;
     this.#unsynced = false;
     const fd = this.#fd;
-    fdatasync(fd, () => undefined);
+    // A failed fsync (a disk gone bad) is said, not swallowed; a segment closed meanwhile was synced then.
+    fdatasync(fd, (error) => {
+      if (error && fd === this.#fd && !this.#closed) this.#writeOutage.failed(error);
+    });
   }
 }
