@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { InvalidRecordError, StoreUnavailableError } from './store-errors.js';
@@ -39,8 +39,21 @@ export function openSqlite(filename: string, busyTimeoutMs: number): Database.Da
   return db;
 }
 
-/** Result codes that say the database file is busy or its disk failing, not that the rows are wrong. */
-const TRANSIENT_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM)/;
+/**
+ * Result codes that say the database file is busy, damaged or its disk failing, not that the rows are wrong:
+ * the records wait in the journal (set aside as refused, every good record would go to the dead letter).
+ */
+const TRANSIENT_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOMEM|CORRUPT|NOTADB)/;
+
+/** Which file a path names now (device and inode), or undefined when none does. */
+export function fileIdentity(filename: string): string | undefined {
+  try {
+    const stat = statSync(filename);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A failed write as the record queue needs to see it: wait (unavailable) or isolate (invalid rows). */
 export function classifySqliteError(error: unknown): unknown {

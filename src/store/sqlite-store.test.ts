@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openStore, sqliteFilename } from './open-store.js';
+import { classifySqliteError } from './sqlite-connection.js';
 import { SqliteStore } from './sqlite-store.js';
 import { makeRecord, runStoreContract } from './store-contract.js';
 import { InvalidRecordError, StoreUnavailableError } from './store-errors.js';
@@ -140,6 +141,35 @@ describe('SqliteStore specifics', () => {
     expect(lines[0]).toMatch(/^SQLite unavailable: database is locked/);
     expect(lines[1]).toMatch(/^SQLite available again/);
     await store.close();
+  });
+
+  // Bug: a database file deleted while the gateway ran went on taking records into the deleted file (SQLite
+  // keeps writing the open inode), so the journal let them go and they were gone at the next start.
+  it('refuses records, and fails its readiness, once its file is deleted or replaced', async () => {
+    for (const replace of [false, true]) {
+      const file = freshFile();
+      const lines: string[] = [];
+      const store = new SqliteStore(file, { log: (line) => lines.push(line) });
+      await store.migrate();
+      await store.insertRecords([makeRecord()]);
+      rmSync(file);
+      if (replace) await (await openStore(`sqlite:${file}`)).close();
+      await expect(store.insertRecords([makeRecord()])).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.ping()).rejects.toThrow(/deleted or replaced/);
+      expect(lines).toEqual([expect.stringMatching(/^SQLite unavailable: .*deleted or replaced/)]);
+      await store.close();
+    }
+  });
+
+  // Bug: a damaged database (SQLITE_CORRUPT, SQLITE_NOTADB) was taken as a fault of each record: every record
+  // was refused three times and set aside as dead letters, good ones included.
+  it('answers a damaged database file as unavailable, not as refused records', () => {
+    for (const code of ['SQLITE_CORRUPT', 'SQLITE_NOTADB']) {
+      const classified = classifySqliteError(
+        new Database.SqliteError('database disk image is malformed', code),
+      );
+      expect(classified).toBeInstanceOf(StoreUnavailableError);
+    }
   });
 
   it('refuses a record with a cost beyond 2^53 as InvalidRecordError', async () => {

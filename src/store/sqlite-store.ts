@@ -5,7 +5,7 @@ import type { GenerationRecord } from '../records/generation-record.js';
 import { OutageLog } from './outage-log.js';
 import { recordRow } from './record-body.js';
 import { checkFilter } from './record-query.js';
-import { classifySqliteError, openSqlite } from './sqlite-connection.js';
+import { classifySqliteError, fileIdentity, openSqlite } from './sqlite-connection.js';
 import { keepForLife } from './sqlite-kept.js';
 import { SQLITE_PRUNE_BATCH } from './sqlite-records.js';
 import { migrateSqlite } from './sqlite-schema.js';
@@ -57,6 +57,8 @@ export class SqliteStore implements Store {
   #statements: Statements | undefined;
   /** Prepared once: a statement made per call would be collected later (sqlite-kept.ts). */
   readonly #ping: Database.Statement;
+  /** The database file and the identity it had when opened (none for `:memory:`). */
+  readonly #file: { name: string; identity: string | undefined } | undefined;
 
   /** Opens (creating it and its directory when missing) the database at `filename`, or `:memory:`. */
   constructor(filename: string, options: SqliteStoreOptions = {}) {
@@ -65,6 +67,10 @@ export class SqliteStore implements Store {
     this.#now = options.now ?? (() => new Date());
     this.#outage = new OutageLog('SQLite', options.log ?? ((message) => process.emitWarning(message)));
     this.#ping = this.#db.prepare('SELECT 1');
+    this.#file =
+      filename === ':memory:' || filename === ''
+        ? undefined
+        : { name: filename, identity: fileIdentity(filename) };
   }
 
   async migrate(): Promise<void> {
@@ -175,6 +181,7 @@ export class SqliteStore implements Store {
     const rows = records.map(recordRow);
     if (rows.length === 0) return;
     try {
+      this.#checkFile();
       s.records.insertBatch.immediate(rows);
       this.#outage.recovered();
     } catch (error) {
@@ -234,7 +241,20 @@ export class SqliteStore implements Store {
 
   async ping(): Promise<void> {
     if (!this.#db.open) throw new Error('the SQLite database is closed');
+    this.#checkFile();
     this.#ping.get();
+  }
+
+  /**
+   * Refuses to go on with a database file deleted or replaced while the gateway runs: SQLite would keep
+   * writing the deleted file, and records the journal let go as written would be gone at the next start.
+   * One `stat` per batch of records (and per readiness check).
+   */
+  #checkFile(): void {
+    if (this.#file === undefined || fileIdentity(this.#file.name) === this.#file.identity) return;
+    throw new StoreUnavailableError(
+      `the SQLite file ${this.#file.name} was deleted or replaced while the gateway ran; records stay in the journal until a restart opens the file again`,
+    );
   }
 
   async close(): Promise<void> {
