@@ -9,7 +9,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 
 const OWNER_FILE = 'owner.json';
@@ -124,6 +124,21 @@ export class InstanceDirectory {
       .sort((a, b) => Number(a[1]) - Number(b[1]))
       .map((match) => join(dir, match[0]));
     return [...adopted, ...own];
+  }
+
+  /**
+   * Moves a segment out of the instance directories into the root (`damaged-<time>-<segment>`), where no
+   * replay reads it and nothing deletes it: the evidence of a damaged file is the operator's to look at.
+   * Returns where it went, or why it could not be moved (it is then deleted with the taken-over directory).
+   */
+  setAside(file: string): string {
+    const to = join(this.root, `damaged-${Date.now()}-${randomUUID().slice(0, 8)}-${basename(file)}`);
+    try {
+      renameSync(file, to);
+      return to;
+    } catch (error) {
+      return `left where it was (${error instanceof Error ? error.message : String(error)})`;
+    }
   }
 
   /** Deletes the taken-over directories, once their records are safe in this instance's own segment. */

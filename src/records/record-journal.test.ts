@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeRecord } from '../store/store-contract.js';
 import type { InterruptedRecordStub } from './journal-entries.js';
@@ -170,6 +170,42 @@ describe('RecordJournal', () => {
     expect(replayed.map((record) => record.genId).sort()).toEqual(
       records.map((record) => record.genId).sort(),
     );
+  });
+
+  // Bug: a damaged line in the middle of a segment (or valid JSON that is no journal line) was skipped and
+  // the segment deleted with the taken-over directory: the only evidence of the damage was gone.
+  it('replays the good lines around damaged ones, and sets the damaged segment aside', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const { journal } = journalIn(dir);
+    const before = makeRecord();
+    await journal.finish(before);
+    const file = join(dir, segmentsOf(dir)[0] ?? '');
+    appendFileSync(file, '{"f":{"genId":"gen_bad"\x00garbage\n{"f":{"genId":"gen_wrong_shape"}}\n');
+    const after = makeRecord();
+    await journal.finish(after);
+    const { replayed, corrupt, lines } = afterCrash(dir);
+    expect(corrupt).toBe(2);
+    expect(replayed.map((record) => record.genId).sort()).toEqual([before.genId, after.genId].sort());
+    const aside = readdirSync(dir).filter((name) => name.startsWith('damaged-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0] ?? ''), 'utf8')).toContain('gen_wrong_shape');
+    expect(lines).toEqual([expect.stringMatching(/has 2 damaged lines; .* set aside: .*damaged-/)]);
+  });
+
+  // Bug: a segment that could not be read (an I/O error, a file larger than V8's longest string) threw out
+  // of the replay, and the gateway could not start until someone removed it by hand.
+  it('starts when a segment cannot be read, replays the others and sets it aside', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const { journal } = journalIn(dir);
+    const good = makeRecord();
+    await journal.finish(good);
+    const instance = dirname(join(dir, segmentsOf(dir)[0] ?? ''));
+    // A directory where a segment file should be: reading it fails as an unreadable file would (EISDIR).
+    mkdirSync(join(instance, 'segment-000009.jsonl'));
+    const { replayed, lines } = afterCrash(dir);
+    expect(replayed.map((record) => record.genId)).toEqual([good.genId]);
+    expect(lines).toEqual([expect.stringMatching(/segment-000009\.jsonl has unreadable: .*EISDIR/)]);
+    expect(readdirSync(dir).filter((name) => name.startsWith('damaged-'))).toHaveLength(1);
   });
 
   it('replays what it replayed again after a second crash (replayed records are journaled anew)', async () => {

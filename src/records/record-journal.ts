@@ -97,14 +97,19 @@ export class RecordJournal {
     corrupt: number;
   } {
     const instance = new InstanceDirectory(options.dir, options.staleMs ?? 60_000, Date.now, options.store);
-    const { lines, corrupt } = readSegmentLines(instance.segmentsToReplay());
+    const { lines, corrupt, damaged } = readSegmentLines(instance.segmentsToReplay());
     const journal = new RecordJournal(options, instance);
     const replayed = recordsOfLines(lines);
     for (const record of replayed) journal.#append(finishLine(record), record.genId);
     journal.#writeNow();
     fdatasyncSync(journal.#fd);
+    for (const { file, reason } of damaged) {
+      options.log(
+        `record journal: segment ${file} has ${reason}; its good lines were replayed and the file set aside: ${instance.setAside(file)}`,
+      );
+    }
     instance.dropAdopted();
-    if (corrupt > 0)
+    if (corrupt > 0 && damaged.length === 0)
       options.log(`record journal: ${corrupt} damaged lines skipped at replay (a write cut by a crash)`);
     return { journal, replayed, corrupt };
   }
