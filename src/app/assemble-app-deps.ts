@@ -123,7 +123,7 @@ async function openServices(
   opened.add('the limiter', () => limiter.close());
   const readinessChecks: ReadinessCheck[] = [
     ...(options.redisUrl ? [{ name: 'redis', check: () => limiter.ping() }] : []),
-    { name: 'journal', check: async () => journalBacklog(records.size, config.records.maxPending) },
+    { name: 'journal', check: async () => journalHealth(records, config.records.maxPending) },
   ];
   const tracing = options.otel ? await startTracing(options.otel, options.version, log) : noTracing;
   opened.add('tracing', () => tracing.shutdown(0));
@@ -174,8 +174,14 @@ function createMetrics(
   });
 }
 
-/** Ready fails while the records waiting for the store fill the queue (the journal is backing up). */
-function journalBacklog(pending: number, maxPending: number): void {
+/**
+ * Ready fails while the journal cannot write (a full or read-only disk: records are not safe from a crash),
+ * and while the records waiting for the store fill the queue (the journal is backing up).
+ */
+function journalHealth(records: RecordQueue, maxPending: number): void {
+  const failure = records.journalFailure;
+  if (failure !== undefined) throw new Error(`the journal cannot write: ${failure}`);
+  const pending = records.size;
   if (pending >= maxPending)
     throw new Error(`${pending} records wait for the store (the queue holds ${maxPending})`);
 }

@@ -188,6 +188,11 @@ export class RecordJournal {
     return this.#open.size;
   }
 
+  /** Why the journal cannot write right now (records are then not safe from a crash), or undefined. */
+  get failure(): string | undefined {
+    return this.#writeOutage.reason;
+  }
+
   /** Writes what is buffered and closes; the directory is kept for the next start only if it holds anything. */
   close(): JournalBacklog {
     const backlog = { unshipped: this.unshipped, unfinished: this.unfinished, dir: this.#instance.path };

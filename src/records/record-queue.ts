@@ -105,6 +105,11 @@ export class RecordQueue {
     return this.pending.size;
   }
 
+  /** Why the journal cannot write right now, or undefined (also when there is no journal). */
+  get journalFailure(): string | undefined {
+    return this.options.journal?.failure;
+  }
+
   /** Whether the last write to the store failed because the store was unavailable. */
   get failing(): boolean {
     return this.retryDelayMs > 0;

@@ -7,6 +7,7 @@ import { errorMessage } from './store-errors.js';
 export class OutageLog {
   #since: number | undefined;
   #failures = 0;
+  #reason = '';
 
   constructor(
     private readonly name: string,
@@ -19,11 +20,17 @@ export class OutageLog {
     return this.#since !== undefined;
   }
 
+  /** While it is down: the failure that began the outage, for a readiness check to name. */
+  get reason(): string | undefined {
+    return this.#since === undefined ? undefined : this.#reason;
+  }
+
   /** An operation failed because the dependency is unavailable; logs only the first failure of an outage. */
   failed(error: unknown): void {
     this.#failures += 1;
     if (this.#since !== undefined) return;
     this.#since = this.now();
+    this.#reason = errorMessage(error);
     this.log(`${this.name} unavailable: ${errorMessage(error)} (retrying; logged again when it recovers)`);
   }
 

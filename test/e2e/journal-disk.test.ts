@@ -10,7 +10,7 @@ import { TEST_KEY, testConfig } from '../../src/test-support/start-test-gateway.
 
 // Bug: with its journal directory removed under it (or a disk that refused a new file), the gateway's next
 // journal segment could not be created, the exception was uncaught, and the process ended with every
-// request in flight.
+// request in flight. Nothing told an operator that records were no longer safe from a crash.
 describe('the journal directory removed while the gateway runs', () => {
   const running: SpawnedGateway[] = [];
   let upstream: FakeUpstream | undefined;
@@ -49,6 +49,15 @@ describe('the journal directory removed while the gateway runs', () => {
         { timeout: 5_000 },
       )
       .toBe(200);
+    // Said where an operator looks: readiness (a load balancer moves traffic to instances that can journal)
+    // and /metrics.
+    const ready = await fetch(`${gateway.url.replace(/\/v1$/, '')}/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({
+      dependencies: { journal: { ok: false, error: expect.stringMatching(/journal cannot write: ENOENT/) } },
+    });
+    const metrics = await (await fetch(`${gateway.url.replace(/\/v1$/, '')}/metrics`)).text();
+    expect(metrics).toContain('gateway_dependency_up{dependency="journal"} 0');
     gateway.child.kill('SIGTERM');
     expect(await gateway.exited).toBe(0);
   }, 60_000);
