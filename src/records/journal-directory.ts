@@ -67,6 +67,11 @@ function isOrphan(dir: string, staleMs: number, now: number, store: string | und
 export class InstanceDirectory {
   readonly path: string;
   readonly #heartbeat: NodeJS.Timeout;
+  /**
+   * Set when the heartbeat cannot touch the directory while the instance runs (removed, or its disk made
+   * read-only): the journal then begins a new segment, and `recreate` makes the directory again if it is gone.
+   */
+  lost = false;
 
   constructor(
     readonly root: string,
@@ -96,12 +101,20 @@ export class InstanceDirectory {
         try {
           utimesSync(ownerPath, at, at);
         } catch {
-          // The directory is gone (the instance stopped); nothing to keep alive.
+          // The heartbeat stops with the instance, so the directory was removed or made read-only under it.
+          this.lost = true;
         }
       },
       Math.max(1_000, Math.floor(staleMs / 4)),
     );
     this.#heartbeat.unref();
+  }
+
+  /** Makes the directory again (and its owner file), after it was removed while the instance ran. */
+  recreate(): void {
+    mkdirSync(this.path, { recursive: true });
+    this.#writeOwner(false);
+    this.lost = false;
   }
 
   /** Segment file `n` of this instance. */

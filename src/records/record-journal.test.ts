@@ -1,4 +1,12 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -206,6 +214,27 @@ describe('RecordJournal', () => {
     expect(replayed.map((record) => record.genId)).toEqual([good.genId]);
     expect(lines).toEqual([expect.stringMatching(/segment-000009\.jsonl has unreadable: .*EISDIR/)]);
     expect(readdirSync(dir).filter((name) => name.startsWith('damaged-'))).toHaveLength(1);
+  });
+
+  // Bug: a journal directory removed under the running gateway (a cleanup script, an operator) left the
+  // journal writing a deleted file until its segment filled: nothing written meanwhile survived a crash.
+  it('makes its directory again once the heartbeat finds it removed, and journals there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const { journal, lines } = journalIn(dir, { staleMs: 4_000 });
+    await journal.finish(makeRecord());
+    rmSync(dir, { recursive: true, force: true });
+    const after = makeRecord();
+    // The heartbeat (every second here) notices; the next write then begins a segment in the new directory.
+    await vi.waitFor(
+      async () => {
+        await journal.finish(after);
+        expect(lines.join('\n')).toMatch(/was removed while the gateway ran; made again/);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    await journal.finish(makeRecord());
+    const { replayed } = afterCrash(dir);
+    expect(replayed.map((record) => record.genId)).toContain(after.genId);
   });
 
   it('replays what it replayed again after a second crash (replayed records are journaled anew)', async () => {

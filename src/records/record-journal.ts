@@ -1,4 +1,12 @@
-import { appendFileSync, closeSync, fdatasync, fdatasyncSync, openSync, unlinkSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fdatasync,
+  fdatasyncSync,
+  openSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { OutageLog } from '../store/outage-log.js';
 import type { GenerationRecord } from './generation-record.js';
@@ -222,7 +230,8 @@ export class RecordJournal {
     this.#scheduled = false;
     if (this.#closed || (this.#lines.length === 0 && this.#waiters.length === 0 && this.#failed === ''))
       return;
-    const rotation = this.#bytes >= this.#options.segmentBytes ? this.#rotate() : undefined;
+    const rotation =
+      this.#bytes >= this.#options.segmentBytes || this.#instance.lost ? this.#rotate() : undefined;
     const text = this.#failed + this.#lines.join('');
     const finished = this.#linesFinished;
     const waiters = this.#waiters;
@@ -267,7 +276,7 @@ export class RecordJournal {
   #rotate(): unknown {
     let fd: number;
     try {
-      fd = openSync(this.#instance.segmentPath(this.#segment + 1), 'a');
+      fd = this.#openSegment(this.#segment + 1);
     } catch (error) {
       return error;
     }
@@ -285,6 +294,25 @@ export class RecordJournal {
     this.#lines = [...carried, ...this.#lines];
     if (!this.#perSegment.has(old)) this.#dropSegment(old);
     return undefined;
+  }
+
+  /**
+   * Opens segment `n`; when the instance directory was removed under the running gateway, makes it again
+   * first, so that what is journaled from now on is safe from a crash again.
+   */
+  #openSegment(n: number): number {
+    const path = this.#instance.segmentPath(n);
+    if (existsSync(this.#instance.path)) {
+      // A directory the heartbeat could not touch but still there (a read-only disk): the open says why.
+      const fd = openSync(path, 'a');
+      this.#instance.lost = false;
+      return fd;
+    }
+    this.#instance.recreate();
+    this.#options.log(
+      `record journal: directory ${this.#instance.path} was removed while the gateway ran; made again (${this.unshipped} records not yet in the store were journaled in it: they are still queued, but a crash before they are written loses them)`,
+    );
+    return openSync(path, 'a');
   }
 
   /** Syncs and closes the current segment; a failure (a disk gone bad) is logged, never thrown. */
