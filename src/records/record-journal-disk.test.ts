@@ -31,6 +31,10 @@ vi.mock('node:fs', async (importOriginal) => {
       }
       throw disk.writeError;
     },
+    fdatasync: (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+      if (disk.fsyncError) done(disk.fsyncError);
+      else real.fdatasync(fd, done);
+    },
     fdatasyncSync: (fd: number) => {
       if (disk.fsyncError) throw disk.fsyncError;
       real.fdatasyncSync(fd);
@@ -106,6 +110,22 @@ describe('RecordJournal on a failing disk', () => {
     expect(corrupt).toBe(1);
     // The record whose write failed is written again with the next write.
     expect(replayed.map((record) => record.genId).sort()).toEqual([during.genId, after.genId].sort());
+  });
+
+  // Bug: a failed fsync was ignored: records the operator asked to be on disk before each answer ended
+  // (`journalFsyncIntervalMs: 0`) were not, and nothing said so.
+  it('says once that fsync fails while writes work, and once that it works again', async () => {
+    const dir = freshDir();
+    const { journal, lines } = journalIn(dir, { fsyncIntervalMs: 0 });
+    disk.fsyncError = failure('EIO');
+    for (let i = 0; i < 3; i += 1) await journal.finish(makeRecord());
+    expect(lines).toEqual([expect.stringMatching(/^record journal fsync .* unavailable: EIO/)]);
+    expect(journal.failure).toMatch(/EIO/);
+    disk.fsyncError = undefined;
+    await journal.finish(makeRecord());
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^record journal fsync .* available again/);
+    expect(journal.failure).toBeUndefined();
   });
 
   // Bug: an fsync or close that failed at shutdown (a disk gone bad) threw out of `close`, and the rest of

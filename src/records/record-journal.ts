@@ -83,6 +83,8 @@ export class RecordJournal {
   readonly #unshipped = new Map<string, number>();
   readonly #perSegment = new Map<number, number>();
   readonly #writeOutage: OutageLog;
+  /** fsync failures apart from writes: a write that works must not end an outage of the syncs. */
+  readonly #syncOutage: OutageLog;
   /** Armed only while there is something to do (an idle gateway is never woken by the journal). */
   #progressTimer: NodeJS.Timeout | undefined;
   #syncTimer: NodeJS.Timeout | undefined;
@@ -93,6 +95,7 @@ export class RecordJournal {
     this.#instance = instance;
     this.#fd = openSync(instance.segmentPath(this.#segment), 'a');
     this.#writeOutage = new OutageLog(`record journal ${options.dir}`, options.log);
+    this.#syncOutage = new OutageLog(`record journal fsync ${options.dir}`, options.log);
   }
 
   /**
@@ -198,7 +201,7 @@ export class RecordJournal {
 
   /** Why the journal cannot write right now (records are then not safe from a crash), or undefined. */
   get failure(): string | undefined {
-    return this.#writeOutage.reason;
+    return this.#writeOutage.reason ?? this.#syncOutage.reason;
   }
 
   /** Writes what is buffered and closes; the directory is kept for the next start only if it holds anything. */
@@ -264,8 +267,12 @@ export class RecordJournal {
     const release = () => {
       for (const resolve of waiters) resolve();
     };
-    if (this.#options.fsyncIntervalMs === 0 && waiters.length > 0) fdatasync(this.#fd, release);
-    else release();
+    if (this.#options.fsyncIntervalMs === 0 && waiters.length > 0) {
+      fdatasync(this.#fd, (error) => {
+        this.#synced(error);
+        release();
+      });
+    } else release();
   }
 
   /**
@@ -321,7 +328,7 @@ export class RecordJournal {
       if (this.#unsynced) fdatasyncSync(this.#fd);
       this.#unsynced = false;
     } catch (error) {
-      this.#writeOutage.failed(error);
+      this.#syncOutage.failed(error);
     }
     try {
       closeSync(this.#fd);
@@ -361,7 +368,13 @@ export class RecordJournal {
     const fd = this.#fd;
     // A failed fsync (a disk gone bad) is said, not swallowed; a segment closed meanwhile was synced then.
     fdatasync(fd, (error) => {
-      if (error && fd === this.#fd && !this.#closed) this.#writeOutage.failed(error);
+      if (fd === this.#fd && !this.#closed) this.#synced(error);
     });
+  }
+
+  /** Counts a failed fsync (a disk gone bad) as an outage of the syncs, logged once; a good one ends it. */
+  #synced(error: NodeJS.ErrnoException | null): void {
+    if (error) this.#syncOutage.failed(error);
+    else this.#syncOutage.recovered();
   }
 }
