@@ -25,10 +25,12 @@ const RETRY_DELAY_MS = 100;
 
 /**
  * SQLSTATE classes that say the connection or the server failed, not the statement: 08 connection exception,
- * 53 insufficient resources, 57P admin shutdown / crash shutdown / cannot connect now; and the two
- * transaction conflicts that a retry resolves (40001 serialization failure, 40P01 deadlock).
+ * 53 insufficient resources, 57P admin shutdown / crash shutdown / cannot connect now, 58 system error (an I/O
+ * error of the server's disk), 25006 a server that takes no writes (a demoted primary, a standby, read-only
+ * set by an operator); and the two transaction conflicts that a retry resolves (40001 serialization failure,
+ * 40P01 deadlock).
  */
-const TRANSIENT_SQLSTATE = /^(08|53|57P|40001$|40P01$)/;
+const TRANSIENT_SQLSTATE = /^(08|53|57P|58|25006$|40001$|40P01$)/;
 const TRANSIENT_SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

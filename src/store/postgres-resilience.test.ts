@@ -155,3 +155,46 @@ const installed = findPostgresBinaries() !== undefined;
     }
   });
 });
+
+// Bug: a server that turned read-only under the gateway (a failover that demoted the primary, a disk
+// nearly full with `default_transaction_read_only` set by the operator) refused inserts with SQLSTATE 25006,
+// which was taken as a fault of the records: each was refused three times and set aside as a dead letter.
+(installed ? describe : describe.skip)('PostgreSQL turned read-only', () => {
+  let server: TestPostgres | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is an outage of the store: the records wait, none is refused', async () => {
+    if (!server) throw new Error('PostgreSQL did not start');
+    const lines: string[] = [];
+    const store = new PostgresStore(server.url, { log: (line) => lines.push(line), attempts: 1 });
+    try {
+      await store.migrate();
+      const admin = new PostgresConnection(server.url, {
+        maxConnections: 1,
+        connectTimeoutMs: 1_000,
+        queryTimeoutMs: 10_000,
+        attempts: 1,
+        log: () => undefined,
+      });
+      const readOnly = async (on: boolean) => {
+        await admin.query(`ALTER SYSTEM SET default_transaction_read_only = ${on ? 'on' : 'off'}`);
+        await admin.query('SELECT pg_reload_conf()');
+      };
+      await readOnly(true);
+      try {
+        await expect(store.insertRecords([makeRecord()])).rejects.toBeInstanceOf(StoreUnavailableError);
+      } finally {
+        await readOnly(false);
+        await admin.end();
+      }
+      expect(lines.join('\n')).toMatch(/PostgreSQL unavailable: .*read-only transaction/);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});
