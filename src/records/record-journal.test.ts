@@ -115,6 +115,12 @@ describe('RecordJournal', () => {
     await vi.waitFor(() => expect(journal.progressEpoch).toBe(1), { timeout: 5_000 });
     journal.progress('gen_stream', { outputTokens: 9, costNanoUsd: 900, reservedNanoUsd: 50_000 });
     await vi.waitFor(() => expect(journal.progressEpoch).toBe(2), { timeout: 5_000 });
+    // The epoch advances as the progress is queued; its line is written at the end of that turn, which a poll
+    // that ran in the same timers phase did not wait for (the replay then read the first progress).
+    const file = join(dir, segmentsOf(dir)[0] ?? '');
+    await vi.waitFor(() => expect(readFileSync(file, 'utf8')).toContain('"outputTokens":9'), {
+      timeout: 5_000,
+    });
     const { replayed } = afterCrash(dir);
     const cut = replayed.find((record) => record.genId === 'gen_stream');
     expect(cut).toMatchObject({ outputTokens: 9, costNanoUsd: 900 });
