@@ -83,11 +83,15 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info(`${signal} received: finishing in-flight requests`);
     gateway.stop().then(
-      ({ pendingRecords, journalDir }) => {
+      ({ pendingRecords, journalDir, journalFailure }) => {
         if (pendingRecords === 0) process.exit(0);
+        // Never "kept" when the journal could not write: those records are in neither place.
+        const kept =
+          journalFailure === undefined
+            ? `they are kept in the journal (${journalDir}) and written at the next start`
+            : `the journal (${journalDir}) could not write either (${journalFailure}): those it could not write are lost`;
         console.error(
-          `${pendingRecords} generation records could not be written to the store; they are kept in the journal ` +
-            `(${journalDir}) and written at the next start. Exit code ${EXIT_RECORDS_PENDING}.`,
+          `${pendingRecords} generation records could not be written to the store; ${kept}. Exit code ${EXIT_RECORDS_PENDING}.`,
         );
         process.exit(EXIT_RECORDS_PENDING);
       },

@@ -10,6 +10,8 @@ export interface StopReport {
   /** Records not in the store at exit: kept in the journal and written at the next start. */
   pendingRecords: number;
   journalDir: string;
+  /** Why the journal could not write at the end, if it could not (records in neither place are lost). */
+  journalFailure?: string;
 }
 
 /** Where the record journal lives by default: beside the SQLite file, else `./data/journal`. */

@@ -51,7 +51,11 @@ export async function stopInOrder(config: GatewayConfig, parts: RunningParts): P
   await closeWithin('the store', deps.store.close(), log);
   // Buffered lines go now; what is left is written synchronously when the process exits (pino's exit hook).
   deps.logger.flush();
-  return { pendingRecords: backlog.unshipped + backlog.unfinished, journalDir: backlog.dir };
+  return {
+    pendingRecords: backlog.unshipped + backlog.unfinished,
+    journalDir: backlog.dir,
+    journalFailure: backlog.failure,
+  };
 }
 
 /** Waits for `closing` at most `DEPENDENCY_CLOSE_MS`; then logs that it was left and goes on. */

@@ -128,6 +128,16 @@ describe('RecordJournal on a failing disk', () => {
     expect(journal.failure).toBeUndefined();
   });
 
+  // Bug: a stop with records the store had not taken said they were kept in the journal even when the
+  // journal could not write them (a full disk): the operator was told nothing was lost.
+  it('says at close that its last lines could not be written', async () => {
+    const dir = freshDir();
+    const { journal } = journalIn(dir);
+    disk.writeError = failure('ENOSPC');
+    await journal.finish(makeRecord());
+    expect(journal.close()).toMatchObject({ unshipped: 1, failure: expect.stringMatching(/ENOSPC/) });
+  });
+
   // Bug: an fsync or close that failed at shutdown (a disk gone bad) threw out of `close`, and the rest of
   // the shutdown (the store, the connections) never ran.
   it('closes without throwing when the last fsync fails, and logs it', async () => {

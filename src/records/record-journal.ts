@@ -43,6 +43,8 @@ export interface JournalBacklog {
   unshipped: number;
   unfinished: number;
   dir: string;
+  /** Why the journal could not write its last lines, if it could not: records that reached neither are lost. */
+  failure: string | undefined;
 }
 
 interface OpenRequest {
@@ -206,10 +208,16 @@ export class RecordJournal {
 
   /** Writes what is buffered and closes; the directory is kept for the next start only if it holds anything. */
   close(): JournalBacklog {
-    const backlog = { unshipped: this.unshipped, unfinished: this.unfinished, dir: this.#instance.path };
+    const backlog: JournalBacklog = {
+      unshipped: this.unshipped,
+      unfinished: this.unfinished,
+      dir: this.#instance.path,
+      failure: undefined,
+    };
     if (this.#closed) return backlog;
     this.#journalProgress();
     this.#writeNow();
+    backlog.failure = this.#writeOutage.reason;
     this.#closed = true;
     clearTimeout(this.#progressTimer);
     clearTimeout(this.#syncTimer);
