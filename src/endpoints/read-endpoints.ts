@@ -29,14 +29,15 @@ export function getModel(ctx: RequestContext, deps: AppDeps, principal: Principa
 }
 
 /**
- * GET /v1/generation/{id}: only the caller's own organization's records, made since it was created (those of
- * an organization deleted earlier under the same id are another tenant's); others are 404 like missing ones.
+ * GET /v1/generation/{id}: only the caller's own organization's records; of an organization created again
+ * over a deleted one of its id, only those made since (the earlier ones are the deleted tenant's). Others are
+ * 404 like missing ones.
  */
 export async function getGeneration(ctx: RequestContext, deps: AppDeps, principal: Principal): Promise<void> {
   const genId = ctx.params.id ?? '';
-  const { id, createdAt } = principal.org;
+  const { id, recreatedAt } = principal.org;
   const record =
-    deps.records.find(genId, id, createdAt) ?? (await deps.store.getRecord(genId, id, createdAt));
+    deps.records.find(genId, id, recreatedAt) ?? (await deps.store.getRecord(genId, id, recreatedAt));
   if (!record) throw notFound(`Generation ${genId} not found.`);
   sendJson(ctx.res, 200, { data: generationView(record) }, ctx.headers);
 }

@@ -93,7 +93,7 @@ export class RecordQueue {
 
   /**
    * A record of this organization that is queued but not yet written; with `since` (ISO-8601, the
-   * organization's `createdAt`) only one created at or after it, as `Store.getRecord`.
+   * organization's `recreatedAt`) only one created at or after it, as `Store.getRecord`.
    */
   find(genId: string, orgId: string, since?: string): GenerationRecord | undefined {
     const record = this.pending.get(genId);

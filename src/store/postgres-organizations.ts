@@ -11,7 +11,7 @@ import { organizationRow } from './store-rows.js';
  */
 
 export const ORG_COLUMNS = `id, name, monthly_limit_usd AS "monthlyLimitUsd", requests_per_minute AS "requestsPerMinute",
-  cache_ttl_seconds AS "cacheTtlSeconds", created_at AS "createdAt"`;
+  cache_ttl_seconds AS "cacheTtlSeconds", created_at AS "createdAt", spend_since AS "recreatedAt"`;
 
 /**
  * One atomic upsert. `$6`/`$7`/`$9` say "keep the live value" (the field was undefined); a soft-deleted row is

@@ -9,7 +9,7 @@ import { organizationRow } from './store-rows.js';
 
 /** Columns renamed to the interface's field names, so a row parses straight into the returned object. */
 const ORG_COLUMNS =
-  'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, cache_ttl_seconds AS cacheTtlSeconds, created_at AS createdAt';
+  'id, name, monthly_limit_usd AS monthlyLimitUsd, requests_per_minute AS requestsPerMinute, cache_ttl_seconds AS cacheTtlSeconds, created_at AS createdAt, spend_since AS recreatedAt';
 
 export function prepareOrganizationStatements(db: Database.Database) {
   const selectOrg = db.prepare(
@@ -32,9 +32,11 @@ export function prepareOrganizationStatements(db: Database.Database) {
     `DELETE FROM monthly_spend WHERE org_id = @id
        AND (SELECT spend_since FROM organizations WHERE id = @id) = @createdAt`,
   );
-  const write = (next: Organization, live: Organization | undefined): void => {
+  /** Writes the organization; answers it as stored (with `recreatedAt` when it was created again). */
+  const write = (next: Organization, live: Organization | undefined): Organization => {
     writeOrg.run(next);
     if (!live) dropSpend.run({ id: next.id, createdAt: next.createdAt });
+    return organizationRow.parse(selectOrg.get(next.id));
   };
   return {
     selectOrg,
@@ -44,15 +46,13 @@ export function prepareOrganizationStatements(db: Database.Database) {
     upsertOrg: db.transaction((org: NewOrganization, now: string): Organization => {
       const live = organizationRow.optional().parse(selectOrg.get(org.id));
       const next = mergedOrganization(org, live, now);
-      write(next, live);
-      return next;
+      return write(next, live);
     }),
     /** A new organization (or a deleted one re-created from defaults); undefined when one is live. */
     createOrg: db.transaction((org: NewOrganization, now: string): Organization | undefined => {
       if (selectOrg.get(org.id) !== undefined) return undefined;
       const next = mergedOrganization(org, undefined, now);
-      write(next, undefined);
-      return next;
+      return write(next, undefined);
     }),
     /** A change of a live organization; undefined when there is none. */
     updateOrg: db.transaction((org: NewOrganization, now: string): Organization | undefined => {

@@ -68,10 +68,17 @@ export function runTenantContract(current: () => Store): void {
       await store.insertRecords([old]);
       await store.deleteOrganizationAndKeys('neo');
       await clockPast(first?.createdAt ?? '');
-      const againAt = (await store.createOrganization({ id: 'neo' }))?.createdAt ?? '';
+      const again = await store.createOrganization({ id: 'neo' });
+      const againAt = again?.createdAt ?? '';
       const own = makeRecord({ orgId: 'neo', createdAt: againAt });
       await store.insertRecords([own]);
 
+      // The bound its keys read with: set by the re-creation only (a live organization has none, so records
+      // stamped a little before its createdAt by another instance's clock, or replayed, stay its own).
+      expect(first?.recreatedAt).toBeUndefined();
+      expect(again?.recreatedAt).toBe(againAt);
+      expect((await store.getOrganization('neo'))?.recreatedAt).toBe(againAt);
+      expect((await store.upsertOrganization({ id: 'neo', name: 'Neo' })).recreatedAt).toBe(againAt);
       expect(await store.getRecord(old.genId, 'neo', againAt)).toBeUndefined();
       expect(await store.getRecord(own.genId, 'neo', againAt)).toStrictEqual(own);
       // Without `since` (the operator's lookups) the deleted tenant's record is still there.

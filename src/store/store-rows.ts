@@ -19,6 +19,10 @@ export const organizationRow: z.ZodType<Organization, unknown> = z.object({
   requestsPerMinute: z.number().int().nullable(),
   cacheTtlSeconds: z.number().int().nullable(),
   createdAt: z.string(),
+  recreatedAt: z
+    .string()
+    .nullish()
+    .transform((at) => at ?? undefined),
 });
 
 /** A key's model list as stored: a JSON array of strings, or NULL for "every model". */

@@ -15,6 +15,13 @@ export interface Organization {
   /** Seconds an answer is served from the response cache; null = the cache is off for this organization. */
   cacheTtlSeconds: number | null;
   createdAt: string;
+  /**
+   * When this organization was created again over a deleted one of its id (its `createdAt` then); absent for
+   * one never deleted. Its keys see no record made before it (`getRecord`'s `since`): those are the deleted
+   * tenant's. An organization never deleted sets no such bound, so records stamped a little before its
+   * `createdAt` (another instance's clock, a journal replayed into a new database) stay its own.
+   */
+  recreatedAt?: string;
 }
 
 /** A key's own limits, on top of its organization's; null = none of its own. */
@@ -213,8 +220,8 @@ export interface Store {
   insertRecords(records: GenerationRecord[]): Promise<void>;
   /**
    * A record of this organization, or undefined (also when it belongs to another organization). With `since`
-   * (ISO-8601: the organization's `createdAt`, for its own keys) only a record created at or after it: one of
-   * an earlier organization of the id is undefined too.
+   * (ISO-8601: the organization's `recreatedAt`, for its own keys) only a record created at or after it: one
+   * of an earlier organization of the id is undefined too.
    */
   getRecord(genId: string, orgId: string, since?: string): Promise<GenerationRecord | undefined>;
   /**
