@@ -8,6 +8,7 @@ import type { OtelEnv } from '../config/env.js';
 import { createDashboard } from '../dashboard/create-dashboard.js';
 import { checkReadiness, type ReadinessCheck } from '../health/readiness.js';
 import { BodyBudget, bodyBytesInFlight } from '../http/body-budget.js';
+import type { ClientAddress } from '../http/client-address.js';
 import type { Limiter, SpendSource } from '../limits/limiter.js';
 import { MemoryLimiter } from '../limits/memory-limiter.js';
 import { storeSpendSource } from '../limits/spend-account.js';
@@ -30,7 +31,8 @@ export interface OpenedParts {
   options: GatewayOptions;
   logger: Logger;
   log: (message: string) => void;
-  state: Pick<AppDeps, 'store' | 'keyHasher' | 'authenticate'>;
+  /** The store, its key hash, the API keys' authenticator and the client address its throttle counts. */
+  state: Pick<AppDeps, 'store' | 'keyHasher' | 'authenticate'> & { clientAddress: ClientAddress };
   /** The catalog, the adapters and the connections they share (whose figures the metrics read). */
   upstreams: Pick<AppDeps, 'catalog' | 'adapters'> & { dispatcher: Dispatcher };
   records: RecordQueue;
@@ -45,7 +47,7 @@ export interface OpenedParts {
 export async function assembleAppDeps(parts: OpenedParts, opened: StartUpClosers): Promise<AppDeps> {
   const { options, logger, log, records, skills } = parts;
   const { config } = options;
-  const { store, keyHasher, authenticate } = parts.state;
+  const { store, keyHasher, authenticate, clientAddress } = parts.state;
   const { catalog, adapters } = parts.upstreams;
   const { limiter, readinessChecks, tracing, now, responseCache } = await openServices(
     options,
@@ -55,7 +57,12 @@ export async function assembleAppDeps(parts: OpenedParts, opened: StartUpClosers
     opened,
   );
   // The admin API and the dashboard share one operations module (and so one audit log and cache reset).
-  const admin = createAdminApi({ ...options, state: { store, keyHasher, authenticate }, log });
+  const admin = createAdminApi({
+    ...options,
+    state: { store, keyHasher, authenticate },
+    clientAddress,
+    log,
+  });
   const deps: AppDeps = {
     config,
     catalog,
@@ -94,6 +101,7 @@ export async function assembleAppDeps(parts: OpenedParts, opened: StartUpClosers
           adminToken: options.adminToken,
           config: config.dashboard,
           authFailures: config.server.authFailures,
+          clientAddress,
           log,
           operations: admin.operations,
         })

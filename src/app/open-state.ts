@@ -2,6 +2,7 @@ import { createKeyHasher } from '../auth/api-keys.js';
 import { AuthFailureThrottle } from '../auth/auth-failure-throttle.js';
 import { createAuthenticator } from '../auth/authenticate.js';
 import { loadKeySecret } from '../auth/key-secret.js';
+import { createClientAddress } from '../http/client-address.js';
 import { bootstrapOrganizations } from './bootstrap-organizations.js';
 import type { GatewayOptions } from './gateway-options.js';
 import { assertRedisReachable, openStoreForStart } from './startup-checks.js';
@@ -43,11 +44,13 @@ export async function openState(options: GatewayOptions, log: (message: string) 
     throw error;
   }
   const throttle = new AuthFailureThrottle({ ...options.config.server.authFailures, log });
+  const clientAddress = createClientAddress(options.config.server.trustedProxies);
   const authenticate = createAuthenticator({
     store,
     hasher: keyHasher,
     throttle,
+    clientAddress,
     outageGraceMs: options.config.store.outageKeyGraceMs,
   });
-  return { keyHasher, store, firstKey, authenticate };
+  return { keyHasher, store, firstKey, authenticate, clientAddress };
 }

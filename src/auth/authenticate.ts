@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { capUsdToNano } from '../accounting/usd-amount.js';
 import { queryKey } from '../codecs/gemini/gemini-path.js';
 import { GatewayError, unauthorized, userNotFound } from '../errors/gateway-error.js';
+import { type ClientAddress, createClientAddress } from '../http/client-address.js';
 import { withMembers } from '../json/with-members.js';
 import type { ApiKeyInfo, ApiKeyLimits, Organization, Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
@@ -48,6 +49,8 @@ export interface AuthenticatorOptions {
   hasher: KeyHasher;
   /** Throttles addresses with many failed authentications; none when absent. */
   throttle?: AuthFailureThrottle;
+  /** The client address the throttle counts (`server.trustedProxies`); default the TCP peer. */
+  clientAddress?: ClientAddress;
   /** How long a successful lookup is reused: a revoked key or a deleted organization stops working within it. */
   cacheTtlMs?: number;
   /** Cached keys at most (the cache is emptied when full); also the size of the recently-valid set. */
@@ -114,6 +117,7 @@ class PrincipalResolver {
   private readonly store: Store;
   private readonly hasher: KeyHasher;
   private readonly throttle: AuthFailureThrottle | undefined;
+  private readonly clientAddress: ClientAddress;
   private readonly cacheTtlMs: number;
   private readonly cacheSize: number;
   private readonly knownGoodMs: number;
@@ -133,6 +137,7 @@ class PrincipalResolver {
     this.store = store;
     this.hasher = hasher;
     this.throttle = throttle;
+    this.clientAddress = options.clientAddress ?? createClientAddress([]);
     this.cacheTtlMs = cacheTtlMs;
     this.cacheSize = cacheSize;
     this.knownGoodMs = options.knownGoodMs ?? 3_600_000;
@@ -155,7 +160,7 @@ class PrincipalResolver {
   /** Counts a failed authentication against the client address; returns the error to reject with. */
   failure(req: IncomingMessage, error: unknown): unknown {
     if (this.throttle && error instanceof GatewayError && error.code === 'UNAUTHORIZED') {
-      this.throttle.recordFailure(clientAddress(req));
+      this.throttle.recordFailure(this.clientAddress(req));
     }
     return error;
   }
@@ -198,13 +203,10 @@ class PrincipalResolver {
   }
 
   private refuseIfThrottled(req: IncomingMessage): void {
-    const retryAfter = this.throttle?.retryAfterSeconds(clientAddress(req));
+    if (!this.throttle) return;
+    const retryAfter = this.throttle.retryAfterSeconds(this.clientAddress(req));
     if (retryAfter !== undefined) throw throttled(retryAfter);
   }
-}
-
-function clientAddress(req: IncomingMessage): string {
-  return req.socket?.remoteAddress ?? 'unknown';
 }
 
 /** The principal, or 401 when its key has expired (checked on every request, cached or not). */

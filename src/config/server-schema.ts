@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTrustedProxy } from '../http/client-address.js';
 
 /**
  * The `server` section of the config file (contract §2): bounds of the HTTP edge, its connections and
@@ -94,6 +95,22 @@ export const serverSchema = z.strictObject({
       maxAddresses: z.number().int().positive().default(10_000),
     })
     .default({ burst: 20, windowSeconds: 10, maxAddresses: 10_000 }),
+  /**
+   * Reverse proxies and load balancers in front of the gateway: IP addresses and CIDR ranges (IPv4, IPv6).
+   * When the TCP peer is one of them, the client address (of the failed-authentication throttles) is the
+   * right-most `X-Forwarded-For` entry that is not; empty (the default): the TCP peer, headers ignored.
+   */
+  trustedProxies: z
+    .array(
+      z.string().superRefine((entry, ctx) => {
+        if (parseTrustedProxy(entry) !== undefined) return;
+        ctx.addIssue({
+          code: 'custom',
+          message: `${JSON.stringify(entry)} is not an IP address or CIDR range (such as 10.0.0.0/8 or fd00::/8)`,
+        });
+      }),
+    )
+    .default([]),
   /** How long `GET /health/ready` waits for each dependency before calling it down. */
   healthCheckTimeoutMs: z.number().int().positive().default(1_000),
   /** SIGTERM grace period for in-flight requests and streams. */

@@ -1,6 +1,7 @@
 import type { AdminOperations } from '../admin/operations.js';
 import { AuthFailureThrottle, type AuthFailureThrottleOptions } from '../auth/auth-failure-throttle.js';
 import type { DashboardConfig } from '../config/config-schema.js';
+import type { ClientAddress } from '../http/client-address.js';
 import { type DashboardAsset, loadDashboardAssets } from './dashboard-assets.js';
 import { secretsEqual } from './dashboard-security.js';
 import { DashboardSessions } from './dashboard-sessions.js';
@@ -11,6 +12,8 @@ export interface Dashboard {
   sessions: DashboardSessions;
   /** Failed logins per client address (the same throttle the API keys have). */
   throttle: AuthFailureThrottle;
+  /** The client address of a request, as the throttle counts it (`server.trustedProxies`). */
+  clientAddress: ClientAddress;
   assets: ReadonlyMap<string, DashboardAsset>;
   /** Whether a presented token is the admin token (constant time). */
   tokenMatches(presented: string): boolean;
@@ -24,6 +27,7 @@ export interface DashboardOptions {
   config: DashboardConfig;
   /** The `server.authFailures` settings, applied to failed logins. */
   authFailures: Omit<AuthFailureThrottleOptions, 'log' | 'now'>;
+  clientAddress: ClientAddress;
   log: (message: string) => void;
   operations: AdminOperations;
 }
@@ -39,6 +43,7 @@ export async function createDashboard(options: DashboardOptions): Promise<Dashbo
       maxSessions: config.maxSessions,
     }),
     throttle: new AuthFailureThrottle({ ...options.authFailures, log: options.log }),
+    clientAddress: options.clientAddress,
     assets: await loadDashboardAssets(),
     tokenMatches: (presented) => secretsEqual(presented, adminToken),
     operations: options.operations,

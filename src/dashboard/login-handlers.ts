@@ -1,5 +1,4 @@
 import { forbidden, GatewayError, notFound, toGatewayError } from '../errors/gateway-error.js';
-import type { RequestContext } from '../http/request-context.js';
 import { sendDashboardError, sendHtml, sendRedirect } from './dashboard-respond.js';
 import {
   assertSameOrigin,
@@ -12,8 +11,6 @@ import {
 } from './dashboard-security.js';
 import { loginPage } from './login-page.js';
 import { type DashboardRun, enabledDashboard, sessionOf } from './serve-page.js';
-
-const clientAddress = (ctx: RequestContext) => ctx.req.socket.remoteAddress ?? 'unknown';
 
 /** `GET /dashboard/login`: the form, or the overview when already signed in. */
 export const showLogin: DashboardRun = async (ctx, deps) => {
@@ -31,11 +28,12 @@ export const login: DashboardRun = async (ctx, deps) => {
   const dashboard = enabledDashboard(ctx, deps);
   try {
     assertSameOrigin(ctx.req);
-    const retryAfter = dashboard.throttle.retryAfterSeconds(clientAddress(ctx));
+    const address = dashboard.clientAddress(ctx.req);
+    const retryAfter = dashboard.throttle.retryAfterSeconds(address);
     if (retryAfter !== undefined) throw throttled(retryAfter);
     const form = await readForm(ctx.req, dashboard.config.maxFormBytes);
     if (!dashboard.tokenMatches(form.get('token') ?? '')) {
-      dashboard.throttle.recordFailure(clientAddress(ctx));
+      dashboard.throttle.recordFailure(address);
       sendHtml(ctx.res, 401, loginPage('Wrong admin token.'), ctx.headers);
       return;
     }

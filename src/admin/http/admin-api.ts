@@ -1,6 +1,7 @@
 import type { AdminApi, AppDeps } from '../../app/app-deps.js';
 import { AuthFailureThrottle } from '../../auth/auth-failure-throttle.js';
 import type { GatewayConfig } from '../../config/config-schema.js';
+import type { ClientAddress } from '../../http/client-address.js';
 import { createAdminOperations } from '../operations.js';
 import { createAdminAuthenticator, RECOMMENDED_ADMIN_TOKEN_LENGTH } from './admin-auth.js';
 
@@ -12,6 +13,8 @@ export interface AdminApiOptions {
   redisUrl?: string;
   /** What the gateway opened first: the store, its key hash and the API keys' authenticator. */
   state: Pick<AppDeps, 'store' | 'keyHasher' | 'authenticate'>;
+  /** The client address of a request, as the admin token's failure throttle counts it. */
+  clientAddress: ClientAddress;
   log: (message: string) => void;
 }
 
@@ -30,7 +33,12 @@ export function createAdminApi(options: AdminApiOptions): AdminApi | undefined {
   }
   const throttle = new AuthFailureThrottle({ ...config.server.authFailures, log });
   return {
-    authenticate: createAdminAuthenticator({ token, hasher: state.keyHasher, throttle }),
+    authenticate: createAdminAuthenticator({
+      token,
+      hasher: state.keyHasher,
+      throttle,
+      clientAddress: options.clientAddress,
+    }),
     operations: createAdminOperations({
       store: state.store,
       keyHasher: () => state.keyHasher,

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { KeyHasher } from '../../auth/api-keys.js';
 import type { AuthFailureThrottle } from '../../auth/auth-failure-throttle.js';
 import { GatewayError, unauthorized } from '../../errors/gateway-error.js';
+import type { ClientAddress } from '../../http/client-address.js';
 
 /** Admin tokens shorter than this get a warning at start: they could be guessed. */
 export const RECOMMENDED_ADMIN_TOKEN_LENGTH = 32;
@@ -14,6 +15,8 @@ export interface AdminAuthOptions {
   hasher: KeyHasher;
   /** Failed admin authentications per client address (a separate throttle from the API keys' one). */
   throttle: AuthFailureThrottle;
+  /** The client address the throttle counts (`server.trustedProxies`). */
+  clientAddress: ClientAddress;
 }
 
 /** Resolves the actor of an admin request (`admin-token:<fingerprint>`), or throws 401 / 429. */
@@ -31,7 +34,7 @@ export function createAdminAuthenticator(options: AdminAuthOptions): AdminAuthen
   const expected = digest(options.token);
   const actor = `admin-token:${options.hasher.hash(options.token).slice(-12)}`;
   return (req) => {
-    const address = req.socket?.remoteAddress ?? 'unknown';
+    const address = options.clientAddress(req);
     const retryAfter = options.throttle.retryAfterSeconds(address);
     if (retryAfter !== undefined) {
       throw new GatewayError(
