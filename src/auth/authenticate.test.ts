@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors/gateway-error.js';
+import { createClientAddress } from '../http/client-address.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
 import { createKeyHasher, generateApiKey } from './api-keys.js';
@@ -12,7 +13,7 @@ const request = (headers: Record<string, string>, remoteAddress = '10.0.0.1') =>
   ({ headers, socket: { remoteAddress } }) as unknown as IncomingMessage;
 const hasher = createKeyHasher(Buffer.from('authenticate-test-secret-0123456789'));
 
-async function setup(options: { throttle?: boolean } = {}) {
+async function setup(options: { throttle?: boolean; trustedProxies?: string[] } = {}) {
   const store = new SqliteStore(':memory:');
   await store.migrate();
   await store.upsertOrganization({ id: 'acme', monthlyLimitUsd: '25.5' });
@@ -29,7 +30,14 @@ async function setup(options: { throttle?: boolean } = {}) {
         now: () => now,
       })
     : undefined;
-  const authenticate = createAuthenticator({ store, hasher, throttle, cacheTtlMs: 1_000, now: () => now });
+  const authenticate = createAuthenticator({
+    store,
+    hasher,
+    throttle,
+    clientAddress: createClientAddress(options.trustedProxies ?? []),
+    cacheTtlMs: 1_000,
+    now: () => now,
+  });
   return { store, key, info, authenticate, logs, advance: (ms: number) => (now += ms) };
 }
 
@@ -171,6 +179,21 @@ describe('failed authentication throttle', () => {
     expect(await outcome(authenticate(wrong(99)))).toBe('TOO_MANY_REQUESTS');
     advance(5_000); // past the 1 s lookup cache: the key is looked up again, and still passes
     expect(await outcome(authenticate(valid))).toBe('ok');
+  });
+
+  it('behind a trusted proxy, counts the forwarded client: its neighbours and their new keys still pass', async () => {
+    const { key, authenticate, logs } = await setup({ throttle: true, trustedProxies: ['10.0.0.0/24'] });
+    const from = (client: string, authorization: string) =>
+      request({ authorization, 'x-forwarded-for': `198.51.100.1, ${client}` });
+    for (let i = 0; i < 3; i += 1) {
+      expect(await outcome(authenticate(from('203.0.113.7', `Bearer sk-gw-wrong-${i}`)))).toBe(
+        'UNAUTHORIZED',
+      );
+    }
+    expect(await outcome(authenticate(from('203.0.113.7', `Bearer ${key}`)))).toBe('TOO_MANY_REQUESTS');
+    expect(logs[0]).toContain('203.0.113.7');
+    expect(await outcome(authenticate(from('203.0.113.8', 'Bearer sk-gw-wrong-x')))).toBe('UNAUTHORIZED');
+    expect(await outcome(authenticate(from('203.0.113.8', `Bearer ${key}`)))).toBe('ok');
   });
 
   it('a valid key never seen before waits out the throttled window (documented)', async () => {
