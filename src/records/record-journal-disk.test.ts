@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeRecord } from '../store/store-contract.js';
-import { RecordJournal, type RecordJournalOptions } from './record-journal.js';
+import { journalOpener } from '../test-support/journal-opener.js';
 
 /** The disk under the journal: each failure set here is thrown by the next calls of that function. */
 const disk = vi.hoisted(() => ({
@@ -45,26 +45,12 @@ vi.mock('node:fs', async (importOriginal) => {
 const failure = (code: string): NodeJS.ErrnoException =>
   Object.assign(new Error(`${code}: simulated`), { code });
 
-const open: RecordJournal[] = [];
+const { journalIn, closeAll } = journalOpener();
 afterEach(() => {
   Object.assign(disk, { openError: undefined, writeError: undefined, writtenBeforeError: 0 });
   disk.fsyncError = undefined;
-  for (const journal of open.splice(0)) journal.close();
+  closeAll();
 });
-
-function journalIn(dir: string, options: Partial<RecordJournalOptions> = {}) {
-  const lines: string[] = [];
-  const opened = RecordJournal.open({
-    dir,
-    segmentBytes: 1 << 20,
-    fsyncIntervalMs: 1000,
-    progressIntervalMs: 10_000,
-    log: (line) => lines.push(line),
-    ...options,
-  });
-  open.push(opened.journal);
-  return { ...opened, lines };
-}
 
 const freshDir = () => fs.mkdtempSync(join(tmpdir(), 'journal-disk-'));
 

@@ -11,27 +11,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeRecord } from '../store/store-contract.js';
+import { journalOpener } from '../test-support/journal-opener.js';
 import type { InterruptedRecordStub } from './journal-entries.js';
-import { RecordJournal, type RecordJournalOptions } from './record-journal.js';
 
-const open: RecordJournal[] = [];
-afterEach(() => {
-  for (const journal of open.splice(0)) journal.close();
-});
-
-function journalIn(dir: string, options: Partial<RecordJournalOptions> = {}) {
-  const lines: string[] = [];
-  const opened = RecordJournal.open({
-    dir,
-    segmentBytes: 1 << 20,
-    fsyncIntervalMs: 1000,
-    progressIntervalMs: 10_000,
-    log: (line) => lines.push(line),
-    ...options,
-  });
-  open.push(opened.journal);
-  return { ...opened, lines };
-}
+const { journalIn, closeAll } = journalOpener();
+afterEach(closeAll);
 
 /**
  * What the next start finds after this process "crashed": a journal opened beside the one left running, told
